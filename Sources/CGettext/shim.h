@@ -1,0 +1,3 @@
+/* gettext lives in glibc; this only makes its header visible to Swift. */
+#include <libintl.h>
+#include <locale.h>

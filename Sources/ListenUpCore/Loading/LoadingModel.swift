@@ -1,0 +1,18 @@
+import Observation
+
+/// The start-up screen, shown while the saved state is read.
+@MainActor @Observable
+public final class LoadingModel: ScreenModel {
+    public init() {}
+    public var snapshot: JSONValue { [:] }
+}
+
+extension RouteNode {
+    /// Loading: shown while the auth state is not known yet.
+    public static let loading = RouteNode(
+        route: .loading,
+        serves: { $0 == .initializing },
+        model: { _ in LoadingModel() },
+        previews: [.init("loading") { _ in }]
+    )
+}

@@ -1,0 +1,15 @@
+/// A screen of the app, by the name the headless protocol and `--preview` use.
+public enum Route: String, CaseIterable, Sendable, Codable {
+    /// Start-up, while the saved state is read or a session is validated.
+    case loading
+    /// Choose and verify a ListenUp server.
+    case serverSetup
+    /// Create the first (root) account on a fresh server.
+    case adminSetup
+    /// Sign in to a configured server.
+    case login
+    /// The signed-in user's books.
+    case library
+    /// Show a QR code for a companion device.
+    case pairing
+}

@@ -1,0 +1,78 @@
+/// What a route node gets to build its model.
+@MainActor
+public struct RouteContext {
+    /// The services.
+    public let dependencies: Dependencies
+    /// The auth state that made this route active.
+    public let authState: AuthState
+    /// Moves the app to another auth state (after a login, a sign-out, …).
+    public let setAuthState: @MainActor (AuthState) -> Void
+
+    public init(dependencies: Dependencies, authState: AuthState, setAuthState: @escaping @MainActor (AuthState) -> Void) {
+        self.dependencies = dependencies
+        self.authState = authState
+        self.setAuthState = setAuthState
+    }
+}
+
+/// One screen, as a plugin: its route, the auth states it serves, how to make
+/// its model, and its named preview states.
+///
+/// Nodes are registered in a ``RouteRegistry``; nothing else lists screens.
+public struct RouteNode: Sendable {
+    /// A named state of the screen for `--preview ROUTE:STATE`.
+    public struct Preview: Sendable {
+        public let name: String
+        let apply: @MainActor @Sendable (any ScreenModel) -> Void
+    }
+
+    /// The screen's route.
+    public let route: Route
+    /// Whether this screen is the one to show for an auth state.
+    public let serves: @Sendable (AuthState) -> Bool
+    /// Builds the model. Called each time the route becomes active.
+    public let makeModel: @MainActor @Sendable (RouteContext) -> any ScreenModel
+    /// The preview states, the first being the default.
+    public let previews: [Preview]
+
+    /// Declares a node whose model type is `Model`.
+    /// - Parameters:
+    ///   - route: the route it realises.
+    ///   - serves: the auth states it is shown for.
+    ///   - model: builds the model from a context.
+    ///   - previews: named states; each puts a fresh model in that state.
+    public init<Model: ScreenModel>(
+        route: Route,
+        serves: @escaping @Sendable (AuthState) -> Bool,
+        model: @escaping @MainActor @Sendable (RouteContext) -> Model,
+        previews: [PreviewState<Model>]
+    ) {
+        self.route = route
+        self.serves = serves
+        self.makeModel = { model($0) }
+        self.previews = previews.map { preview in
+            Preview(name: preview.name, apply: { any in
+                if let typed = any as? Model { preview.apply(typed) }
+            })
+        }
+    }
+
+    /// The preview called `name`, or nil.
+    public func preview(named name: String) -> Preview? {
+        previews.first { $0.name == name }
+    }
+}
+
+/// A named state of a screen whose model is `Model`, for `--preview`.
+public struct PreviewState<Model: ScreenModel>: Sendable {
+    public let name: String
+    public let apply: @MainActor @Sendable (Model) -> Void
+
+    /// - Parameters:
+    ///   - name: the `STATE` part of `--preview ROUTE:STATE`.
+    ///   - apply: puts a fresh model into that state.
+    public init(_ name: String, _ apply: @escaping @MainActor @Sendable (Model) -> Void) {
+        self.name = name
+        self.apply = apply
+    }
+}

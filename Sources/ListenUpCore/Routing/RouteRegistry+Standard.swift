@@ -1,0 +1,7 @@
+extension RouteRegistry {
+    /// The app's screens. Adding a screen adds one line here.
+    public static let standard = RouteRegistry([
+        .loading,
+        .serverSetup,
+    ])
+}

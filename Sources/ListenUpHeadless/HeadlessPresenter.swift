@@ -1,0 +1,109 @@
+import Foundation
+import ListenUpCore
+import Logging
+
+/// The second front of the app: realises the navigator as JSON lines.
+///
+/// Writes one JSON object per line: `{"event":"route","route":…}` on every
+/// navigation, `{"event":"state","route":…,"state":{…}}` whenever the active
+/// screen's model changes, and `{"event":"error","code":…,"message":…}` for
+/// commands it cannot carry out. Reads one JSON command per line:
+/// `{"action":"quit"}`, or an action for the active screen. Never touches GTK.
+@MainActor
+public final class HeadlessPresenter {
+    private let navigator: AppNavigator
+    private let emit: @MainActor (JSONValue) -> Void
+    private let logger: Logger
+    private var routeObservation: StateObservation?
+    private var stateObservation: StateObservation?
+    private var observedModel: ObjectIdentifier?
+    private var lastRoute: Route?
+    private var lastState: JSONValue?
+
+    /// - Parameters:
+    ///   - navigator: the core to present.
+    ///   - emit: writes one line; ``HeadlessPresenter/standardOutput`` in the app.
+    public init(navigator: AppNavigator, logger: Logger, emit: @escaping @MainActor (JSONValue) -> Void) {
+        self.navigator = navigator
+        self.logger = logger
+        self.emit = emit
+    }
+
+    /// Starts presenting: emits the current route and state, then every change.
+    public func start() {
+        routeObservation = StateObservation { [weak self] in self?.routeChanged() }
+    }
+
+    /// Stops observing.
+    public func stop() {
+        routeObservation?.cancel()
+        stateObservation?.cancel()
+    }
+
+    /// What the caller should do after a command line.
+    public enum Outcome: Equatable, Sendable {
+        case carryOn
+        case quit
+    }
+
+    /// Handles one line of input.
+    public func handle(line: String) -> Outcome {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .carryOn }
+        guard let data = trimmed.data(using: .utf8),
+              let value = try? JSONDecoder().decode(JSONValue.self, from: data),
+              case .object(var members) = value else {
+            emitError(code: "badCommand", message: "Each command must be one JSON object on one line.")
+            return .carryOn
+        }
+        guard let action = members.removeValue(forKey: "action")?.stringValue, !action.isEmpty else {
+            emitError(code: "badCommand", message: "A command needs an \"action\" string.")
+            return .carryOn
+        }
+        if action == "quit" { return .quit }
+        let command = ScreenCommand(action: action, arguments: members)
+        guard let model = navigator.activeModel, model.handle(command) else {
+            emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
+            return .carryOn
+        }
+        return .carryOn
+    }
+
+    private func routeChanged() {
+        let route = navigator.activeRoute
+        let model = navigator.activeModel
+        let identity = model.map { ObjectIdentifier($0) }
+        if route != lastRoute || identity != observedModel {
+            lastRoute = route
+            lastState = nil
+            emit(["event": "route", "route": .string(route.rawValue)])
+            stateObservation?.cancel()
+            observedModel = identity
+            if let model {
+                stateObservation = StateObservation { [weak self, weak model] in
+                    guard let self, let model else { return }
+                    self.stateChanged(route: route, snapshot: model.snapshot)
+                }
+            }
+        }
+    }
+
+    private func stateChanged(route: Route, snapshot: JSONValue) {
+        guard snapshot != lastState else { return }
+        lastState = snapshot
+        emit(["event": "state", "route": .string(route.rawValue), "state": snapshot])
+    }
+
+    private func emitError(code: String, message: String) {
+        logger.debug("Headless command refused", metadata: ["code": "\(code)"])
+        emit(["event": "error", "code": .string(code), "message": .string(message)])
+    }
+}
+
+extension HeadlessPresenter {
+    /// Writes a line to stdout and flushes, so a reading process sees it at once.
+    public static func standardOutput(_ value: JSONValue) {
+        let line = value.jsonLine() + "\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+}

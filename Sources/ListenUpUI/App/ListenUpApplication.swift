@@ -1,0 +1,116 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+import Logging
+
+/// The GTK front: an `AdwApplication` (`io.github.listenup.Desktop`) whose
+/// window follows the navigator.
+@MainActor
+public final class ListenUpApplication {
+    /// How this run should behave beyond showing the window.
+    public struct Options: Sendable {
+        /// Write the window to this PNG after its first frame, then quit.
+        public var screenshotPath: String?
+        /// Quit right after the first frame (start-up benchmarks).
+        public var exitAfterFirstFrame = false
+        /// Skip D-Bus uniqueness (previews, screenshots, tests).
+        public var nonUnique = false
+        /// Forced glass mode, from `LISTENUP_GLASS`.
+        public var glassOverride: GlassMode?
+
+        public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, nonUnique: Bool = false, glassOverride: GlassMode? = nil) {
+            self.screenshotPath = screenshotPath
+            self.exitAfterFirstFrame = exitAfterFirstFrame
+            self.nonUnique = nonUnique
+            self.glassOverride = glassOverride
+        }
+    }
+
+    /// The application id, also the GSettings schema id and desktop file name.
+    public static let applicationID = "io.github.listenup.Desktop"
+
+    private let application: UnsafeMutablePointer<AdwApplication>
+    private let navigator: AppNavigator
+    private let pages: PageRegistry
+    private let data: DataDirectory?
+    private let options: Options
+    private let logger: Logger
+    private var theme: GlassTheme?
+    private var window: MainWindow?
+    private var connections: [SignalConnection] = []
+    private var exitStatus: Int32 = 0
+
+    public init(navigator: AppNavigator, pages: PageRegistry = .standard, data: DataDirectory?, options: Options, logger: Logger) {
+        self.navigator = navigator
+        self.pages = pages
+        self.data = data
+        self.options = options
+        self.logger = logger
+        let flags = options.nonUnique ? G_APPLICATION_NON_UNIQUE : G_APPLICATION_DEFAULT_FLAGS
+        application = newObject(adw_application_new(Self.applicationID, flags))
+        connections.append(application.connect(.activate) { [weak self] in self?.activate() })
+    }
+
+    /// Runs the GLib main loop until the app quits.
+    /// - Returns: the process exit status.
+    public func run() -> Int32 {
+        MainContext.installDispatchBridge()
+        // GApplication sees only argv[0]: our own flags are parsed already.
+        let name = strdup(CommandLine.arguments.first ?? "listenup")
+        var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
+        let status = g_application_run(application.cast(to: GApplication.self), 1, &argv)
+        free(name)
+        return status != 0 ? status : exitStatus
+    }
+
+    private func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        theme = GlassTheme(data: data, override: options.glassOverride, logger: logger)
+        let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
+        window = main
+        theme?.attach(main.window)
+        if options.screenshotPath != nil || options.exitAfterFirstFrame {
+            watchFirstFrame(of: main.window)
+        }
+        main.present()
+    }
+
+    private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { clock, data in
+            guard let data, let clock else { return }
+            let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
+            g_signal_handlers_disconnect_matched(clock, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, data)
+            MainActor.assumeIsolated { body() }
+        }
+        connections.append(window.connect(.custom("realize")) { [weak self] in
+            guard let self, let clock = gtk_widget_get_frame_clock(window) else { return }
+            self.connections.append(clock.connect(.custom("after-paint"), trampoline: unsafeBitCast(trampoline, to: GCallback.self), body: { [weak self] in
+                // Let the frame reach the screen, then act.
+                MainContext.idle { self?.firstFrameDrawn() }
+            } as @MainActor () -> Void))
+        })
+    }
+
+    private func firstFrameDrawn() {
+        logger.info("First frame drawn")
+        if let path = options.screenshotPath, let window {
+            if WidgetRenderer.savePNG(of: window.window, to: path) {
+                logger.info("Screenshot written", metadata: ["path": "\(path)"])
+            } else {
+                logger.error("Screenshot failed", metadata: ["path": "\(path)"])
+                exitStatus = 1
+            }
+        }
+        quit()
+    }
+
+    /// Closes the window and ends the main loop.
+    public func quit() {
+        if let window { gtk_window_destroy(window.window.cast(to: GtkWindow.self)) }
+        g_application_quit(application.cast(to: GApplication.self))
+    }
+}

@@ -1,0 +1,85 @@
+import CAdwaita
+import GtkBridge
+
+/// A labelled text field on glass: label above, placeholder inside, error
+/// text under the field. The label is the entry's accessible name; an error
+/// becomes its accessible description, so screen readers announce it.
+@MainActor
+public final class GlassTextField {
+    /// The field's root widget (a vertical `GtkBox`).
+    public let widget: UnsafeMutablePointer<GtkWidget>
+    /// The `GtkEntry`.
+    public let entry: UnsafeMutablePointer<GtkWidget>
+    private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    private let errorLabel: OpaquePointer
+    private var connections: [SignalConnection] = []
+
+    /// - Parameters:
+    ///   - label: shown above the field; the accessible name.
+    ///   - placeholder: shown in the empty field.
+    ///   - purpose: the kind of text, for on-screen keyboards and input methods.
+    public init(label: String, placeholder: String, purpose: GtkInputPurpose = GTK_INPUT_PURPOSE_FREE_FORM) {
+        widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6))
+        ref = GObjectRef(borrowing: widget)
+        widget.addClasses(.textField)
+
+        let title = OpaquePointer(newObject(gtk_label_new(label)))
+        gtk_label_set_xalign(title, 0)
+        title.addClasses(.heading)
+
+        entry = newObject(gtk_entry_new())
+        gtk_entry_set_placeholder_text(entry.cast(to: GtkEntry.self), placeholder)
+        gtk_entry_set_input_purpose(entry.cast(to: GtkEntry.self), purpose)
+        entry.setAccessibleLabel(label)
+        gtk_label_set_mnemonic_widget(title, entry)
+
+        errorLabel = OpaquePointer(newObject(gtk_label_new(nil)))
+        gtk_label_set_xalign(errorLabel, 0)
+        gtk_label_set_wrap(errorLabel, 1)
+        errorLabel.addClasses(.error, .caption)
+        gtk_widget_set_visible(errorLabel.widget, 0)
+
+        let box = widget.cast(to: GtkBox.self)
+        gtk_box_append(box, title.widget)
+        gtk_box_append(box, entry)
+        gtk_box_append(box, errorLabel.widget)
+    }
+
+    /// The entry's text.
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(entry.opaque)) }
+        set {
+            // Only write real changes: setting the same text moves the cursor.
+            if newValue != text { gtk_editable_set_text(entry.opaque, newValue) }
+        }
+    }
+
+    /// The error under the field, or nil for none.
+    public var errorText: String? {
+        didSet {
+            guard errorText != oldValue else { return }
+            gtk_label_set_label(errorLabel, errorText ?? "")
+            gtk_widget_set_visible(errorLabel.widget, errorText == nil ? 0 : 1)
+            entry.setClass(.error, errorText != nil)
+            entry.setAccessibleDescription(errorText)
+        }
+    }
+
+    /// Runs `action` with the new text on each edit.
+    public func onChange(_ action: @escaping @MainActor (String) -> Void) {
+        connections.append(entry.connect(.changed) { [weak self] in
+            guard let self else { return }
+            action(self.text)
+        })
+    }
+
+    /// Runs `action` when Enter is pressed in the field.
+    public func onActivate(_ action: @escaping @MainActor () -> Void) {
+        connections.append(entry.connect(.activate, action))
+    }
+
+    /// Moves keyboard focus to the entry.
+    public func grabFocus() {
+        gtk_widget_grab_focus(entry)
+    }
+}

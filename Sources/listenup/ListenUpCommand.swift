@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import GtkBridge
+import ListenUpCore
+import ListenUpHeadless
+import ListenUpUI
+import Logging
+
+/// The composition root: parses the command line, builds the dependencies
+/// once, and hands them to one of the two fronts (GTK or headless).
+@main
+struct ListenUpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listenup",
+        abstract: "ListenUp for Linux: a desktop client for ListenUp audiobook servers.",
+        discussion: """
+        Environment: LISTENUP_LOG=trace|debug|info|warning|error sets the log level (logs go to stderr); \
+        LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder.
+        """
+    )
+
+    @Flag(help: "Run without a display: JSON lines out on stdout, JSON commands in on stdin.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Open one screen in one state with preview data.", valueName: "ROUTE[:STATE]"))
+    var preview: String?
+
+    @Option(help: ArgumentHelp("Write the window to a PNG after the first frame, then exit.", valueName: "FILE.png"))
+    var screenshot: String?
+
+    @Flag(help: "List every ROUTE:STATE that --preview accepts, then exit.")
+    var listPreviews = false
+
+    func validate() throws {
+        if let preview, PreviewTarget(preview) == nil {
+            throw ValidationError("Unknown preview “\(preview)”. Run listenup --list-previews for the names.")
+        }
+        if headless, screenshot != nil {
+            throw ValidationError("--screenshot needs a display; it cannot be combined with --headless.")
+        }
+    }
+
+    func run() throws {
+        let status = MainActor.assumeIsolated { launch() }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    @MainActor
+    private func launch() -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = environment["LISTENUP_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+            return handler
+        }
+        let logger = Logger(label: "io.github.listenup.Desktop")
+        let executable = DataDirectory.currentExecutable()
+        Localization.bind(localeDirectory: executable.deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("share/locale").path)
+
+        if listPreviews {
+            for node in RouteRegistry.standard.nodes {
+                for state in node.previews { FileHandle.standardOutput.write(Data("\(node.route.rawValue):\(state.name)\n".utf8)) }
+            }
+            return 0
+        }
+
+        let target = preview.flatMap(PreviewTarget.init)
+        let dependencies: Dependencies = target == nil
+            ? .live(environment: environment, logger: logger)
+            : .preview(logger: logger)
+        let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+
+        if headless {
+            // GTK is never initialised on this path.
+            HeadlessRunner.run(navigator: navigator, logger: logger) {
+                if let target { navigator.preview(target.route, state: target.state) } else { navigator.start() }
+            }
+        }
+
+        guard GtkRuntime.initialize() else {
+            logger.error("No display found. Set DISPLAY or WAYLAND_DISPLAY, or run listenup --headless.")
+            return 1
+        }
+        if let target { navigator.preview(target.route, state: target.state) } else { navigator.start() }
+        let options = ListenUpApplication.Options(
+            screenshotPath: screenshot,
+            exitAfterFirstFrame: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "1",
+            nonUnique: target != nil || screenshot != nil,
+            glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:))
+        )
+        let app = ListenUpApplication(
+            navigator: navigator,
+            data: DataDirectory.locate(environment: environment, executable: executable),
+            options: options,
+            logger: logger
+        )
+        return app.run()
+    }
+}
+
+/// `ROUTE[:STATE]` from `--preview`, checked against the registry.
+struct PreviewTarget {
+    let route: Route
+    let state: String?
+
+    init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let route = Route(rawValue: first),
+              let node = RouteRegistry.standard.node(for: route) else { return nil }
+        let state = parts.count > 1 ? parts[1] : nil
+        if let state, node.preview(named: state) == nil { return nil }
+        self.route = route
+        self.state = state
+    }
+}
