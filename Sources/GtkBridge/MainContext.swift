@@ -40,11 +40,11 @@ public enum MainContext {
         return MainLoopSource(id: g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, runBox, retain(box), releaseBoxNotify))
     }
 
-    /// Runs `body` after `interval`, and again every `interval` for as long as
+    /// Runs `body` every `interval` (first after one interval) for as long as
     /// it returns `true`.
     /// - Returns: a token that stops the timer.
     @MainActor @discardableResult
-    public static func timeout(after interval: Duration, repeating body: @escaping @MainActor () -> Bool) -> MainLoopSource {
+    public static func every(_ interval: Duration, _ body: @escaping @MainActor () -> Bool) -> MainLoopSource {
         let box = ClosureBox<@MainActor () -> Bool>(body)
         let ms = guint(max(0, interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000))
         return MainLoopSource(id: g_timeout_add_full(G_PRIORITY_DEFAULT, ms, runBox, retain(box), releaseBoxNotify))
@@ -53,14 +53,22 @@ public enum MainContext {
     /// Runs `body` once after `interval`.
     @MainActor @discardableResult
     public static func timeout(after interval: Duration, _ body: @escaping @MainActor () -> Void) -> MainLoopSource {
-        timeout(after: interval, repeating: { body(); return false })
+        every(interval) { body(); return false }
     }
 
     /// Runs `body` on the GTK thread from any thread: at once if the caller is
-    /// already on it, otherwise at the next main-loop iteration.
+    /// already on it, otherwise from the main loop's next iteration.
+    ///
+    /// (Not `g_main_context_invoke`: from another thread it runs the function
+    /// on *that* thread whenever it can acquire the context, e.g. while the
+    /// main thread is between iterations.)
     public static func invoke(_ body: @escaping @Sendable @MainActor () -> Void) {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { body() }
+            return
+        }
         let box = ClosureBox<@MainActor () -> Bool>({ body(); return false })
-        g_main_context_invoke_full(nil, G_PRIORITY_DEFAULT, runBox, retain(box), releaseBoxNotify)
+        g_idle_add_full(G_PRIORITY_DEFAULT, runBox, retain(box), releaseBoxNotify)
     }
 
     /// Iterates the default main context until `condition` holds or `timeout`

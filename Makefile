@@ -1,0 +1,38 @@
+# ListenUp for Linux. Two commands for a newcomer:
+#   make run    build and start the app
+#   make test   build and run every test (under Xvfb)
+# Both install missing system packages first (build-aux/ensure-deps).
+
+SWIFT ?= swift
+XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
+BIN := .build/debug/listenup
+
+.PHONY: run test build deps deps-test screenshots bench clean
+
+deps:
+	@build-aux/ensure-deps run
+
+deps-test:
+	@build-aux/ensure-deps test
+
+build: deps
+	$(SWIFT) build --product listenup
+
+run: build
+	$(BIN)
+
+# Swift tests under a virtual display (GTK needs one; the headless tests
+# clear DISPLAY for their child processes themselves).
+test: deps-test
+	$(SWIFT) build --build-tests
+	GTK_A11Y=none $(XVFB) $(SWIFT) test --skip-build
+
+# Screenshots for docs/screenshots/ (light, dark, high contrast).
+screenshots: build deps-test
+	build-aux/screenshots
+
+bench: deps-test
+	bench/startup
+
+clean:
+	rm -rf .build

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Runs the real `listenup --headless` binary as a child process with no
+/// display (DISPLAY and WAYLAND_DISPLAY removed) and HOME/XDG in a temp folder.
+final class HeadlessProcess: @unchecked Sendable {
+    // @unchecked Sendable: `lines` is only touched under `lock`; the rest is
+    // set once in init.
+    let process = Process()
+    let home: URL
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let lock = NSCondition()
+    private var lines: [String] = []
+    private var buffer = Data()
+    private var stderrData = Data()
+
+    /// The binary the tests run: `LISTENUP_BINARY`, or `listenup` beside the
+    /// test bundle in the build folder.
+    static var binary: URL {
+        if let explicit = ProcessInfo.processInfo.environment["LISTENUP_BINARY"] {
+            return URL(fileURLWithPath: explicit)
+        }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("listenup")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/listenup")
+    }
+
+    init(arguments: [String] = ["--headless"], settingsJSON: String? = nil) throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
+        let config = home.appendingPathComponent("config/listenup")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        if let settingsJSON {
+            try Data(settingsJSON.utf8).write(to: config.appendingPathComponent("settings.json"))
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        environment["LISTENUP_LOG"] = "debug"
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.received(data)
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock(); self.stderrData.append(data); self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    private func received(_ data: Data) {
+        lock.lock()
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+            buffer.removeSubrange(buffer.startIndex...newline)
+        }
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Sends one line to stdin.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes stdin (end of input).
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits until a stdout line satisfies `match`; returns the decoded object.
+    func waitForLine(timeout: TimeInterval = 10, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = 0
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            while seen < lines.count {
+                let line = lines[seen]
+                seen += 1
+                if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any], match(object) {
+                    return object
+                }
+            }
+            if !lock.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Waits until `count` stdout lines satisfy `match`; returns them (fewer on timeout).
+    func waitForLines(count: Int, timeout: TimeInterval = 10, _ match: ([String: Any]) -> Bool) -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            let found = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.filter(match)
+            if found.count >= count || !lock.wait(until: deadline) { return found }
+        }
+    }
+
+    /// Every stdout line so far.
+    var allLines: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return lines
+    }
+
+    /// Everything written to stderr so far.
+    var stderr: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: stderrData, as: UTF8.self)
+    }
+
+    /// Waits for the process to end; returns its status, or nil on timeout
+    /// (the process is then killed).
+    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                return nil
+            }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: home)
+    }
+}
