@@ -43,31 +43,52 @@ public struct RenderedImage: Sendable {
 public enum WidgetRenderer {
     /// Renders `widget` as it looks now into a texture.
     /// - Returns: the texture (owned by the caller), or nil if the widget is not
-    ///   realised inside a native surface or draws nothing.
+    ///   realised inside a native surface or draws nothing at all.
     public static func texture(of widget: some GPointer) -> GObjectRef<OpaquePointer>? {
-        let w = widget.widget
-        guard let native = gtk_widget_get_native(w), let renderer = gtk_native_get_renderer(native) else { return nil }
-        let width = Double(gtk_widget_get_width(w)), height = Double(gtk_widget_get_height(w))
-        guard width > 0, height > 0 else { return nil }
-        let paintable = GObjectRef(taking: gtk_widget_paintable_new(w))
-        guard let snapshot = gtk_snapshot_new() else { return nil }
-        gdk_paintable_snapshot(paintable.pointer, snapshot, width, height)
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
-        defer { gsk_render_node_unref(node) }
-        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return nil }
-        return GObjectRef(taking: texture)
+        switch render(widget) {
+        case .texture(let texture): texture
+        case .empty, .unrealised: nil
+        }
     }
 
-    /// Renders `widget` and reads its pixels back.
+    /// Renders `widget` and reads its pixels back. A realised widget that
+    /// draws nothing gives a fully transparent image of its size.
+    /// - Returns: nil if the widget is not realised inside a native surface.
     public static func image(of widget: some GPointer) -> RenderedImage? {
-        guard let texture = texture(of: widget) else { return nil }
-        let width = Int(gdk_texture_get_width(texture.pointer)), height = Int(gdk_texture_get_height(texture.pointer))
-        let stride = width * 4
-        var bytes = [UInt8](repeating: 0, count: stride * height)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            gdk_texture_download(texture.pointer, buffer.baseAddress, gsize(stride))
+        switch render(widget) {
+        case .unrealised:
+            return nil
+        case .empty(let width, let height):
+            return RenderedImage(width: width, height: height, bytes: [UInt8](repeating: 0, count: width * height * 4), stride: width * 4)
+        case .texture(let texture):
+            let width = Int(gdk_texture_get_width(texture.pointer)), height = Int(gdk_texture_get_height(texture.pointer))
+            let stride = width * 4
+            var bytes = [UInt8](repeating: 0, count: stride * height)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                gdk_texture_download(texture.pointer, buffer.baseAddress, gsize(stride))
+            }
+            return RenderedImage(width: width, height: height, bytes: bytes, stride: stride)
         }
-        return RenderedImage(width: width, height: height, bytes: bytes, stride: stride)
+    }
+
+    private enum Rendering {
+        case unrealised
+        case empty(width: Int, height: Int)
+        case texture(GObjectRef<OpaquePointer>)
+    }
+
+    private static func render(_ widget: some GPointer) -> Rendering {
+        let w = widget.widget
+        guard let native = gtk_widget_get_native(w), let renderer = gtk_native_get_renderer(native) else { return .unrealised }
+        let width = Int(gtk_widget_get_width(w)), height = Int(gtk_widget_get_height(w))
+        guard width > 0, height > 0 else { return .unrealised }
+        let paintable = GObjectRef(taking: gtk_widget_paintable_new(w))
+        guard let snapshot = gtk_snapshot_new() else { return .unrealised }
+        gdk_paintable_snapshot(paintable.pointer, snapshot, Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return .empty(width: width, height: height) }
+        defer { gsk_render_node_unref(node) }
+        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return .unrealised }
+        return .texture(GObjectRef(taking: texture))
     }
 
     /// Renders `widget` and writes it to `path` as PNG.

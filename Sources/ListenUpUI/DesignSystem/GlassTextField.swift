@@ -11,7 +11,7 @@ public final class GlassTextField {
     /// The `GtkEntry`.
     public let entry: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
-    private let errorLabel: OpaquePointer
+    let errorLabel: OpaquePointer
     private var connections: [SignalConnection] = []
 
     /// - Parameters:

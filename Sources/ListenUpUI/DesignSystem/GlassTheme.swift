@@ -72,6 +72,15 @@ public final class GlassTheme {
         }
     }
 
+    /// Removes the style sheets and stops following the style manager.
+    /// Windows keep their last mode class.
+    public func invalidate() {
+        for connection in connections { connection.disconnect() }
+        connections.removeAll()
+        base?.uninstall(); dark?.uninstall(); highContrast?.uninstall()
+        windows.removeAll()
+    }
+
     private func apply(to window: UnsafeMutableRawPointer) {
         window.setClass(.glassTranslucent, mode == .translucent)
         window.setClass(.glassOpaque, mode == .opaque)

@@ -11,10 +11,10 @@ final class ServerSetupPage: RoutePage {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     private let model: ServerSetupModel
-    private let field: GlassTextField
-    private let connectButton: ListenUpButton
-    private let notice: OpaquePointer
-    private let noticeRow: UnsafeMutablePointer<GtkWidget>
+    let field: GlassTextField
+    let connectButton: ListenUpButton
+    let notice: OpaquePointer
+    let noticeRow: UnsafeMutablePointer<GtkWidget>
     private var observation: StateObservation?
 
     init(model: ServerSetupModel) {
