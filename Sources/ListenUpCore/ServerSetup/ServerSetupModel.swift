@@ -32,9 +32,12 @@ public final class ServerSetupModel: ScreenModel {
     /// The outcome of the last Connect.
     public private(set) var status: Status = .editing
 
-    /// Whether Connect can be pressed: something other than spaces is typed.
+    /// Whether Connect can be pressed: something other than spaces is typed,
+    /// and it is not the address just refused (pressing again would only
+    /// repeat the same message; any edit enables it again).
     public var canConnect: Bool {
-        !urlText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        if case .invalid = status { return false }
+        return !urlText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     /// The error to show under the field, if any.

@@ -89,8 +89,10 @@ public final class ListenUpApplication {
         connections.append(window.connect(.custom("realize")) { [weak self] in
             guard let self, let clock = gtk_widget_get_frame_clock(window) else { return }
             self.connections.append(clock.connect(.custom("after-paint"), trampoline: unsafeBitCast(trampoline, to: GCallback.self), body: { [weak self] in
-                // Let the frame reach the screen, then act.
-                MainContext.idle { self?.firstFrameDrawn() }
+                // Let the frame reach the screen, then act. Not an idle source:
+                // an animating page (the loading spinner) redraws every frame
+                // and would starve G_PRIORITY_DEFAULT_IDLE for ever.
+                MainContext.timeout(after: .zero) { self?.firstFrameDrawn() }
             } as @MainActor () -> Void))
         })
     }

@@ -78,8 +78,9 @@ public final class GlassTextField {
         connections.append(entry.connect(.activate, action))
     }
 
-    /// Moves keyboard focus to the entry.
+    /// Moves keyboard focus to the entry, caret at the end, nothing selected
+    /// (selecting all would make the next keystroke wipe a restored address).
     public func grabFocus() {
-        gtk_widget_grab_focus(entry)
+        gtk_entry_grab_focus_without_selecting(entry.cast(to: GtkEntry.self))
     }
 }

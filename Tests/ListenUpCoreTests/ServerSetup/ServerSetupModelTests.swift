@@ -21,6 +21,7 @@ struct ServerSetupModelTests {
         #expect(model.fieldError == ServerAddressError.unsupportedScheme("ftp").userMessage)
         #expect(model.snapshot["code"] == "unsupportedScheme")
         #expect(model.snapshot["message"]?.stringValue == model.fieldError)
+        #expect(!model.canConnect, "the refused address cannot be re-sent unchanged")
     }
 
     @Test func editingClearsTheError() {
@@ -30,6 +31,7 @@ struct ServerSetupModelTests {
         model.send(.urlChanged("example.com"))
         #expect(model.status == .editing)
         #expect(model.fieldError == nil)
+        #expect(model.canConnect)
     }
 
     @Test func validURLSaysVerificationIsNotAvailableAndNeverSucceeds() throws {
