@@ -21,9 +21,11 @@ build: deps
 run: build
 	$(BIN)
 
-# Swift tests under a virtual display (GTK needs one; the headless tests
-# clear DISPLAY for their child processes themselves).
+# Source rules (layering, no print/try!), then the Swift tests under a
+# virtual display (GTK needs one; the headless tests clear DISPLAY for their
+# child processes themselves).
 test: deps-test
+	build-aux/check-sources
 	$(SWIFT) build --build-tests
 	GTK_A11Y=none $(XVFB) $(SWIFT) test --skip-build
 
