@@ -2,7 +2,8 @@
 //
 // ListenUp for Linux. Modules are split by weight (see docs/architecture.md):
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
-//   ListenUpCore (no GTK) ← ListenUpHeadless (no GTK) ← listenup
+//   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
+//   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 import PackageDescription
 
 let package = Package(
@@ -10,10 +11,14 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "listenup", targets: ["listenup"]),
+        .executable(name: "listenup-demo-server", targets: ["listenup-demo-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
     ],
     targets: [
         // The one umbrella over gtk4 + libadwaita + glib-unix (two umbrellas would
@@ -29,9 +34,39 @@ let package = Package(
         ),
         // gettext's header (the functions are in glibc).
         .systemLibrary(name: "CGettext"),
+        // The ListenUp REST v1 wire contract: Codable types, the envelope,
+        // endpoint descriptions. Pure data, no networking.
+        .target(name: "ListenUpAPI"),
         .target(
             name: "ListenUpCore",
-            dependencies: ["CGettext", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CGettext", "ListenUpAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A ListenUp-compatible server for tests, demos and trying the app.
+        .target(
+            name: "DemoServer",
+            dependencies: [
+                "ListenUpAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "listenup-demo-server",
+            dependencies: [
+                "DemoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "ListenUpHeadless",
@@ -49,10 +84,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Loopback servers and log capture for the tests (not shipped).
+        .target(
+            name: "ListenUpTestSupport",
+            dependencies: [
+                "ListenUpCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
-        .testTarget(name: "ListenUpCoreTests", dependencies: ["ListenUpCore"]),
-        .testTarget(name: "ListenUpHeadlessTests", dependencies: ["ListenUpHeadless", "listenup"]),
-        .testTarget(name: "ListenUpUITests", dependencies: ["ListenUpUI", "GtkBridge", "CAdwaita", "ListenUpCore"]),
+        .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
+        .testTarget(
+            name: "ListenUpCoreTests",
+            dependencies: [
+                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ListenUpHeadlessTests", dependencies: ["ListenUpHeadless", "listenup", "listenup-demo-server", "DemoServer"]),
+        .testTarget(name: "ListenUpUITests", dependencies: ["ListenUpUI", "GtkBridge", "CAdwaita", "ListenUpCore", "ListenUpTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,7 @@ struct HeadlessProtocolTests {
 
     @Test func everyLineIsAnEventObject() throws {
         let app = try HeadlessProcess()
-        app.send(#"{"action":"connect","url":"example.com"}"#)
+        app.send(#"{"action":"connect","url":"127.0.0.1:9"}"#)
         app.send(#"{"action":"quit"}"#)
         #expect(app.waitForExit() == 0)
         #expect(!app.allLines.isEmpty)
@@ -56,23 +56,26 @@ struct HeadlessProtocolTests {
         #expect(app.waitForExit() == 0)
     }
 
-    @Test func connectReportsTheLocalCheckWithCodeAndMessage() throws {
+    @Test func connectNormalisesThenReportsAnUnreachableServer() throws {
         let app = try HeadlessProcess()
-        app.send(#"{"action":"connect","url":"  LISTENUP.example.com:8080/ "}"#)
-        let line = app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "verificationUnavailable" }
+        app.send(#"{"action":"connect","url":"  LOCALHOST:9/ "}"#)
+        let checking = app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "checking" }
+        #expect((checking?["state"] as? [String: Any])?["normalizedURL"] as? String == "http://localhost:9")
+        let line = app.waitForLine(timeout: 25) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
         let state = try #require(line?["state"] as? [String: Any])
-        #expect(state["normalizedURL"] as? String == "https://listenup.example.com:8080")
-        #expect(state["code"] as? String == "verificationUnavailable")
-        #expect((state["message"] as? String)?.contains("can't check servers yet") == true)
+        #expect(state["code"] as? String == "unreachable")
+        #expect((state["message"] as? String)?.contains("Couldn't reach") == true)
         app.closeInput()
         #expect(app.waitForExit() == 0)
     }
 
-    @Test func savedServerIsRestoredFromSettings() throws {
-        let app = try HeadlessProcess(settingsJSON: #"{"serverURL":"http://10.1.2.3:8080"}"#)
+    @Test func savedServerIsRestoredFromSettingsAndCheckedAgain() throws {
+        let app = try HeadlessProcess(settingsJSON: #"{"serverURL":"http://127.0.0.1:9"}"#)
         let line = app.waitForLine { $0["event"] as? String == "state" && $0["route"] as? String == "serverSetup" }
         let state = try #require(line?["state"] as? [String: Any])
-        #expect(state["url"] as? String == "http://10.1.2.3:8080")
+        #expect(state["url"] as? String == "http://127.0.0.1:9")
+        let failed = app.waitForLine(timeout: 25) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        #expect((failed?["state"] as? [String: Any])?["code"] as? String == "unreachable")
         app.closeInput()
         #expect(app.waitForExit() == 0)
     }

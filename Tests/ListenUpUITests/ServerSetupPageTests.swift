@@ -1,73 +1,143 @@
 import CAdwaita
+import Foundation
 import GtkBridge
 import ListenUpCore
+import ListenUpTestSupport
 import XCTest
 @testable import ListenUpUI
 
-/// The real server setup page in a real window: typing, Connect, what shows.
+/// The real server setup page in a real window, against a real loopback
+/// server: typing, Connect, the checking state, the verdict.
 final class ServerSetupPageTests: XCTestCase {
-    func testTypingAndConnectShowTheModelsVerdict() throws {
-        MainActor.assumeIsolated {
+    static let instance = #"{"v":1,"success":true,"data":{"id":"lib-CtCtqA_1YCrctMg6zrra6","name":"Shelf at Home","version":"","local_url":"","open_registration":false,"created_at":"2026-04-28T16:20:05.118274301Z","updated_at":"2026-05-01T08:00:12.40927716Z","setup_required":true}}"# + "\n"
+
+    /// Starts a loopback server from synchronous test code.
+    private func startServer(_ behavior: @escaping @Sendable (HostileServer.ReceivedRequest) -> HostileServer.Behavior) throws -> HostileServer {
+        let result = LockedValue<Result<HostileServer, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { result.value = .success(try await HostileServer.start(behavior: behavior)) } catch { result.value = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try XCTUnwrap(result.value).get()
+    }
+
+    @MainActor
+    private static func makeModel(events: LockedValue<[AuthEvent]>, settings: SettingsClient = .inMemory(),
+                           discovery: ServerDiscoveryClient = .fixed([])) -> ServerSetupModel {
+        let dependencies = Dependencies.test(transport: .live)
+        return ServerSetupModel(environment: .init(verifier: dependencies.verifier, discovery: discovery, settings: settings,
+                                                   send: { event in events.withLock { $0.append(event) } }))
+    }
+
+    func testTypingAURLAndConnectingVerifiesTheServer() throws {
+        let server = try startServer { _ in .respond(status: 200, contentType: "application/json", body: Data(Self.instance.utf8)) }
+        defer { Task.detached { await server.stop() } }
+        try MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let model = ServerSetupModel()
+            let events = LockedValue<[AuthEvent]>([])
+            let settings = SettingsClient.inMemory()
+            let model = Self.makeModel(events: events, settings: settings)
             let page = ServerSetupPage(model: model)
-            let window = TestWindow(child: page.widget, width: 700, height: 600)
+            let window = TestWindow(child: page.widget, width: 700, height: 700)
             defer { page.teardown(); window.close() }
-            let label = { String(cString: gtk_label_get_label(page.field.errorLabel)) }
 
             // Empty: Connect is off, no error, no notice.
             XCTAssertEqual(gtk_widget_get_sensitive(page.connectButton.widget), 0)
             XCTAssertEqual(gtk_widget_get_visible(page.field.errorLabel.widget), 0)
-            XCTAssertEqual(gtk_widget_get_visible(page.noticeRow), 0)
+            XCTAssertFalse(page.noticeRow.isVisible)
 
-            // Typing reaches the model and turns Connect on.
-            gtk_editable_set_text(page.field.entry.opaque, "ftp://files.example.com")
+            // Typing reaches the model; Enter connects.
+            gtk_editable_set_text(page.field.entry.opaque, "127.0.0.1:\(server.port)")
             window.settle()
-            XCTAssertEqual(model.urlText, "ftp://files.example.com")
+            XCTAssertEqual(model.urlText, "127.0.0.1:\(server.port)")
             XCTAssertNotEqual(gtk_widget_get_sensitive(page.connectButton.widget), 0)
-
-            // Connect with a malformed URL: the message under the field.
-            emit("clicked", on: page.connectButton.widget)
-            window.settle()
-            XCTAssertNotEqual(gtk_widget_get_visible(page.field.errorLabel.widget), 0)
-            XCTAssertEqual(label(), ServerAddressError.unsupportedScheme("ftp").userMessage)
-            XCTAssertTrue(page.field.entry.hasClass(.error))
-
-            // Editing clears it.
-            gtk_editable_set_text(page.field.entry.opaque, "listenup.example.com:8080/")
-            window.settle()
-            XCTAssertEqual(gtk_widget_get_visible(page.field.errorLabel.widget), 0)
-            XCTAssertFalse(page.field.entry.hasClass(.error))
-
-            // Enter in the field = Connect: a plain notice, never a fake success.
             emit("activate", on: page.field.entry)
-            window.settle()
-            XCTAssertNotEqual(gtk_widget_get_visible(page.noticeRow), 0)
-            let notice = String(cString: gtk_label_get_label(page.notice))
-            XCTAssertTrue(notice.contains("https://listenup.example.com:8080"), notice)
-            XCTAssertTrue(notice.contains("can't check servers yet"), notice)
-            // The typed text stays as typed (the cursor is not disturbed).
-            XCTAssertEqual(page.field.text, "listenup.example.com:8080/")
 
-            // Blank again: Connect off.
-            gtk_editable_set_text(page.field.entry.opaque, "   ")
+            // Checking, then verified; the app is told to move on.
+            MainContext.iterate(until: { if case .verified = model.status { true } else { false } }, timeout: .seconds(10))
+            let verified = try XCTUnwrap({ if case .verified(let server) = model.status { server } else { nil } }(), "\(model.status)")
+            XCTAssertEqual(verified.name, "Shelf at Home")
+            XCTAssertTrue(verified.setupRequired)
             window.settle()
-            XCTAssertEqual(gtk_widget_get_sensitive(page.connectButton.widget), 0)
+            XCTAssertTrue(page.noticeRow.isVisible)
+            XCTAssertTrue(page.noticeRow.text.contains("Shelf at Home"), page.noticeRow.text)
+            XCTAssertEqual(server.requests.first?.path, "/api/v1/instance")
+            XCTAssertEqual(settings.load().serverURL, "http://127.0.0.1:\(server.port)")
+            XCTAssertEqual(settings.load().instanceID, "lib-CtCtqA_1YCrctMg6zrra6")
+            XCTAssertEqual(events.value.last, .serverVerified(setupRequired: true))
         }
     }
 
-    func testTeardownStopsRendering() {
+    func testAMalformedURLAndAnUnreachableServerShowTheirMessages() throws {
+        let closed = try startServer { _ in .silent }
+        let closedPort = closed.port
+        let stopped = DispatchSemaphore(value: 0)
+        Task.detached { await closed.stop(); stopped.signal() }
+        stopped.wait()
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let model = ServerSetupModel()
+            let events = LockedValue<[AuthEvent]>([])
+            let model = Self.makeModel(events: events)
             let page = ServerSetupPage(model: model)
-            let window = TestWindow(child: page.widget)
-            defer { window.close() }
-            page.teardown()
-            model.send(.urlChanged("x.example"))
-            model.send(.connect)
+            let window = TestWindow(child: page.widget, width: 700, height: 700)
+            defer { page.teardown(); window.close() }
+            let label = { String(cString: gtk_label_get_label(page.field.errorLabel)) }
+
+            gtk_editable_set_text(page.field.entry.opaque, "ftp://files.example.com")
+            emit("clicked", on: page.connectButton.widget)
             window.settle()
-            XCTAssertEqual(gtk_widget_get_visible(page.noticeRow), 0, "a torn-down page no longer follows its model")
+            XCTAssertEqual(label(), ServerAddressError.unsupportedScheme("ftp").userMessage)
+            XCTAssertTrue(page.field.entry.hasClass(.error))
+            XCTAssertEqual(gtk_widget_get_sensitive(page.connectButton.widget), 0, "the refused address cannot be re-sent")
+
+            // Editing clears it; an unreachable server says so under the field.
+            gtk_editable_set_text(page.field.entry.opaque, "127.0.0.1:\(closedPort)/")
+            window.settle()
+            XCTAssertFalse(page.field.entry.hasClass(.error))
+            emit("clicked", on: page.connectButton.widget)
+            MainContext.iterate(until: { if case .failed = model.status { true } else { false } }, timeout: .seconds(10))
+            window.settle()
+            XCTAssertTrue(label().contains("Couldn't reach http://127.0.0.1:\(closedPort)"), label())
+            XCTAssertEqual(page.field.text, "127.0.0.1:\(closedPort)/", "the typed text stays as typed")
+            XCTAssertEqual(events.value.last, .serverCheckFailed)
+        }
+    }
+
+    func testLANServersAreListedAndPickingOneChecksIt() throws {
+        let server = try startServer { _ in .respond(status: 200, contentType: "application/json", body: Data(Self.instance.utf8)) }
+        defer { Task.detached { await server.stop() } }
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let lan = LANServer(id: "lib-CtCtqA_1YCrctMg6zrra6", name: "Shelf at Home", hostAndPort: "127.0.0.1:\(server.port)",
+                                version: "1.0.0", url: server.baseURL)
+            let events = LockedValue<[AuthEvent]>([])
+            let model = Self.makeModel(events: events, discovery: .fixed([.found(lan)]))
+            let page = ServerSetupPage(model: model)
+            let window = TestWindow(child: page.widget, width: 700, height: 700)
+            defer { page.teardown(); window.close() }
+            MainContext.iterate(until: { !model.discovered.isEmpty }, timeout: .seconds(2))
+            window.settle()
+            XCTAssertEqual(page.lanRowTitles, ["Shelf at Home"])
+            page.pickLANRow(at: 0)
+            MainContext.iterate(until: { if case .verified = model.status { true } else { false } }, timeout: .seconds(10))
+            guard case .verified = model.status else { return XCTFail("\(model.status)") }
+            XCTAssertEqual(model.urlText, server.baseURL.absoluteString)
+        }
+    }
+
+    func testDiscoveryUnavailableIsSaidPlainly() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = Self.makeModel(events: LockedValue([]), discovery: .fixed([.unavailable(reason: "avahi-daemon is not running")]))
+            let page = ServerSetupPage(model: model)
+            let window = TestWindow(child: page.widget, width: 700, height: 700)
+            defer { page.teardown(); window.close() }
+            MainContext.iterate(until: { model.discoveryStatus != .searching }, timeout: .seconds(2))
+            window.settle()
+            let text = String(cString: gtk_label_get_label(page.lanStatus))
+            XCTAssertTrue(text.contains("avahi-daemon is not running"), text)
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import ListenUpAPI
 import Logging
 
 /// Every service the core uses, built once in the composition root and passed
 /// down through initialisers. Three variants: `live` (the real app), `preview`
-/// (`--preview`, design work: nothing persists) and `test`.
+/// (`--preview`, design work: nothing persists, no network) and `test`.
 public struct Dependencies: Sendable {
     /// Persisted settings.
     public var settings: SettingsClient
@@ -11,34 +12,67 @@ public struct Dependencies: Sendable {
     public var directories: XDGDirectories
     /// Diagnostics; goes to stderr, never stdout.
     public var logger: Logger
+    /// HTTP.
+    public var transport: HTTPTransport
+    /// Signed-in sessions, one per server (Secret Service or its file fallback).
+    public var sessions: SessionStore
+    /// ListenUp servers on the LAN.
+    public var discovery: ServerDiscoveryClient
+    /// Who this client is (`device_info`).
+    public var deviceInfo: DeviceInfo
+    /// How long a server check may take.
+    public var verificationTimeout: Duration = ServerVerifier.timeout
 
-    public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger) {
+    public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
+                transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,
+                deviceInfo: DeviceInfo = .desktop()) {
         self.settings = settings
         self.directories = directories
         self.logger = logger
+        self.transport = transport
+        self.sessions = sessions
+        self.discovery = discovery
+        self.deviceInfo = deviceInfo
     }
 
-    /// The real services, with files under the XDG directories of `environment`.
-    public static func live(environment: [String: String], logger: Logger) -> Dependencies {
-        let directories = XDGDirectories(environment: environment)
-        return Dependencies(
-            settings: .file(in: XDGDirectories.app(directories.configHome), logger: logger),
-            directories: directories,
-            logger: logger
-        )
+    /// Checks server addresses over ``transport``.
+    public var verifier: ServerVerifier {
+        .live(transport: transport, logger: logger, timeout: verificationTimeout)
     }
 
-    /// Services for previews: in memory, seeded with `settings`.
+    /// A client for the server at `baseURL`, signed in with `session` if given.
+    public func makeClient(baseURL: URL, session: StoredSession?) -> APIClient {
+        APIClient(baseURL: baseURL, session: session, transport: transport, sessions: sessions,
+                  deviceInfo: deviceInfo, logger: logger)
+    }
+
+    /// Services for previews: in memory, seeded with `settings`; no network
+    /// (every request fails as unreachable), no LAN servers.
     public static func preview(settings: AppSettings = AppSettings(), logger: Logger) -> Dependencies {
         Dependencies(
             settings: .inMemory(settings),
             directories: XDGDirectories(environment: ["HOME": NSTemporaryDirectory()]),
-            logger: logger
+            logger: logger,
+            transport: .offline,
+            sessions: .inMemory(),
+            discovery: .fixed([]),
+            deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux", clientName: "ListenUp for Linux", clientVersion: DeviceInfo.appVersion)
         )
     }
 
     /// Services for tests: in memory, silent logger unless one is given.
-    public static func test(settings: AppSettings = AppSettings(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) -> Dependencies {
-        preview(settings: settings, logger: logger)
+    public static func test(settings: AppSettings = AppSettings(), transport: HTTPTransport = .offline,
+                            sessions: SessionStore = .inMemory(), discovery: ServerDiscoveryClient = .fixed([]),
+                            logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) -> Dependencies {
+        var dependencies = preview(settings: settings, logger: logger)
+        dependencies.transport = transport
+        dependencies.sessions = sessions
+        dependencies.discovery = discovery
+        return dependencies
     }
+}
+
+extension HTTPTransport {
+    /// No network: every request fails as unreachable (previews, unit tests).
+    public static let offline = HTTPTransport { _, _, _ in throw TransportError.unreachable("offline") }
 }

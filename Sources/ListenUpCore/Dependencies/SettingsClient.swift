@@ -5,9 +5,12 @@ import Logging
 public struct AppSettings: Codable, Equatable, Sendable {
     /// The verified server's normalised URL, if any.
     public var serverURL: String?
+    /// The verified server's instance id (`data.id`), if any.
+    public var instanceID: String?
 
-    public init(serverURL: String? = nil) {
+    public init(serverURL: String? = nil, instanceID: String? = nil) {
         self.serverURL = serverURL
+        self.instanceID = instanceID
     }
 }
 

@@ -24,9 +24,21 @@ public final class AppNavigator {
         resolve(reason: "init")
     }
 
-    /// Reads the persisted settings and moves to the state they imply.
+    /// Reads the saved server (settings) and its session (secret store),
+    /// then moves to the state they imply: no server → server setup; a
+    /// server and a session → the library straight away (the session is
+    /// validated by its first call); a server alone → checked again.
     public func start() {
-        update(.restored(from: dependencies.settings.load()))
+        let saved = dependencies.settings.load().serverURL
+        guard let saved, case .success(let server) = ServerAddress.parse(saved) else {
+            send(.restored(server: nil, session: nil))
+            return
+        }
+        let sessions = dependencies.sessions
+        Task {
+            let stored = await sessions.load(server.url)
+            self.send(.restored(server: server, session: stored?.session))
+        }
     }
 
     /// Moves to `state`. If a different screen serves it, the old model is
@@ -35,6 +47,16 @@ public final class AppNavigator {
     public func update(_ state: AuthState) {
         authState = state
         resolve(reason: "auth state changed")
+    }
+
+    /// Applies `event` to the auth state (see ``AuthState/applying(_:)``).
+    /// An event that makes no sense in the current state is logged and ignored.
+    public func send(_ event: AuthEvent) {
+        guard let next = authState.applying(event) else {
+            dependencies.logger.warning("Auth event ignored", metadata: ["state": "\(authState.name)", "event": "\(event.name)"])
+            return
+        }
+        update(next)
     }
 
     /// Shows `route` in a named preview state, regardless of auth state.
@@ -71,8 +93,8 @@ public final class AppNavigator {
 
     private func activate(_ node: RouteNode) {
         activeModel?.deactivate()
-        let context = RouteContext(dependencies: dependencies, authState: authState) { [weak self] state in
-            self?.update(state)
+        let context = RouteContext(dependencies: dependencies, authState: authState) { [weak self] event in
+            self?.send(event)
         }
         activeModel = node.makeModel(context)
         activeRoute = node.route

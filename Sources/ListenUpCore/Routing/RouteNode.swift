@@ -5,13 +5,14 @@ public struct RouteContext {
     public let dependencies: Dependencies
     /// The auth state that made this route active.
     public let authState: AuthState
-    /// Moves the app to another auth state (after a login, a sign-out, …).
-    public let setAuthState: @MainActor (AuthState) -> Void
+    /// Reports what happened (a verified server, a sign-in, …); the
+    /// navigator moves the auth state accordingly.
+    public let send: @MainActor @Sendable (AuthEvent) -> Void
 
-    public init(dependencies: Dependencies, authState: AuthState, setAuthState: @escaping @MainActor (AuthState) -> Void) {
+    public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.dependencies = dependencies
         self.authState = authState
-        self.setAuthState = setAuthState
+        self.send = send
     }
 }
 

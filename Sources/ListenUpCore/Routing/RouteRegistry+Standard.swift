@@ -3,5 +3,8 @@ extension RouteRegistry {
     public static let standard = RouteRegistry([
         .loading,
         .serverSetup,
+        .adminSetup,
+        .login,
+        .library,
     ])
 }

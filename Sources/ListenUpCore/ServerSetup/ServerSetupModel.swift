@@ -1,12 +1,12 @@
 import Foundation
 import Observation
 
-/// The server setup screen: the typed address, its local check, and what
-/// happened when the user pressed Connect.
+/// The server setup screen: the typed address, its local check, the check
+/// against the server (`GET /api/v1/instance`), and servers found on the LAN.
 ///
-/// Verifying an address over the network (`GET /api/v1/instance`) needs the
-/// REST client, which this build does not have yet; Connect says so plainly
-/// instead of pretending to connect.
+/// A verified server is saved in settings and the auth state moves on by
+/// itself (Create admin or Sign in). A check is cancelled when the user
+/// edits the address or leaves the screen.
 @MainActor @Observable
 public final class ServerSetupModel: ScreenModel {
     /// Where the screen stands.
@@ -15,8 +15,18 @@ public final class ServerSetupModel: ScreenModel {
         case editing
         /// The typed address was refused locally.
         case invalid(ServerAddressError)
-        /// The address is well-formed, but this build cannot verify servers.
-        case verificationUnavailable(ServerAddress)
+        /// The server at this address is being checked.
+        case checking(ServerAddress)
+        /// The check failed.
+        case failed(ServerAddress, ServerVerificationError)
+        /// The server is a ListenUp v1 server; the app moves on.
+        case verified(VerifiedServer)
+    }
+
+    /// How LAN discovery is doing.
+    public enum DiscoveryStatus: Equatable, Sendable {
+        case searching
+        case unavailable(reason: String)
     }
 
     /// What the user sends.
@@ -25,40 +35,82 @@ public final class ServerSetupModel: ScreenModel {
         case urlChanged(String)
         /// Connect was pressed (or Enter in the field).
         case connect
+        /// A server in the LAN list was picked.
+        case pick(LANServer)
+    }
+
+    /// What the model needs from the app.
+    public struct Environment: Sendable {
+        public var verifier: ServerVerifier
+        public var discovery: ServerDiscoveryClient
+        public var settings: SettingsClient
+        /// Moves the auth state.
+        public var send: @MainActor @Sendable (AuthEvent) -> Void
+
+        public init(verifier: ServerVerifier, discovery: ServerDiscoveryClient, settings: SettingsClient,
+                    send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+            self.verifier = verifier
+            self.discovery = discovery
+            self.settings = settings
+            self.send = send
+        }
     }
 
     /// The URL field's text, as typed.
     public private(set) var urlText: String
     /// The outcome of the last Connect.
     public private(set) var status: Status = .editing
+    /// Servers found on the LAN, in the order found.
+    public private(set) var discovered: [LANServer] = []
+    /// How discovery is doing.
+    public private(set) var discoveryStatus: DiscoveryStatus = .searching
 
-    /// Whether Connect can be pressed: something other than spaces is typed,
-    /// and it is not the address just refused (pressing again would only
-    /// repeat the same message; any edit enables it again).
+    @ObservationIgnored private let environment: Environment
+    @ObservationIgnored private var check: Task<Void, Never>?
+    @ObservationIgnored private var browsing: Task<Void, Never>?
+    /// The TXT id a picked LAN server must answer with.
+    @ObservationIgnored private var expectedInstanceID: String?
+
+    /// Makes the model. With `checking`, the check starts at once (a saved
+    /// server at launch, or one chosen a moment ago).
+    public init(environment: Environment, checking address: ServerAddress? = nil, browse: Bool = true) {
+        self.environment = environment
+        urlText = address?.url.absoluteString ?? ""
+        if browse { startBrowsing() }
+        if let address { startCheck(address) }
+    }
+
+    /// Whether Connect can be pressed: something is typed, no check is
+    /// running, and it is not the address just refused locally.
     public var canConnect: Bool {
-        if case .invalid = status { return false }
-        return !urlText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        switch status {
+        case .invalid, .checking, .verified: return false
+        case .editing, .failed: return !urlText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        }
+    }
+
+    /// Whether a check is running.
+    public var isChecking: Bool {
+        if case .checking = status { return true }
+        return false
     }
 
     /// The error to show under the field, if any.
     public var fieldError: String? {
-        if case .invalid(let error) = status { return error.userMessage }
-        return nil
-    }
-
-    /// A plain-words notice for the area below the button, if any.
-    public var notice: String? {
-        if case .verificationUnavailable(let address) = status {
-            return tr("%@ looks like a valid address, but this version of ListenUp can't check servers yet, so it can't connect. Server verification is coming in the next update.", address.url.absoluteString)
+        switch status {
+        case .invalid(let error): error.userMessage
+        case .failed(let address, let error): error.userMessage(for: address.url)
+        default: nil
         }
-        return nil
     }
 
-    /// Makes the model, with the field pre-filled from `address` if given.
-    /// With an address, the screen reports straight away what Connect would.
-    public init(address: ServerAddress? = nil) {
-        urlText = address?.url.absoluteString ?? ""
-        if let address { status = .verificationUnavailable(address) }
+    /// A status line below the button, if any.
+    public var notice: String? {
+        switch status {
+        case .checking(let address): tr("Checking %@…", address.url.absoluteString)
+        case .verified(let server): tr("Connected to %@.", server.name)
+        default: nil
+        }
     }
 
     /// Handles what the user did.
@@ -67,20 +119,126 @@ public final class ServerSetupModel: ScreenModel {
         case .urlChanged(let text):
             guard text != urlText else { return }
             urlText = text
+            if isChecking { cancelCheck() }
             status = .editing
+            expectedInstanceID = nil
         case .connect:
+            guard canConnect else { return }
             switch ServerAddress.parse(urlText) {
-            case .failure(let error): status = .invalid(error)
-            case .success(let address): status = .verificationUnavailable(address)
+            case .failure(let error):
+                status = .invalid(error)
+            case .success(let address):
+                expectedInstanceID = nil
+                choose(address)
+            }
+        case .pick(let server):
+            cancelCheck()
+            urlText = server.url.absoluteString
+            guard case .success(let address) = ServerAddress.parse(urlText) else { return }
+            expectedInstanceID = server.id.hasPrefix("lib-") ? server.id : nil
+            choose(address)
+        }
+    }
+
+    public func deactivate() {
+        check?.cancel()
+        check = nil
+        browsing?.cancel()
+        browsing = nil
+    }
+
+    // MARK: Checking
+
+    private func choose(_ address: ServerAddress) {
+        environment.send(.serverChosen(address))
+        startCheck(address)
+    }
+
+    private func startCheck(_ address: ServerAddress) {
+        check?.cancel()
+        status = .checking(address)
+        let verifier = environment.verifier
+        check = Task { [weak self] in
+            let result = await verifier.verify(address)
+            guard !Task.isCancelled else { return }
+            self?.finish(address, result)
+        }
+    }
+
+    private func cancelCheck() {
+        guard let check else { return }
+        check.cancel()
+        self.check = nil
+        if isChecking { environment.send(.serverCheckFailed) }
+    }
+
+    private func finish(_ address: ServerAddress, _ result: Result<VerifiedServer, ServerVerificationError>) {
+        check = nil
+        switch result {
+        case .success(let server):
+            if let expected = expectedInstanceID, expected != server.instanceID {
+                status = .failed(address, .notListenUp("instance id does not match the LAN advertisement"))
+                environment.send(.serverCheckFailed)
+                return
+            }
+            var settings = environment.settings.load()
+            settings.serverURL = server.url.absoluteString
+            settings.instanceID = server.instanceID
+            try? environment.settings.save(settings)
+            status = .verified(server)
+            environment.send(.serverVerified(setupRequired: server.setupRequired))
+        case .failure(let error):
+            status = .failed(address, error)
+            environment.send(.serverCheckFailed)
+        }
+    }
+
+    // MARK: Discovery
+
+    private func startBrowsing() {
+        let stream = environment.discovery.browse()
+        browsing = Task { [weak self] in
+            for await event in stream {
+                guard let self else { return }
+                self.apply(event)
             }
         }
     }
+
+    private func apply(_ event: ServerDiscoveryEvent) {
+        switch event {
+        case .found(let server):
+            discoveryStatus = .searching
+            if let index = discovered.firstIndex(where: { $0.id == server.id }) {
+                discovered[index] = server
+            } else {
+                discovered.append(server)
+            }
+        case .lost(let id):
+            discovered.removeAll { $0.id == id }
+        case .unavailable(let reason):
+            discovered = []
+            discoveryStatus = .unavailable(reason: reason)
+        }
+    }
+
+    // MARK: Headless and previews
 
     public var snapshot: JSONValue {
         var state: [String: JSONValue] = [
             "url": .string(urlText),
             "canConnect": .bool(canConnect),
+            "discovered": .array(discovered.map { server in
+                ["id": .string(server.id), "name": .string(server.name), "hostAndPort": .string(server.hostAndPort),
+                 "version": .optional(server.version), "url": .string(server.url.absoluteString)]
+            }),
         ]
+        switch discoveryStatus {
+        case .searching: state["discovery"] = "searching"
+        case .unavailable(let reason):
+            state["discovery"] = "unavailable"
+            state["discoveryMessage"] = .string(reason)
+        }
         switch status {
         case .editing:
             state["status"] = "editing"
@@ -88,20 +246,50 @@ public final class ServerSetupModel: ScreenModel {
             state["status"] = "invalid"
             state["code"] = .string(error.code)
             state["message"] = .string(error.userMessage)
-        case .verificationUnavailable(let address):
-            state["status"] = "verificationUnavailable"
+        case .checking(let address):
+            state["status"] = "checking"
             state["normalizedURL"] = .string(address.url.absoluteString)
-            state["code"] = "verificationUnavailable"
-            state["message"] = .optional(notice)
+        case .failed(let address, let error):
+            state["status"] = "failed"
+            state["normalizedURL"] = .string(address.url.absoluteString)
+            state["code"] = .string(error.code)
+            state["message"] = .string(error.userMessage(for: address.url))
+        case .verified(let server):
+            state["status"] = "verified"
+            state["normalizedURL"] = .string(server.url.absoluteString)
+            state["server"] = ["id": .string(server.instanceID), "name": .string(server.name), "setupRequired": .bool(server.setupRequired)]
         }
         return .object(state)
     }
 
-    /// Headless: `{"action":"connect","url":"…"}` types the URL and presses Connect.
+    /// Headless: `{"action":"connect","url":"…"}` types the URL and presses
+    /// Connect; `{"action":"pick","id":"…"}` picks a discovered server.
     public func handle(_ command: ScreenCommand) -> Bool {
-        guard command.action == "connect" else { return false }
-        send(.urlChanged(command.arguments["url"]?.stringValue ?? ""))
-        send(.connect)
-        return true
+        switch command.action {
+        case "connect":
+            send(.urlChanged(command.arguments["url"]?.stringValue ?? ""))
+            send(.connect)
+            return true
+        case "pick":
+            guard let id = command.arguments["id"]?.stringValue, let server = discovered.first(where: { $0.id == id }) else {
+                return false
+            }
+            send(.pick(server))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Puts the screen in `status` without any work (previews only).
+    func showForPreview(_ status: Status, url: String) {
+        urlText = url
+        self.status = status
+    }
+
+    /// Shows `servers` and `discovery` (previews only).
+    func showForPreview(discovered servers: [LANServer], discovery: DiscoveryStatus) {
+        discovered = servers
+        discoveryStatus = discovery
     }
 }

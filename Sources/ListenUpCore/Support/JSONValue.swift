@@ -51,6 +51,12 @@ public enum JSONValue: Equatable, Sendable, Codable, ExpressibleByStringLiteral,
         return nil
     }
 
+    /// The element at `index` of an array, nil otherwise.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        return nil
+    }
+
     /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let value) = self { return value }

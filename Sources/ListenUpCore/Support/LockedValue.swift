@@ -14,4 +14,9 @@ public final class LockedValue<Value: Sendable>: @unchecked Sendable {
         get { lock.withLock { storage } }
         set { lock.withLock { storage = newValue } }
     }
+
+    /// Reads and changes the value in one atomic step.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&storage) }
+    }
 }

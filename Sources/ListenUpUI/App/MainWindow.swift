@@ -22,6 +22,10 @@ public final class MainWindow {
     private var retiring: [(any RoutePage, UnsafeMutablePointer<GtkWidget>)] = []
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
+    /// The primary menu (shown while signed in).
+    let menuButton: UnsafeMutablePointer<GtkWidget>
+    /// `win.sign-out`.
+    private let signOutAction: OpaquePointer
 
     /// Builds the window for `application`; it is not shown yet.
     public init(application: UnsafeMutablePointer<AdwApplication>, navigator: AppNavigator, pages: PageRegistry, logger: Logger) {
@@ -36,6 +40,21 @@ public final class MainWindow {
         windowTitle = newObject(adw_window_title_new("ListenUp", nil))
         adw_header_bar_set_title_widget(header.opaque, windowTitle)
 
+        // Primary menu: Sign Out while signed in.
+        signOutAction = g_simple_action_new("sign-out", nil)
+        g_action_map_add_action(OpaquePointer(window), signOutAction)
+        g_object_unref(UnsafeMutableRawPointer(signOutAction))
+        let menu: OpaquePointer = g_menu_new()
+        g_menu_append(menu, tr("Sign Out"), "win.sign-out")
+        menuButton = newObject(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(menuButton.opaque, UnsafeMutablePointer<GMenuModel>(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_widget_set_tooltip_text(menuButton, tr("Main Menu"))
+        menuButton.setAccessibleLabel(tr("Main Menu"))
+        gtk_menu_button_set_primary(menuButton.opaque, 1)
+        adw_header_bar_pack_end(header.opaque, menuButton)
+
         stack = OpaquePointer(newObject(gtk_stack_new()))
         gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_stack_set_transition_duration(stack, 150)
@@ -48,6 +67,9 @@ public final class MainWindow {
 
         connections.append(stack.connectNotify("transition-running") { [weak self] in self?.dropRetiredPages() })
         connections.append(window.connect(.destroy) { [weak self] in self?.close() })
+        connections.append(UnsafeMutableRawPointer(signOutAction).connect(.activate, trampoline: actionActivateTrampoline, body: { [weak self] in
+            self?.signOut()
+        } as @MainActor () -> Void))
         observation = StateObservation { [weak self] in self?.follow() }
     }
 
@@ -60,8 +82,16 @@ public final class MainWindow {
         page?.focusDefault()
     }
 
+    /// Signs out of the library (the primary menu's Sign Out).
+    func signOut() {
+        (navigator.activeModel as? LibraryModel)?.send(.signOut)
+    }
+
     private func follow() {
         let route = navigator.activeRoute
+        let signedIn = route == .library
+        g_simple_action_set_enabled(signOutAction, signedIn ? 1 : 0)
+        gtk_widget_set_visible(menuButton, signedIn ? 1 : 0)
         guard let model = navigator.activeModel else { return }
         let identity = ObjectIdentifier(model)
         guard route != pageRoute || identity != pageModel else { return }
@@ -97,3 +127,13 @@ public final class MainWindow {
         page = nil
     }
 }
+
+/// `activate (GSimpleAction *action, GVariant *parameter, gpointer data)`.
+private let actionActivateTrampoline: GCallback = unsafeBitCast(
+    { (_: UnsafeMutableRawPointer?, _: UnsafeMutableRawPointer?, data: UnsafeMutableRawPointer?) in
+        guard let data else { return }
+        let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
+        MainActor.assumeIsolated { body() }
+    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
+    to: GCallback.self
+)

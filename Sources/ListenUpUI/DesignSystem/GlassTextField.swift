@@ -1,5 +1,6 @@
 import CAdwaita
 import GtkBridge
+import ListenUpCore
 
 /// A labelled text field on glass: label above, placeholder inside, error
 /// text under the field. The label is the entry's accessible name; an error
@@ -18,7 +19,8 @@ public final class GlassTextField {
     ///   - label: shown above the field; the accessible name.
     ///   - placeholder: shown in the empty field.
     ///   - purpose: the kind of text, for on-screen keyboards and input methods.
-    public init(label: String, placeholder: String, purpose: GtkInputPurpose = GTK_INPUT_PURPOSE_FREE_FORM) {
+    ///   - isSecret: a password: the text is hidden, with an eye icon that shows it.
+    public init(label: String, placeholder: String, purpose: GtkInputPurpose = GTK_INPUT_PURPOSE_FREE_FORM, isSecret: Bool = false) {
         widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6))
         ref = GObjectRef(borrowing: widget)
         widget.addClasses(.textField)
@@ -31,6 +33,13 @@ public final class GlassTextField {
         gtk_entry_set_placeholder_text(entry.cast(to: GtkEntry.self), placeholder)
         gtk_entry_set_input_purpose(entry.cast(to: GtkEntry.self), purpose)
         entry.setAccessibleLabel(label)
+        if isSecret {
+            let field = entry.cast(to: GtkEntry.self)
+            gtk_entry_set_visibility(field, 0)
+            gtk_entry_set_input_purpose(field, GTK_INPUT_PURPOSE_PASSWORD)
+            gtk_entry_set_icon_from_icon_name(field, GTK_ENTRY_ICON_SECONDARY, "view-reveal-symbolic")
+            gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, tr("Show Password"))
+        }
         gtk_label_set_mnemonic_widget(title, entry)
 
         errorLabel = OpaquePointer(newObject(gtk_label_new(nil)))
@@ -43,6 +52,7 @@ public final class GlassTextField {
         gtk_box_append(box, title.widget)
         gtk_box_append(box, entry)
         gtk_box_append(box, errorLabel.widget)
+        if isSecret { watchRevealIcon() }
     }
 
     /// The entry's text.
@@ -73,6 +83,18 @@ public final class GlassTextField {
         })
     }
 
+    /// Toggles showing a secret field's text when its eye icon is pressed.
+    private func watchRevealIcon() {
+        connections.append(entry.connect(.custom("icon-press"), trampoline: iconPressTrampoline, body: { [weak self] in
+            guard let self else { return }
+            let field = self.entry.cast(to: GtkEntry.self)
+            let shown = gtk_entry_get_visibility(field) == 0
+            gtk_entry_set_visibility(field, shown ? 1 : 0)
+            gtk_entry_set_icon_from_icon_name(field, GTK_ENTRY_ICON_SECONDARY, shown ? "view-conceal-symbolic" : "view-reveal-symbolic")
+            gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, shown ? tr("Hide Password") : tr("Show Password"))
+        } as @MainActor () -> Void))
+    }
+
     /// Runs `action` when Enter is pressed in the field.
     public func onActivate(_ action: @escaping @MainActor () -> Void) {
         connections.append(entry.connect(.activate, action))
@@ -84,3 +106,13 @@ public final class GlassTextField {
         gtk_entry_grab_focus_without_selecting(entry.cast(to: GtkEntry.self))
     }
 }
+
+/// `icon-press (GtkEntry *entry, GtkEntryIconPosition pos, gpointer data)`.
+private let iconPressTrampoline: GCallback = unsafeBitCast(
+    { (_: UnsafeMutableRawPointer?, _: Int32, data: UnsafeMutableRawPointer?) in
+        guard let data else { return }
+        let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
+        MainActor.assumeIsolated { body() }
+    } as @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void,
+    to: GCallback.self
+)

@@ -40,5 +40,8 @@ public struct PageRegistry: Sendable {
     public static let standard = PageRegistry([
         (.loading, { ($0 as? LoadingModel).map(LoadingPage.init) }),
         (.serverSetup, { ($0 as? ServerSetupModel).map(ServerSetupPage.init) }),
+        (.adminSetup, { ($0 as? AdminSetupModel).map(AdminSetupPage.init) }),
+        (.login, { ($0 as? LoginModel).map(LoginPage.init) }),
+        (.library, { ($0 as? LibraryModel).map(LibraryPage.init) }),
     ])
 }

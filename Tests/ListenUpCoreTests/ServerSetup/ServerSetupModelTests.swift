@@ -1,11 +1,50 @@
+import Foundation
 import Testing
 @testable import ListenUpCore
+
+/// A verifier whose answers the test hands out one by one.
+final class ScriptedVerifier: Sendable {
+    private let answers: AsyncStream<Result<VerifiedServer, ServerVerificationError>>
+    private let feed: AsyncStream<Result<VerifiedServer, ServerVerificationError>>.Continuation
+    let asked = LockedValue<[ServerAddress]>([])
+
+    init() {
+        (answers, feed) = AsyncStream.makeStream()
+    }
+
+    var verifier: ServerVerifier {
+        ServerVerifier { address in
+            self.asked.withLock { $0.append(address) }
+            var iterator = self.answers.makeAsyncIterator()
+            return await iterator.next() ?? .failure(.unreachable)
+        }
+    }
+
+    func answer(_ result: Result<VerifiedServer, ServerVerificationError>) { feed.yield(result) }
+}
 
 @MainActor
 @Suite("ServerSetupModel")
 struct ServerSetupModelTests {
+    let scripted = ScriptedVerifier()
+    let events = LockedValue<[AuthEvent]>([])
+    let settings = SettingsClient.inMemory()
+
+    func makeModel(checking: ServerAddress? = nil, discovery: ServerDiscoveryClient = .fixed([])) -> ServerSetupModel {
+        let events = events
+        return ServerSetupModel(environment: .init(verifier: scripted.verifier, discovery: discovery, settings: settings,
+                                                   send: { event in events.withLock { $0.append(event) } }),
+                                checking: checking)
+    }
+
+    func settle(until condition: () -> Bool) async {
+        for _ in 0..<200 where !condition() { await Task.yield(); try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    static let server = VerifiedServer(url: URL(string: "https://example.com:8080")!, instanceID: "lib-abc", name: "Home", setupRequired: false)
+
     @Test func connectIsDisabledUntilSomethingIsTyped() {
-        let model = ServerSetupModel()
+        let model = makeModel()
         #expect(!model.canConnect)
         model.send(.urlChanged("   "))
         #expect(!model.canConnect)
@@ -13,50 +52,117 @@ struct ServerSetupModelTests {
         #expect(model.canConnect)
     }
 
-    @Test func malformedURLShowsAMessageUnderTheField() {
-        let model = ServerSetupModel()
+    @Test func malformedURLShowsAMessageUnderTheFieldAndContactsNobody() {
+        let model = makeModel()
         model.send(.urlChanged("ftp://example.com"))
         model.send(.connect)
         #expect(model.status == .invalid(.unsupportedScheme("ftp")))
         #expect(model.fieldError == ServerAddressError.unsupportedScheme("ftp").userMessage)
         #expect(model.snapshot["code"] == "unsupportedScheme")
-        #expect(model.snapshot["message"]?.stringValue == model.fieldError)
         #expect(!model.canConnect, "the refused address cannot be re-sent unchanged")
-    }
-
-    @Test func editingClearsTheError() {
-        let model = ServerSetupModel()
-        model.send(.urlChanged("ftp://example.com"))
-        model.send(.connect)
+        #expect(scripted.asked.value.isEmpty)
+        #expect(events.value.isEmpty)
         model.send(.urlChanged("example.com"))
         #expect(model.status == .editing)
         #expect(model.fieldError == nil)
         #expect(model.canConnect)
     }
 
-    @Test func validURLSaysVerificationIsNotAvailableAndNeverSucceeds() throws {
-        let model = ServerSetupModel()
+    @Test func aVerifiedServerIsSavedAndTheAppMovesOn() async throws {
+        let model = makeModel()
         model.send(.urlChanged(" Example.com:8080/ "))
         model.send(.connect)
         let address = try ServerAddress.parse("example.com:8080").get()
-        #expect(model.status == .verificationUnavailable(address))
-        #expect(model.notice?.contains("https://example.com:8080") == true)
-        #expect(model.snapshot["status"] == "verificationUnavailable")
-        #expect(model.snapshot["code"] == "verificationUnavailable")
-        #expect(model.snapshot["normalizedURL"] == "https://example.com:8080")
+        #expect(model.status == .checking(address))
+        #expect(model.isChecking && !model.canConnect)
+        #expect(model.snapshot["status"] == "checking")
+        #expect(events.value == [.serverChosen(address)])
+        scripted.answer(.success(Self.server))
+        await settle { !model.isChecking }
+        #expect(model.status == .verified(Self.server))
+        #expect(settings.load().serverURL == "https://example.com:8080")
+        #expect(settings.load().instanceID == "lib-abc")
+        #expect(events.value.last == .serverVerified(setupRequired: false))
+        #expect(model.snapshot["server"]?["name"] == "Home")
+    }
+
+    @Test func aFailedCheckSaysWhyAndAllowsAnotherTry() async throws {
+        let model = makeModel()
+        model.send(.urlChanged("10.0.0.9"))
+        model.send(.connect)
+        scripted.answer(.failure(.timedOut))
+        await settle { !model.isChecking }
+        let address = try ServerAddress.parse("10.0.0.9").get()
+        #expect(model.status == .failed(address, .timedOut))
+        #expect(model.fieldError == ServerVerificationError.timedOut.userMessage(for: address.url))
+        #expect(model.snapshot["code"] == "timedOut")
+        #expect(events.value.last == .serverCheckFailed)
+        #expect(model.canConnect, "retry without editing")
+        #expect(settings.load().serverURL == nil)
+    }
+
+    @Test func editingCancelsTheCheck() async throws {
+        let model = makeModel()
+        model.send(.urlChanged("example.com"))
+        model.send(.connect)
+        model.send(.urlChanged("example.org"))
+        #expect(model.status == .editing)
+        #expect(events.value.last == .serverCheckFailed)
+        scripted.answer(.success(Self.server)) // arrives late: ignored
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(model.status == .editing)
+        #expect(settings.load().serverURL == nil)
+    }
+
+    @Test func leavingThePageCancelsTheCheck() async throws {
+        let model = makeModel()
+        model.send(.urlChanged("example.com"))
+        model.send(.connect)
+        model.deactivate()
+        scripted.answer(.success(Self.server))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(model.isChecking, "nothing is applied after the page went away")
+        #expect(settings.load().serverURL == nil)
+    }
+
+    @Test func aSavedServerIsCheckedAtOnce() async throws {
+        let address = try ServerAddress.parse("http://10.0.0.2:8080").get()
+        let model = makeModel(checking: address)
+        #expect(model.urlText == "http://10.0.0.2:8080")
+        #expect(model.status == .checking(address))
+        await settle { !scripted.asked.value.isEmpty }
+        #expect(scripted.asked.value == [address])
+        #expect(events.value.isEmpty, "the navigator already is in checkingServer")
+    }
+
+    @Test func aLANServerThatAnswersWithAnotherIDIsRefused() async throws {
+        let lan = LANServer(id: "lib-other", name: "Den", hostAndPort: "10.0.0.3:8080", version: "1.0.0", url: URL(string: "http://10.0.0.3:8080")!)
+        let model = makeModel(discovery: .fixed([.found(lan)]))
+        await settle { !model.discovered.isEmpty }
+        #expect(model.discovered == [lan])
+        #expect(model.snapshot["discovered"]?[0]?["name"] == "Den")
+        #expect(model.handle(ScreenCommand(action: "pick", arguments: ["id": "lib-other"])))
+        scripted.answer(.success(Self.server)) // id lib-abc, not lib-other
+        await settle { !model.isChecking }
+        guard case .failed(_, .notListenUp) = model.status else {
+            Issue.record("\(model.status)")
+            return
+        }
+    }
+
+    @Test func discoveryEventsAreFollowed() async {
+        let a = LANServer(id: "lib-a", name: "A", hostAndPort: "10.0.0.4:8080", version: nil, url: URL(string: "http://10.0.0.4:8080")!)
+        let model = makeModel(discovery: .fixed([.found(a), .lost(id: "lib-a"), .unavailable(reason: "no daemon")]))
+        await settle { model.discoveryStatus != .searching }
+        #expect(model.discovered.isEmpty)
+        #expect(model.discoveryStatus == .unavailable(reason: "no daemon"))
+        #expect(model.snapshot["discovery"] == "unavailable")
     }
 
     @Test func headlessConnectCommand() {
-        let model = ServerSetupModel()
+        let model = makeModel()
         #expect(model.handle(ScreenCommand(action: "connect", arguments: ["url": "nope nope"])))
         #expect(model.snapshot["code"] == "urlContainsWhitespace")
         #expect(!model.handle(ScreenCommand(action: "dance")))
-    }
-
-    @Test func savedAddressIsPrefilled() throws {
-        let address = try ServerAddress.parse("http://10.0.0.2:8080").get()
-        let model = ServerSetupModel(address: address)
-        #expect(model.urlText == "http://10.0.0.2:8080")
-        #expect(model.status == .verificationUnavailable(address))
     }
 }

@@ -2,86 +2,71 @@ import CAdwaita
 import GtkBridge
 import ListenUpCore
 
-/// Server setup: type the server's address, Connect.
+/// Server setup: type the server's address and Connect, or pick a server
+/// found on the local network.
 ///
-/// Layout: a heading over a glass card holding the URL field, the Connect
-/// button and the notice line, centred on the backdrop and clamped in width.
+/// Layout: the shared form layout (icon, heading, glass card holding the URL
+/// field, the Connect button and a status line), then a second card listing
+/// ListenUp servers seen on the LAN.
 @MainActor
 final class ServerSetupPage: RoutePage {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
+    private let layout: FormPageLayout
     private let model: ServerSetupModel
     let field: GlassTextField
     let connectButton: ListenUpButton
-    let notice: OpaquePointer
-    let noticeRow: UnsafeMutablePointer<GtkWidget>
+    let noticeRow: NoticeRow
+    let lanList: OpaquePointer
+    let lanStatus: OpaquePointer
+    private let lanSpinner: OpaquePointer
+    private var lanRows: [(row: UnsafeMutablePointer<GtkWidget>, server: LANServer)] = []
+    private var connections: [SignalConnection] = []
     private var observation: StateObservation?
+
+    var notice: OpaquePointer { noticeRow.label }
 
     init(model: ServerSetupModel) {
         self.model = model
-        widget = newObject(gtk_scrolled_window_new())
-        ref = GObjectRef(borrowing: widget)
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        widget.addClasses(.backdrop)
-
-        let column = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
-        gtk_widget_set_vexpand(column, 1)
-        gtk_widget_set_margin_top(column, 36)
-        gtk_widget_set_margin_bottom(column, 36)
-        gtk_widget_set_margin_start(column, 12)
-        gtk_widget_set_margin_end(column, 12)
-
-        let icon = newObject(gtk_image_new_from_icon_name("network-server-symbolic"))
-        gtk_image_set_pixel_size(icon.opaque, 64)
-        icon.addClasses(StyleClass("server-setup-icon"))
-
-        let title = OpaquePointer(newObject(gtk_label_new(tr("Connect to Your Server"))))
-        title.addClasses(.title1)
-        gtk_label_set_wrap(title, 1)
-        gtk_label_set_justify(title, GTK_JUSTIFY_CENTER)
-
-        let subtitle = OpaquePointer(newObject(gtk_label_new(tr("Enter the address of your ListenUp server to get started."))))
-        subtitle.addClasses(.dimLabel)
-        gtk_label_set_wrap(subtitle, 1)
-        gtk_label_set_justify(subtitle, GTK_JUSTIFY_CENTER)
-        gtk_widget_set_margin_bottom(subtitle.widget, 12)
+        layout = FormPageLayout(icon: "network-server-symbolic", title: tr("Connect to Your Server"),
+                                subtitle: tr("Enter the address of your ListenUp server to get started."))
 
         field = GlassTextField(label: tr("Server Address"), placeholder: "https://listenup.example.com", purpose: GTK_INPUT_PURPOSE_URL)
         connectButton = ListenUpButton(title: tr("Connect"))
+        noticeRow = NoticeRow()
+        layout.card.append(field.widget)
+        layout.card.append(connectButton.widget)
+        layout.card.append(noticeRow.widget)
 
-        noticeRow = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-        noticeRow.addClasses(.notice)
-        let noticeIcon = newObject(gtk_image_new_from_icon_name("dialog-information-symbolic"))
-        gtk_widget_set_valign(noticeIcon, GTK_ALIGN_START)
-        notice = OpaquePointer(newObject(gtk_label_new(nil)))
-        gtk_label_set_wrap(notice, 1)
-        gtk_label_set_xalign(notice, 0)
-        gtk_widget_set_hexpand(notice.widget, 1)
-        gtk_box_append(noticeRow.cast(to: GtkBox.self), noticeIcon)
-        gtk_box_append(noticeRow.cast(to: GtkBox.self), notice.widget)
-
-        let card = GlassCard(spacing: 16)
-        card.append(field.widget)
-        card.append(connectButton.widget)
-        card.append(noticeRow)
-
-        let clamp = newObject(adw_clamp_new())
-        adw_clamp_set_maximum_size(clamp.opaque, 440)
-        let column2 = column.cast(to: GtkBox.self)
-        gtk_box_append(column2, icon)
-        gtk_box_append(column2, title.widget)
-        gtk_box_append(column2, subtitle.widget)
-        gtk_box_append(column2, card.widget)
-        adw_clamp_set_child(clamp.opaque, column)
-        gtk_scrolled_window_set_child(widget.opaque, clamp)
+        // Servers on this network.
+        let lanCard = GlassCard(spacing: 8)
+        let header = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
+        let heading = OpaquePointer(newObject(gtk_label_new(tr("On This Network"))))
+        heading.addClasses(.heading)
+        gtk_label_set_xalign(heading, 0)
+        gtk_widget_set_hexpand(heading.widget, 1)
+        lanSpinner = OpaquePointer(newObject(gtk_spinner_new()))
+        gtk_box_append(header.cast(to: GtkBox.self), heading.widget)
+        gtk_box_append(header.cast(to: GtkBox.self), lanSpinner.widget)
+        lanStatus = OpaquePointer(newObject(gtk_label_new(nil)))
+        lanStatus.addClasses(.dimLabel, .caption)
+        gtk_label_set_wrap(lanStatus, 1)
+        gtk_label_set_xalign(lanStatus, 0)
+        lanList = OpaquePointer(newObject(gtk_list_box_new()))
+        gtk_list_box_set_selection_mode(lanList, GTK_SELECTION_NONE)
+        lanList.addClasses(StyleClass("boxed-list"))
+        lanList.widget.setAccessibleLabel(tr("ListenUp servers on this network"))
+        lanCard.append(header)
+        lanCard.append(lanStatus.widget)
+        lanCard.append(lanList.widget)
+        layout.appendToColumn(lanCard.widget)
+        gtk_widget_set_margin_top(lanCard.widget, 8)
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
-        field.onActivate { [weak model] in
-            guard let model, model.canConnect else { return }
-            model.send(.connect)
-        }
+        field.onActivate { [weak model] in model?.send(.connect) }
         connectButton.onClick { [weak model] in model?.send(.connect) }
+        connections.append(lanList.widget.connect(.custom("row-activated"), trampoline: rowActivatedTrampoline, body: { [weak self] (row: UnsafeMutableRawPointer?) in
+            self?.activate(row)
+        } as @MainActor (UnsafeMutableRawPointer?) -> Void))
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -89,13 +74,55 @@ final class ServerSetupPage: RoutePage {
     private func render() {
         field.text = model.urlText
         field.errorText = model.fieldError
-        connectButton.isEnabled = model.canConnect
-        let notice = model.notice
-        gtk_label_set_label(self.notice, notice ?? "")
-        gtk_widget_set_visible(noticeRow, notice == nil ? 0 : 1)
+        connectButton.isEnabled = model.canConnect || model.isChecking
+        connectButton.setLoading(model.isChecking)
+        connectButton.title = model.isChecking ? tr("Checking…") : tr("Connect")
+        noticeRow.show(model.notice)
         // Announce the outcome to screen readers through the button's description.
-        connectButton.widget.setAccessibleDescription(notice ?? model.fieldError)
+        connectButton.widget.setAccessibleDescription(model.notice ?? model.fieldError)
+        renderLAN()
     }
+
+    private func renderLAN() {
+        let servers = model.discovered
+        switch model.discoveryStatus {
+        case .searching:
+            gtk_spinner_set_spinning(lanSpinner, 1)
+            gtk_widget_set_visible(lanSpinner.widget, 1)
+            gtk_label_set_label(lanStatus, servers.isEmpty ? tr("Looking for ListenUp servers…") : tr("Pick a server to connect to it."))
+        case .unavailable(let reason):
+            gtk_spinner_set_spinning(lanSpinner, 0)
+            gtk_widget_set_visible(lanSpinner.widget, 0)
+            gtk_label_set_label(lanStatus, tr("Finding servers on this network isn't available (%@). You can still type an address above.", reason))
+        }
+        guard servers != lanRows.map(\.server) else { return }
+        for (row, _) in lanRows { gtk_list_box_remove(lanList, row) }
+        lanRows = servers.map { server in
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), server.name)
+            let subtitle = server.version.map { "\(server.hostAndPort) · \(tr("version")) \($0)" } ?? server.hostAndPort
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
+            gtk_list_box_row_set_activatable(row.cast(to: GtkListBoxRow.self), 1)
+            let arrow = newObject(gtk_image_new_from_icon_name("go-next-symbolic"))
+            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), arrow)
+            gtk_list_box_append(lanList, row)
+            return (row, server)
+        }
+        gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
+    }
+
+    private func activate(_ row: UnsafeMutableRawPointer?) {
+        guard let row, let match = lanRows.first(where: { UnsafeMutableRawPointer($0.row) == row }) else { return }
+        model.send(.pick(match.server))
+    }
+
+    /// Picks the LAN server shown at `index` (tests).
+    func pickLANRow(at index: Int) {
+        guard lanRows.indices.contains(index) else { return }
+        gtk_widget_activate(lanRows[index].row)
+    }
+
+    var lanRowTitles: [String] { lanRows.map(\.server.name) }
 
     func focusDefault() {
         field.grabFocus()
@@ -104,6 +131,19 @@ final class ServerSetupPage: RoutePage {
     func teardown() {
         observation?.cancel()
         observation = nil
+        connections.removeAll()
     }
 }
 
+/// `row-activated (GtkListBox *box, GtkListBoxRow *row, gpointer data)`.
+private let rowActivatedTrampoline: GCallback = unsafeBitCast(
+    { (_: UnsafeMutableRawPointer?, row: UnsafeMutableRawPointer?, data: UnsafeMutableRawPointer?) in
+        guard let data else { return }
+        let body = signalHandlerBody(data, as: (@MainActor (UnsafeMutableRawPointer?) -> Void).self)
+        // Passed as an address: GTK calls this on the main thread, and the row
+        // is only compared against known rows there.
+        let address = Int(bitPattern: row)
+        MainActor.assumeIsolated { body(UnsafeMutableRawPointer(bitPattern: address)) }
+    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
+    to: GCallback.self
+)

@@ -1,0 +1,179 @@
+import Foundation
+import ListenUpAPI
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A ListenUp-compatible server for tests, demos and trying the app without
+/// a real server: strict like the real one (unknown keys → 422, login
+/// without `device_info` → 400, burst-10 rate limit → 429, refresh rotation,
+/// configurable access-token lifetime), with a generated library and covers.
+public final class DemoServer: Sendable {
+    /// The admin created at start (then `setup_required` is false).
+    public struct Admin: Sendable {
+        public var email: String
+        public var password: String
+        public var firstName: String
+        public var lastName: String
+
+        public init(email: String, password: String, firstName: String = "Demo", lastName: String = "Admin") {
+            self.email = email
+            self.password = password
+            self.firstName = firstName
+            self.lastName = lastName
+        }
+    }
+
+    /// How the server behaves.
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        /// 0 picks a free port.
+        public var port = 0
+        public var serverName = "ListenUp Demo"
+        public var bookCount = 200
+        public var seed: UInt64 = 42
+        /// Seconds an access token lives (the real default is 30 days).
+        public var accessTokenLifetime: TimeInterval = 30 * 24 * 3600
+        public var admin: Admin?
+
+        public init() {}
+    }
+
+    private let service: DemoService
+    private let channel: Locked<(any Channel)?> = Locked(nil)
+    private let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "listenup-demo-server")) {
+        service = DemoService(configuration: configuration, logger: logger)
+        self.logger = logger
+    }
+
+    /// The instance id (`lib-…`) this server answers with.
+    public var instanceID: String { service.instanceID }
+    /// The generated books.
+    public var bookCount: Int { service.books.count }
+
+    /// Starts listening; returns once the socket is bound, with its port.
+    @discardableResult
+    public func start() async throws -> Int {
+        let service = service
+        let bound = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(DemoHTTPHandler(service: service))
+                }
+            }
+            .bind(host: service.configuration.host, port: service.configuration.port)
+            .get()
+        channel.withLock { $0 = bound }
+        let port = bound.localAddress?.port ?? 0
+        logger.info("Demo server listening", metadata: ["port": "\(port)", "books": "\(service.books.count)"])
+        return port
+    }
+
+    /// Stops listening.
+    public func stop() async {
+        let bound = channel.withLock { channel -> (any Channel)? in
+            defer { channel = nil }
+            return channel
+        }
+        try? await bound?.close()
+    }
+
+    // MARK: Test controls
+
+    /// Every current access token stops working (401 "Authentication required").
+    public func expireAccessTokens() {
+        service.state.withLock { $0.accessTokens.removeAll() }
+    }
+
+    /// Every session ends: refresh tokens are refused from now on.
+    public func revokeAllSessions() {
+        service.state.withLock {
+            $0.sessions.removeAll()
+            $0.accessTokens.removeAll()
+        }
+    }
+
+    /// Refills the auth rate-limit buckets.
+    public func resetRateLimit() {
+        service.state.withLock { $0.buckets.removeAll() }
+    }
+
+    /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`).
+    public func requestCount(_ path: String) -> Int {
+        service.state.withLock { $0.requestCounts[path, default: 0] }
+    }
+}
+
+/// Reads a whole request (at most 1 MiB of body), hands it to the service.
+private final class DemoHTTPHandler: ChannelInboundHandler, @unchecked Sendable {
+    // @unchecked Sendable: lives on its channel's event loop only.
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    static let maxBody = 1 << 20
+    private let service: DemoService
+    private var head: HTTPRequestHead?
+    private var body = Data()
+    private var tooLarge = false
+
+    init(service: DemoService) {
+        self.service = service
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = Data()
+            tooLarge = false
+        case .body(var buffer):
+            if body.count + buffer.readableBytes > Self.maxBody {
+                tooLarge = true
+            } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
+                body.append(contentsOf: bytes)
+            }
+        case .end:
+            guard let head else { return }
+            let response: DemoResponse
+            if tooLarge {
+                response = .failure(413, "request body is too large limit=1048576 bytes")
+            } else {
+                let parts = head.uri.split(separator: "?", maxSplits: 1)
+                var query: [String: String] = [:]
+                if parts.count > 1 {
+                    for pair in parts[1].split(separator: "&") {
+                        let kv = pair.split(separator: "=", maxSplits: 1)
+                        let key = String(kv[0]).removingPercentEncoding ?? String(kv[0])
+                        let value = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
+                        query[key] = value
+                    }
+                }
+                let request = DemoRequest(method: head.method.rawValue, path: String(parts.first ?? ""), query: query,
+                                          headers: head.headers.map { ($0.name, $0.value) }, body: body)
+                response = service.handle(request)
+            }
+            write(response, keepAlive: head.isKeepAlive && !tooLarge, context: context)
+            self.head = nil
+        }
+    }
+
+    private func write(_ response: DemoResponse, keepAlive: Bool, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: response.contentType)
+        headers.add(name: "Content-Length", value: String(response.body.count))
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Observation
+
+/// Create admin: the server has no users yet (`setup_required`); the first
+/// account becomes its admin and is signed in.
+@MainActor @Observable
+public final class AdminSetupModel: ScreenModel {
+    /// A field of the form.
+    public enum Field: String, CaseIterable, Sendable {
+        case firstName, lastName, email, password, confirmation
+    }
+
+    public enum Status: Equatable, Sendable {
+        case editing
+        case creating
+        case failed(code: String, message: String)
+    }
+
+    public enum Intent: Equatable, Sendable {
+        case changed(Field, String)
+        case create
+        case changeServer
+    }
+
+    /// The password the server accepts at least.
+    public static let minimumPasswordLength = 8
+    public static let maximumPasswordLength = 1024
+
+    public private(set) var firstName = ""
+    public private(set) var lastName = ""
+    public private(set) var email = ""
+    @ObservationIgnored private var password = ""
+    @ObservationIgnored private var confirmation = ""
+    /// Password lengths, observable without holding the text in a snapshot.
+    public private(set) var passwordLength = 0
+    public private(set) var confirmationMatches = true
+    public private(set) var status: Status = .editing
+    /// Fields the user has left at least once: their errors show from then on.
+    public private(set) var touched: Set<Field> = []
+
+    @ObservationIgnored private let dependencies: Dependencies
+    @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
+    @ObservationIgnored private var attempt: Task<Void, Never>?
+
+    public init(dependencies: Dependencies, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+        self.dependencies = dependencies
+        self.send = send
+    }
+
+    /// The server being set up.
+    public var serverURL: URL? { dependencies.settings.load().serverURL.flatMap(URL.init(string:)) }
+
+    /// The local problem with `field`, if any (shown once touched or after Create).
+    public func error(for field: Field) -> String? {
+        switch field {
+        case .firstName:
+            return firstName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your first name.") : nil
+        case .lastName:
+            return lastName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your last name.") : nil
+        case .email:
+            let trimmed = email.trimmingCharacters(in: .whitespaces)
+            let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+            let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+                && !trimmed.contains(" ")
+            return valid ? nil : tr("Enter a valid email address, like ada@example.com.")
+        case .password:
+            if passwordLength < Self.minimumPasswordLength { return tr("Use at least 8 characters.") }
+            if passwordLength > Self.maximumPasswordLength { return tr("Use at most 1024 characters.") }
+            return nil
+        case .confirmation:
+            return confirmationMatches ? nil : tr("The passwords don't match.")
+        }
+    }
+
+    /// The error to show under `field` now.
+    public func visibleError(for field: Field) -> String? {
+        touched.contains(field) ? error(for: field) : nil
+    }
+
+    /// Whether every field is valid.
+    public var isValid: Bool { Field.allCases.allSatisfy { error(for: $0) == nil } }
+
+    /// Whether Create can be pressed.
+    public var canCreate: Bool { status != .creating }
+
+    public var errorMessage: String? {
+        if case .failed(_, let message) = status { return message }
+        return nil
+    }
+
+    public func send(_ intent: Intent) {
+        switch intent {
+        case .changed(let field, let text):
+            switch field {
+            case .firstName: firstName = text
+            case .lastName: lastName = text
+            case .email: email = text
+            case .password:
+                password = text
+                passwordLength = text.count
+                touched.insert(.password)
+            case .confirmation:
+                confirmation = text
+                touched.insert(.confirmation)
+            }
+            confirmationMatches = password == confirmation
+            if case .failed = status { status = .editing }
+        case .create:
+            touched = Set(Field.allCases)
+            guard canCreate, isValid else { return }
+            create()
+        case .changeServer:
+            attempt?.cancel()
+            send(.changeServer)
+        }
+    }
+
+    /// Marks `field` as left by the user (its error may show).
+    public func touch(_ field: Field) {
+        touched.insert(field)
+    }
+
+    private func create() {
+        guard let serverURL else {
+            status = .failed(code: "noServer", message: tr("No server is set up. Choose a server first."))
+            return
+        }
+        status = .creating
+        let client = dependencies.makeClient(baseURL: serverURL, session: nil)
+        let (first, last, email, password) = (firstName.trimmingCharacters(in: .whitespaces), lastName.trimmingCharacters(in: .whitespaces),
+                                              email.trimmingCharacters(in: .whitespaces), password)
+        attempt = Task { [weak self] in
+            do {
+                let session = try await client.setupAdmin(firstName: first, lastName: last, email: email, password: password)
+                guard !Task.isCancelled, let self else { return }
+                self.password = ""
+                self.confirmation = ""
+                self.send(.signedIn(session.session))
+            } catch let error as APIClientError {
+                guard !Task.isCancelled, let self else { return }
+                if case .server(409, _) = error {
+                    // Someone finished setup first: sign in instead.
+                    self.send(.adminAlreadyExists)
+                    return
+                }
+                self.status = .failed(code: error.code, message: error.userMessage)
+            } catch {
+                guard !Task.isCancelled, let self else { return }
+                self.status = .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage)
+            }
+        }
+    }
+
+    public func deactivate() {
+        attempt?.cancel()
+        attempt = nil
+    }
+
+    public var snapshot: JSONValue {
+        var errors: [String: JSONValue] = [:]
+        for field in Field.allCases {
+            if let message = visibleError(for: field) { errors[field.rawValue] = .string(message) }
+        }
+        var state: [String: JSONValue] = [
+            "firstName": .string(firstName), "lastName": .string(lastName), "email": .string(email),
+            "server": .optional(serverURL?.absoluteString), "fieldErrors": .object(errors),
+        ]
+        switch status {
+        case .editing: state["status"] = "editing"
+        case .creating: state["status"] = "creating"
+        case .failed(let code, let message):
+            state["status"] = "failed"
+            state["code"] = .string(code)
+            state["message"] = .string(message)
+        }
+        if status == .editing, touched == Set(Field.allCases), !isValid { state["code"] = "invalidForm" }
+        return .object(state)
+    }
+
+    /// Headless: `setupAdmin {firstName, lastName, email, password}` (or
+    /// `name` split at its last space), `changeServer`.
+    public func handle(_ command: ScreenCommand) -> Bool {
+        switch command.action {
+        case "setupAdmin":
+            var first = command.arguments["firstName"]?.stringValue ?? ""
+            var last = command.arguments["lastName"]?.stringValue ?? ""
+            if let name = command.arguments["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), first.isEmpty, last.isEmpty {
+                if let space = name.lastIndex(of: " ") {
+                    first = String(name[..<space]).trimmingCharacters(in: .whitespaces)
+                    last = String(name[name.index(after: space)...])
+                } else {
+                    first = name
+                }
+            }
+            let password = command.arguments["password"]?.stringValue ?? ""
+            send(.changed(.firstName, first))
+            send(.changed(.lastName, last))
+            send(.changed(.email, command.arguments["email"]?.stringValue ?? ""))
+            send(.changed(.password, password))
+            send(.changed(.confirmation, command.arguments["confirmation"]?.stringValue ?? password))
+            send(.create)
+            return true
+        case "changeServer":
+            send(.changeServer)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Previews only.
+    func fillForPreview(first: String, last: String, email: String, password: String, confirmation: String) {
+        send(.changed(.firstName, first))
+        send(.changed(.lastName, last))
+        send(.changed(.email, email))
+        send(.changed(.password, password))
+        send(.changed(.confirmation, confirmation))
+    }
+
+    /// Previews only.
+    func showForPreview(_ status: Status) {
+        self.status = status
+    }
+}
+
+extension RouteNode {
+    /// Create admin: the server needs its first account.
+    public static let adminSetup = RouteNode(
+        route: .adminSetup,
+        serves: { $0 == .needsAdminSetup },
+        model: { context in AdminSetupModel(dependencies: context.dependencies, send: context.send) },
+        previews: [
+            .init("empty") { _ in },
+            .init("filled") { $0.fillForPreview(first: "Ada", last: "Lovelace", email: "ada@example.com", password: "analytical", confirmation: "analytical") },
+            .init("invalid") {
+                $0.fillForPreview(first: "Ada", last: "", email: "ada@", password: "short", confirmation: "shorter")
+                $0.send(.create)
+            },
+            .init("creating") {
+                $0.fillForPreview(first: "Ada", last: "Lovelace", email: "ada@example.com", password: "analytical", confirmation: "analytical")
+                $0.showForPreview(.creating)
+            },
+            .init("failed") {
+                $0.fillForPreview(first: "Ada", last: "Lovelace", email: "ada@example.com", password: "analytical", confirmation: "analytical")
+                $0.showForPreview(.failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+            },
+        ]
+    )
+}

@@ -1,0 +1,83 @@
+/// Something that happened to the user's standing with their server. The
+/// auth state only moves through these; ``AuthState/applying(_:)`` says where
+/// each one leads from each state.
+public enum AuthEvent: Equatable, Sendable {
+    /// Launch: saved settings (and a saved session, if any) were read.
+    case restored(server: ServerAddress?, session: Session?)
+    /// The user picked or typed a server and pressed Connect.
+    case serverChosen(ServerAddress)
+    /// The server answered `/api/v1/instance` as a ListenUp v1 server.
+    case serverVerified(setupRequired: Bool)
+    /// The server could not be verified; the user must choose again.
+    case serverCheckFailed
+    /// Setup or sign-in succeeded.
+    case signedIn(Session)
+    /// The server says an admin already exists (setup answered 409).
+    case adminAlreadyExists
+    /// The server refused the saved session (refresh refused).
+    case sessionRefused
+    /// The user signed out.
+    case signedOut
+    /// The user wants another server.
+    case changeServer
+}
+
+extension AuthState {
+    /// The state `event` leads to from this one, or nil when the event makes
+    /// no sense here (it is then ignored and logged).
+    ///
+    /// ```
+    /// initializing ─restored→ needsServer | checkingServer | authenticated
+    /// needsServer ─serverChosen→ checkingServer
+    /// checkingServer ─serverVerified→ needsAdminSetup | needsLogin
+    ///                ─serverCheckFailed→ needsServer
+    ///                ─serverChosen→ checkingServer (another address)
+    /// needsAdminSetup ─signedIn→ authenticated   ─adminAlreadyExists→ needsLogin
+    /// needsLogin | sessionLapsed ─signedIn→ authenticated
+    /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin
+    /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
+    /// ```
+    public func applying(_ event: AuthEvent) -> AuthState? {
+        switch (self, event) {
+        case (.initializing, .restored(let server, let session)):
+            if let session, server != nil { return .authenticated(session) }
+            if let server { return .checkingServer(server) }
+            return .needsServer
+        case (.needsServer, .serverChosen(let address)), (.checkingServer, .serverChosen(let address)):
+            return .checkingServer(address)
+        case (.checkingServer, .serverVerified(let setupRequired)):
+            return setupRequired ? .needsAdminSetup : .needsLogin
+        case (.checkingServer, .serverCheckFailed):
+            return .needsServer
+        case (.needsAdminSetup, .signedIn(let session)), (.needsLogin, .signedIn(let session)), (.sessionLapsed, .signedIn(let session)):
+            return .authenticated(session)
+        case (.needsAdminSetup, .adminAlreadyExists):
+            return .needsLogin
+        case (.authenticated, .sessionRefused):
+            return .sessionLapsed
+        case (.authenticated, .signedOut):
+            return .needsLogin
+        case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer):
+            return .needsServer
+        default:
+            return nil
+        }
+    }
+}
+
+extension AuthEvent {
+    /// The event's name, for logs (never carries secrets).
+    public var name: String {
+        switch self {
+        case .restored: "restored"
+        case .serverChosen: "serverChosen"
+        case .serverVerified: "serverVerified"
+        case .serverCheckFailed: "serverCheckFailed"
+        case .signedIn: "signedIn"
+        case .adminAlreadyExists: "adminAlreadyExists"
+        case .sessionRefused: "sessionRefused"
+        case .signedOut: "signedOut"
+        case .changeServer: "changeServer"
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import ListenUpAPI
+import Logging
+
+extension Dependencies {
+    /// The real services: settings and sessions under the XDG directories of
+    /// `environment`, the network, LAN discovery.
+    public static func live(environment: [String: String], logger: Logger) -> Dependencies {
+        let directories = XDGDirectories(environment: environment)
+        return Dependencies(
+            settings: .file(in: XDGDirectories.app(directories.configHome), logger: logger),
+            directories: directories,
+            logger: logger,
+            transport: .live,
+            sessions: .file(in: XDGDirectories.app(directories.stateHome), logger: logger),
+            discovery: ServerDiscoveryClient {
+                AsyncStream { $0.yield(.unavailable(reason: tr("not built into this version"))) }
+            },
+            deviceInfo: .desktop()
+        )
+    }
+}

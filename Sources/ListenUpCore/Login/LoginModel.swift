@@ -1,0 +1,173 @@
+import Foundation
+import Observation
+
+/// Sign in: email and password for the saved server.
+@MainActor @Observable
+public final class LoginModel: ScreenModel {
+    /// Where the screen stands.
+    public enum Status: Equatable, Sendable {
+        case editing
+        case signingIn
+        /// The attempt failed; `code` is machine-readable.
+        case failed(code: String, message: String)
+    }
+
+    public enum Intent: Equatable, Sendable {
+        case emailChanged(String)
+        case passwordChanged(String)
+        case signIn
+        case changeServer
+    }
+
+    public private(set) var email = ""
+    /// Kept only in memory, never in a snapshot or a log.
+    @ObservationIgnored public private(set) var password = ""
+    public private(set) var hasPassword = false
+    public private(set) var status: Status = .editing
+    /// The server being signed in to.
+    public let serverURL: URL?
+    /// Why the user is here again, if the session lapsed.
+    public private(set) var notice: String?
+
+    @ObservationIgnored private let dependencies: Dependencies
+    @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
+    @ObservationIgnored private var attempt: Task<Void, Never>?
+
+    public init(dependencies: Dependencies, lapsed: Bool, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+        self.dependencies = dependencies
+        self.send = send
+        serverURL = dependencies.settings.load().serverURL.flatMap(URL.init(string:))
+        notice = lapsed ? tr("Your session has ended. Sign in again to continue.") : nil
+    }
+
+    /// Whether Sign in can be pressed.
+    public var canSignIn: Bool {
+        status != .signingIn && !email.trimmingCharacters(in: .whitespaces).isEmpty && hasPassword
+    }
+
+    /// The error to show, if any.
+    public var errorMessage: String? {
+        if case .failed(_, let message) = status { return message }
+        return nil
+    }
+
+    public func send(_ intent: Intent) {
+        switch intent {
+        case .emailChanged(let text):
+            guard text != email else { return }
+            email = text
+            if case .failed = status { status = .editing }
+        case .passwordChanged(let text):
+            password = text
+            hasPassword = !text.isEmpty
+            if case .failed = status { status = .editing }
+        case .signIn:
+            guard canSignIn else { return }
+            signIn()
+        case .changeServer:
+            attempt?.cancel()
+            send(.changeServer)
+        }
+    }
+
+    private func signIn() {
+        guard let serverURL else {
+            status = .failed(code: "noServer", message: tr("No server is set up. Choose a server first."))
+            return
+        }
+        status = .signingIn
+        let client = dependencies.makeClient(baseURL: serverURL, session: nil)
+        let email = email.trimmingCharacters(in: .whitespaces)
+        let password = password
+        attempt = Task { [weak self] in
+            do {
+                let session = try await client.login(email: email, password: password)
+                guard !Task.isCancelled, let self else { return }
+                self.password = ""
+                self.send(.signedIn(session.session))
+            } catch let error as APIClientError {
+                guard !Task.isCancelled, let self else { return }
+                self.status = .failed(code: error.code, message: error.userMessage)
+            } catch {
+                guard !Task.isCancelled, let self else { return }
+                self.status = .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage)
+            }
+        }
+    }
+
+    public func deactivate() {
+        attempt?.cancel()
+        attempt = nil
+    }
+
+    public var snapshot: JSONValue {
+        var state: [String: JSONValue] = [
+            "email": .string(email),
+            "server": .optional(serverURL?.absoluteString),
+            "canSignIn": .bool(canSignIn),
+            "notice": .optional(notice),
+        ]
+        switch status {
+        case .editing: state["status"] = "editing"
+        case .signingIn: state["status"] = "signingIn"
+        case .failed(let code, let message):
+            state["status"] = "failed"
+            state["code"] = .string(code)
+            state["message"] = .string(message)
+        }
+        return .object(state)
+    }
+
+    /// Headless: `login {email, password}`, `changeServer`.
+    public func handle(_ command: ScreenCommand) -> Bool {
+        switch command.action {
+        case "login":
+            send(.emailChanged(command.arguments["email"]?.stringValue ?? ""))
+            send(.passwordChanged(command.arguments["password"]?.stringValue ?? ""))
+            send(.signIn)
+            return true
+        case "changeServer":
+            send(.changeServer)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Previews only.
+    func showForPreview(email: String, password: Bool, status: Status, lapsed: Bool = false) {
+        if lapsed { notice = tr("Your session has ended. Sign in again to continue.") }
+        self.email = email
+        hasPassword = password
+        self.status = status
+    }
+}
+
+extension RouteNode {
+    /// Sign in: the server is known, nobody is signed in (or the session lapsed).
+    public static let login = RouteNode(
+        route: .login,
+        serves: { $0 == .needsLogin || $0 == .sessionLapsed },
+        model: { context in
+            LoginModel(dependencies: context.dependencies, lapsed: context.authState == .sessionLapsed, send: context.send)
+        },
+        previews: [
+            .init("empty") { _ in },
+            .init("filled") { $0.showForPreview(email: "ada@example.com", password: true, status: .editing) },
+            .init("signingIn") { $0.showForPreview(email: "ada@example.com", password: true, status: .signingIn) },
+            .init("invalidCredentials") {
+                $0.showForPreview(email: "ada@example.com", password: true,
+                                  status: .failed(code: "invalidCredentials", message: APIClientError.server(status: 401, message: "").userMessage))
+            },
+            .init("rateLimited") {
+                $0.showForPreview(email: "ada@example.com", password: true,
+                                  status: .failed(code: "rateLimited", message: APIClientError.rateLimited.userMessage))
+            },
+            .init("sessionLapsed") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, lapsed: true) },
+            .init("unreachable") {
+                $0.showForPreview(email: "ada@example.com", password: true,
+                                  status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+            },
+        ]
+    )
+}

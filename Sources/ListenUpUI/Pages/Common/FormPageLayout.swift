@@ -1,0 +1,105 @@
+import CAdwaita
+import GtkBridge
+
+/// The layout the set-up pages share: on the glass backdrop, a centred
+/// column (clamped to 440 px) with an icon, a title and a subtitle over a
+/// glass card. The page fills the card.
+@MainActor
+final class FormPageLayout {
+    /// The root widget (a scrolled window).
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// The glass card under the heading.
+    let card: GlassCard
+    /// The column, for extra sections after the card.
+    let column: UnsafeMutablePointer<GtkWidget>
+    private let subtitleLabel: OpaquePointer
+    private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+
+    init(icon: String, title: String, subtitle: String, iconClass: StyleClass = StyleClass("page-icon")) {
+        widget = newObject(gtk_scrolled_window_new())
+        ref = GObjectRef(borrowing: widget)
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        widget.addClasses(.backdrop)
+
+        column = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
+        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
+        gtk_widget_set_vexpand(column, 1)
+        gtk_widget_set_margin_top(column, 36)
+        gtk_widget_set_margin_bottom(column, 36)
+        gtk_widget_set_margin_start(column, 12)
+        gtk_widget_set_margin_end(column, 12)
+
+        let image = newObject(gtk_image_new_from_icon_name(icon))
+        gtk_image_set_pixel_size(image.opaque, 64)
+        image.addClasses(iconClass, StyleClass("page-icon"))
+
+        let titleLabel = OpaquePointer(newObject(gtk_label_new(title)))
+        titleLabel.addClasses(.title1)
+        gtk_label_set_wrap(titleLabel, 1)
+        gtk_label_set_justify(titleLabel, GTK_JUSTIFY_CENTER)
+
+        subtitleLabel = OpaquePointer(newObject(gtk_label_new(subtitle)))
+        subtitleLabel.addClasses(.dimLabel)
+        gtk_label_set_wrap(subtitleLabel, 1)
+        gtk_label_set_justify(subtitleLabel, GTK_JUSTIFY_CENTER)
+        gtk_widget_set_margin_bottom(subtitleLabel.widget, 12)
+
+        card = GlassCard(spacing: 16)
+
+        let box = column.cast(to: GtkBox.self)
+        gtk_box_append(box, image)
+        gtk_box_append(box, titleLabel.widget)
+        gtk_box_append(box, subtitleLabel.widget)
+        gtk_box_append(box, card.widget)
+
+        let clamp = newObject(adw_clamp_new())
+        adw_clamp_set_maximum_size(clamp.opaque, 440)
+        adw_clamp_set_child(clamp.opaque, column)
+        gtk_scrolled_window_set_child(widget.opaque, clamp)
+    }
+
+    /// Changes the subtitle (e.g. to name the server).
+    var subtitle: String {
+        get { String(cString: gtk_label_get_label(subtitleLabel)) }
+        set { gtk_label_set_label(subtitleLabel, newValue) }
+    }
+
+    /// Appends a widget to the column, after the card.
+    func appendToColumn(_ child: some GPointer) {
+        gtk_box_append(column.cast(to: GtkBox.self), child.widget)
+    }
+}
+
+/// A line of text with an icon on a tinted background: status and errors
+/// below a form's button. Hidden while empty.
+@MainActor
+final class NoticeRow {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let label: OpaquePointer
+    private let icon: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
+        widget.addClasses(.notice)
+        icon = newObject(gtk_image_new_from_icon_name("dialog-information-symbolic"))
+        gtk_widget_set_valign(icon, GTK_ALIGN_START)
+        label = OpaquePointer(newObject(gtk_label_new(nil)))
+        gtk_label_set_wrap(label, 1)
+        gtk_label_set_xalign(label, 0)
+        gtk_widget_set_hexpand(label.widget, 1)
+        gtk_box_append(widget.cast(to: GtkBox.self), icon)
+        gtk_box_append(widget.cast(to: GtkBox.self), label.widget)
+        gtk_widget_set_visible(widget, 0)
+    }
+
+    /// Shows `text` (nil hides the row); `isError` uses the error styling and icon.
+    func show(_ text: String?, isError: Bool = false) {
+        gtk_label_set_label(label, text ?? "")
+        gtk_widget_set_visible(widget, text == nil ? 0 : 1)
+        widget.setClass(.error, isError)
+        gtk_image_set_from_icon_name(icon.opaque, isError ? "dialog-warning-symbolic" : "dialog-information-symbolic")
+    }
+
+    var text: String { String(cString: gtk_label_get_label(label)) }
+    var isVisible: Bool { gtk_widget_get_visible(widget) != 0 }
+}

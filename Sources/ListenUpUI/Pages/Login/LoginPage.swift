@@ -1,0 +1,72 @@
+import CAdwaita
+import GtkBridge
+import ListenUpCore
+
+/// Sign in: email and password for the saved server, and a way back to
+/// choosing another server.
+@MainActor
+final class LoginPage: RoutePage {
+    var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
+    private let layout: FormPageLayout
+    private let model: LoginModel
+    let emailField: GlassTextField
+    let passwordField: GlassTextField
+    let signInButton: ListenUpButton
+    let changeServerButton: UnsafeMutablePointer<GtkWidget>
+    let noticeRow: NoticeRow
+    private var connections: [SignalConnection] = []
+    private var observation: StateObservation?
+
+    init(model: LoginModel) {
+        self.model = model
+        layout = FormPageLayout(icon: "avatar-default-symbolic", title: tr("Sign In"),
+                                subtitle: model.serverURL.map { tr("Sign in to %@.", $0.absoluteString) } ?? tr("Sign in to your server."))
+        emailField = GlassTextField(label: tr("Email"), placeholder: "ada@example.com", purpose: GTK_INPUT_PURPOSE_EMAIL)
+        passwordField = GlassTextField(label: tr("Password"), placeholder: "", isSecret: true)
+        signInButton = ListenUpButton(title: tr("Sign In"))
+        noticeRow = NoticeRow()
+        changeServerButton = newObject(gtk_button_new_with_label(tr("Change Server")))
+        changeServerButton.addClasses(.flat)
+        gtk_widget_set_halign(changeServerButton, GTK_ALIGN_CENTER)
+
+        layout.card.append(noticeRow.widget)
+        layout.card.append(emailField.widget)
+        layout.card.append(passwordField.widget)
+        layout.card.append(signInButton.widget)
+        layout.appendToColumn(changeServerButton)
+
+        emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
+        passwordField.onChange { [weak model] in model?.send(.passwordChanged($0)) }
+        emailField.onActivate { [weak self] in self?.passwordField.grabFocus() }
+        passwordField.onActivate { [weak model] in model?.send(.signIn) }
+        signInButton.onClick { [weak model] in model?.send(.signIn) }
+        connections.append(changeServerButton.connect(.clicked) { [weak model] in model?.send(.changeServer) })
+        observation = StateObservation { [weak self] in self?.render() }
+    }
+
+    private func render() {
+        emailField.text = model.email
+        if !model.hasPassword { passwordField.text = "" }
+        let busy = model.status == .signingIn
+        signInButton.isEnabled = model.canSignIn || busy
+        signInButton.setLoading(busy)
+        gtk_widget_set_sensitive(emailField.entry, busy ? 0 : 1)
+        gtk_widget_set_sensitive(passwordField.entry, busy ? 0 : 1)
+        if let error = model.errorMessage {
+            noticeRow.show(error, isError: true)
+        } else {
+            noticeRow.show(model.notice)
+        }
+        signInButton.widget.setAccessibleDescription(model.errorMessage ?? model.notice)
+    }
+
+    func focusDefault() {
+        if model.email.isEmpty { emailField.grabFocus() } else { passwordField.grabFocus() }
+    }
+
+    func teardown() {
+        observation?.cancel()
+        observation = nil
+        connections.removeAll()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import ListenUpCore
+
+@Suite("Auth state machine")
+struct AuthStateMachineTests {
+    static let address = try! ServerAddress.parse("listenup.example.com").get()
+    static let other = try! ServerAddress.parse("10.0.0.2:8080").get()
+    static let session = Session(serverURL: URL(string: "https://listenup.example.com")!, userID: "user-1", displayName: "Ada L")
+
+    static let states: [AuthState] = [
+        .initializing, .needsServer, .checkingServer(address), .needsAdminSetup, .needsLogin,
+        .authenticated(session), .sessionLapsed,
+    ]
+    static let events: [AuthEvent] = [
+        .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
+        .serverChosen(other), .serverVerified(setupRequired: true), .serverVerified(setupRequired: false),
+        .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused, .signedOut, .changeServer,
+    ]
+
+    /// Every transition the app allows; everything else must be refused.
+    static func expected(_ state: AuthState, _ event: AuthEvent) -> AuthState? {
+        switch (state, event) {
+        case (.initializing, .restored(nil, nil)): .needsServer
+        case (.initializing, .restored(.some, nil)): .checkingServer(address)
+        case (.initializing, .restored(.some, .some)): .authenticated(session)
+        case (.needsServer, .serverChosen), (.checkingServer, .serverChosen): .checkingServer(other)
+        case (.checkingServer, .serverVerified(true)): .needsAdminSetup
+        case (.checkingServer, .serverVerified(false)): .needsLogin
+        case (.checkingServer, .serverCheckFailed): .needsServer
+        case (.needsAdminSetup, .signedIn), (.needsLogin, .signedIn), (.sessionLapsed, .signedIn): .authenticated(session)
+        case (.needsAdminSetup, .adminAlreadyExists): .needsLogin
+        case (.authenticated, .sessionRefused): .sessionLapsed
+        case (.authenticated, .signedOut): .needsLogin
+        case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer): .needsServer
+        default: nil
+        }
+    }
+
+    @Test(arguments: states)
+    func everyEventFromEveryState(_ state: AuthState) {
+        for event in Self.events {
+            #expect(state.applying(event) == Self.expected(state, event), "\(state.name) + \(event)")
+        }
+    }
+
+    @Test func aSessionWithoutAServerIsNotRestored() {
+        #expect(AuthState.initializing.applying(.restored(server: nil, session: Self.session)) == .needsServer)
+    }
+
+    @Test func theFirstJourneyLeadsToTheLibrary() {
+        var state = AuthState.initializing
+        for event: AuthEvent in [.restored(server: nil, session: nil), .serverChosen(Self.address), .serverVerified(setupRequired: true), .signedIn(Self.session)] {
+            guard let next = state.applying(event) else {
+                Issue.record("\(event) refused in \(state.name)")
+                return
+            }
+            state = next
+        }
+        #expect(state == .authenticated(Self.session))
+    }
+}
