@@ -31,8 +31,12 @@ final class HeadlessProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/listenup")
     }
 
-    init(arguments: [String] = ["--headless"], settingsJSON: String? = nil) throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
+    private let ownsHome: Bool
+
+    /// - Parameter home: reuse this HOME (a restart); the caller removes it.
+    init(arguments: [String] = ["--headless"], settingsJSON: String? = nil, home reused: URL? = nil) throws {
+        ownsHome = reused == nil
+        home = reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
         let config = home.appendingPathComponent("config/listenup")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         if let settingsJSON {
@@ -143,6 +147,6 @@ final class HeadlessProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: home)
+        if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
 }

@@ -1,0 +1,132 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// The first user journey end to end: the real `listenup --headless` in a
+/// child process with no display, against the demo server on loopback.
+@Suite("Headless journeys against the demo server", .serialized)
+struct HeadlessJourneyTests {
+    static func startServer(books: Int = 120, admin: Bool = false, tokenLifetime: TimeInterval? = nil) async throws -> (DemoServer, String) {
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = books
+        if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
+        if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
+        let server = DemoServer(configuration: configuration)
+        let port = try await server.start()
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    static func state(_ line: [String: Any]?) -> [String: Any]? { line?["state"] as? [String: Any] }
+
+    static func onRoute(_ route: String) -> ([String: Any]) -> Bool {
+        { $0["event"] as? String == "route" && $0["route"] as? String == route }
+    }
+
+    static func libraryLoaded(_ count: Int) -> ([String: Any]) -> Bool {
+        { line in
+            guard line["route"] as? String == "library", let state = line["state"] as? [String: Any] else { return false }
+            return state["status"] as? String == "loaded" && (state["bookCount"] as? Int) == count
+        }
+    }
+
+    @Test func freshServerToAdminToLibraryThenBackAfterARestart() async throws {
+        let (server, url) = try await Self.startServer(books: 120)
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-journey-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        let first = try HeadlessProcess(home: home)
+        #expect(first.waitForLine(Self.onRoute("serverSetup")) != nil)
+        first.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(first.waitForLine(Self.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
+        first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(first.waitForLine(Self.onRoute("library")) != nil, "\(first.allLines)")
+        let loaded = first.waitForLine(Self.libraryLoaded(120))
+        #expect(Self.state(loaded)?["user"] as? String == "Ada Lovelace")
+        first.send(#"{"action":"quit"}"#)
+        #expect(first.waitForExit() == 0)
+        #expect(!first.stderr.contains("analytical-engine"), "the password reached the log")
+
+        // Restart: straight to the library, no password.
+        let logins = server.requestCount("/api/v1/auth/login")
+        let second = try HeadlessProcess(home: home)
+        #expect(second.waitForLine(Self.onRoute("library")) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(second.waitForLine(Self.libraryLoaded(120)) != nil)
+        #expect(server.requestCount("/api/v1/auth/login") == logins)
+        #expect(!second.allLines.contains { $0.contains("\"route\":\"login\"") })
+        second.closeInput()
+        #expect(second.waitForExit() == 0)
+    }
+
+    @Test func anExpiredTokenIsRefreshedSilently() async throws {
+        let (server, url) = try await Self.startServer(books: 30, admin: true)
+        defer { Task { await server.stop() } }
+        let app = try HeadlessProcess()
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(app.waitForLine(Self.onRoute("login")) != nil, "\(app.allLines)")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(Self.libraryLoaded(30)) != nil, "\(app.allLines)")
+        server.expireAccessTokens()
+        app.send(#"{"action":"reload"}"#)
+        _ = app.waitForLine { Self.state($0)?["status"] as? String == "loading" }
+        let reloaded = app.waitForLines(count: 2, Self.libraryLoaded(30))
+        #expect(reloaded.count == 2, "\(app.allLines)")
+        #expect(server.requestCount("/api/v1/auth/refresh") == 1)
+        #expect(!app.allLines.contains { $0.contains("\"route\":\"login\"") && $0.contains("sessionLapsed") })
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+
+    @Test func aRevokedSessionLandsOnSignInWithAMessage() async throws {
+        let (server, url) = try await Self.startServer(books: 10, admin: true)
+        defer { Task { await server.stop() } }
+        let app = try HeadlessProcess()
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        _ = app.waitForLine(Self.onRoute("login"))
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(Self.libraryLoaded(10)) != nil)
+        server.revokeAllSessions()
+        app.send(#"{"action":"reload"}"#)
+        let login = app.waitForLine { $0["route"] as? String == "login" && Self.state($0)?["notice"] is String }
+        #expect((Self.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines)")
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+
+    @Test func elevenFastBadLoginsShowTheRateLimitMessage() async throws {
+        let (server, url) = try await Self.startServer(books: 1, admin: true)
+        defer { Task { await server.stop() } }
+        let app = try HeadlessProcess()
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        _ = app.waitForLine(Self.onRoute("login"))
+        for attempt in 1...11 {
+            app.send(#"{"action":"login","email":"ada@example.com","password":"wrong-\#(attempt)"}"#)
+            _ = app.waitForLines(count: attempt) { Self.state($0)?["status"] as? String == "failed" }
+        }
+        let failures = app.waitForLines(count: 11) { Self.state($0)?["status"] as? String == "failed" }
+        #expect(failures.count == 11, "\(app.allLines)")
+        #expect(failures.prefix(10).allSatisfy { Self.state($0)?["code"] as? String == "invalidCredentials" })
+        let last = Self.state(failures.last)
+        #expect(last?["code"] as? String == "rateLimited")
+        #expect((last?["message"] as? String)?.contains("Wait a minute") == true)
+        #expect(!app.stderr.contains("wrong-"), "a password reached the log")
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+
+    @Test func signOutReturnsToSignIn() async throws {
+        let (server, url) = try await Self.startServer(books: 5, admin: true)
+        defer { Task { await server.stop() } }
+        let app = try HeadlessProcess()
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        _ = app.waitForLine(Self.onRoute("login"))
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(Self.libraryLoaded(5)) != nil)
+        app.send(#"{"action":"logout"}"#)
+        let routes = app.waitForLines(count: 2, Self.onRoute("login"))
+        #expect(routes.count == 2, "\(app.allLines)")
+        #expect(server.requestCount("/api/v1/auth/logout") == 1)
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+}
