@@ -23,11 +23,12 @@ run: build
 
 # Source rules (layering, no print/try!), then the Swift tests under a
 # virtual display (GTK needs one; the headless tests clear DISPLAY for their
-# child processes themselves).
+# child processes themselves) and inside a private D-Bus session with an
+# unlocked gnome-keyring (build-aux/with-keyring), so libsecret is real.
 test: deps-test
 	build-aux/check-sources
 	$(SWIFT) build --build-tests
-	GTK_A11Y=none $(XVFB) $(SWIFT) test --skip-build
+	GTK_A11Y=none $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
 
 # Screenshots for docs/screenshots/ (light, dark, high contrast).
 screenshots: build deps-test

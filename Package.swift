@@ -3,6 +3,7 @@
 // ListenUp for Linux. Modules are split by weight (see docs/architecture.md):
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
+//   CLibSecret → Keyring: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 import PackageDescription
 
@@ -37,10 +38,17 @@ let package = Package(
         // The ListenUp REST v1 wire contract: Codable types, the envelope,
         // endpoint descriptions. Pure data, no networking.
         .target(name: "ListenUpAPI"),
+        // libsecret (the Secret Service): where sessions are kept.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(name: "Keyring", dependencies: ["CLibSecret"]),
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI",
+                "CGettext", "ListenUpAPI", "Keyring",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -96,6 +104,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
         .testTarget(

@@ -12,7 +12,7 @@ extension Dependencies {
             directories: directories,
             logger: logger,
             transport: .live,
-            sessions: .file(in: XDGDirectories.app(directories.stateHome), logger: logger),
+            sessions: .keyring(fallback: .file(in: XDGDirectories.app(directories.stateHome), logger: logger), logger: logger),
             discovery: ServerDiscoveryClient {
                 AsyncStream { $0.yield(.unavailable(reason: tr("not built into this version"))) }
             },

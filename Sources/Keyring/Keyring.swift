@@ -1,0 +1,111 @@
+import CLibSecret
+import Dispatch
+import Foundation
+
+/// Why the keyring could not do what was asked.
+public enum KeyringError: Error, Equatable, Sendable {
+    /// No Secret Service answered (no session bus, no keyring daemon), or it
+    /// did not answer in time (a locked collection waiting for a prompt).
+    case unavailable(String)
+}
+
+/// Secrets in the Secret Service (GNOME Keyring, KWallet, KeePassXC…)
+/// through libsecret: the one Swift type that calls libsecret.
+///
+/// Each secret is a UTF-8 string stored under the schema
+/// `io.github.listenup.Desktop.Session` with one attribute, `account`.
+/// libsecret's calls block, so they run on a private serial queue, never on
+/// the caller's thread, each cancelled after ``timeout``.
+public struct Keyring: Sendable {
+    /// The schema name the items are stored under.
+    public static let schemaName = "io.github.listenup.Desktop.Session"
+    /// The longest a call may take (a locked collection would wait for a
+    /// password prompt that may never come).
+    public var timeout: Duration
+
+    public init(timeout: Duration = .seconds(5)) {
+        self.timeout = timeout
+    }
+
+    /// Stores `secret` for `account`, replacing any earlier one.
+    public func store(_ secret: String, account: String, label: String) async throws(KeyringError) {
+        let stored = try await run { cancellable, error in
+            Self.withAttributes(account) { attributes in
+                secret_password_storev_sync(Self.schema, attributes, nil, label, secret, cancellable, &error) != 0
+            }
+        }
+        if !stored { throw .unavailable("the secret was not stored") }
+    }
+
+    /// The secret for `account`, or nil if none is stored.
+    public func lookup(account: String) async throws(KeyringError) -> String? {
+        try await run { cancellable, error -> String? in
+            Self.withAttributes(account) { attributes in
+                guard let value = secret_password_lookupv_sync(Self.schema, attributes, cancellable, &error) else { return nil }
+                defer { secret_password_free(value) }
+                return String(cString: value)
+            }
+        }
+    }
+
+    /// Removes the secret for `account` (nothing happens if there is none).
+    public func clear(account: String) async throws(KeyringError) {
+        _ = try await run { cancellable, error in
+            Self.withAttributes(account) { attributes in
+                secret_password_clearv_sync(Self.schema, attributes, cancellable, &error) != 0
+            }
+        }
+    }
+
+    // MARK: Plumbing
+
+    /// Runs a blocking libsecret call on the keyring queue with a cancellable
+    /// that fires after ``timeout``. A GError makes it fail.
+    private func run<T: Sendable>(_ call: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, inout UnsafeMutablePointer<GError>?) -> T) async throws(KeyringError) -> T {
+        let timeout = timeout
+        let outcome: Result<T, KeyringError> = await withCheckedContinuation { continuation in
+            Self.queue.async {
+                let cancellable = g_cancellable_new()
+                // GCancellable is thread-safe; pass its address to the timer.
+                let address = Int(bitPattern: cancellable)
+                let timer = DispatchWorkItem {
+                    g_cancellable_cancel(UnsafeMutablePointer<GCancellable>(bitPattern: address))
+                }
+                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
+                var error: UnsafeMutablePointer<GError>?
+                let value = call(cancellable, &error)
+                timer.cancel()
+                g_object_unref(cancellable)
+                if let error {
+                    let message = String(cString: error.pointee.message)
+                    g_error_free(error)
+                    continuation.resume(returning: .failure(.unavailable(message)))
+                } else {
+                    continuation.resume(returning: .success(value))
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
+    private static let queue = DispatchQueue(label: "io.github.listenup.keyring")
+
+    /// The schema, made once: one string attribute, `account`.
+    nonisolated(unsafe) private static let schema: UnsafePointer<SecretSchema>? = {
+        // nonisolated(unsafe): written once here, then only read; libsecret
+        // does not mutate a schema it is handed.
+        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
+        g_hash_table_insert(types, g_strdup("account"), UnsafeMutableRawPointer(bitPattern: Int(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue)))
+        let schema = secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, types)
+        g_hash_table_unref(types)
+        return UnsafePointer(schema)
+    }()
+
+    private static func withAttributes<T>(_ account: String, _ body: (OpaquePointer?) -> T) -> T {
+        let attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        g_hash_table_insert(attributes, g_strdup("account"), g_strdup(account))
+        defer { g_hash_table_unref(attributes) }
+        return body(attributes)
+    }
+}
