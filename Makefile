@@ -24,11 +24,13 @@ run: build
 # Source rules (layering, no print/try!), then the Swift tests under a
 # virtual display (GTK needs one; the headless tests clear DISPLAY for their
 # child processes themselves) and inside a private D-Bus session with an
-# unlocked gnome-keyring (build-aux/with-keyring), so libsecret is real.
+# unlocked gnome-keyring (build-aux/with-keyring), so libsecret is real;
+# avahi-daemon is started first (build-aux/start-avahi) for the LAN tests.
 test: deps-test
 	build-aux/check-sources
 	$(SWIFT) build --build-tests
-	GTK_A11Y=none $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
+	build-aux/start-avahi
+	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
 
 # Screenshots for docs/screenshots/ (light, dark, high contrast).
 screenshots: build deps-test

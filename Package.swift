@@ -3,7 +3,7 @@
 // ListenUp for Linux. Modules are split by weight (see docs/architecture.md):
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
-//   CLibSecret → Keyring: one Swift wrapper per C library
+//   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 import PackageDescription
 
@@ -45,10 +45,20 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .target(name: "Keyring", dependencies: ["CLibSecret"]),
+        // Avahi (avahi-client with avahi-glib): ListenUp servers on the LAN.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-glib",
+            providers: [.apt(["libavahi-client-dev", "libavahi-glib-dev"])]
+        ),
+        .target(
+            name: "LANDiscovery",
+            dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI", "Keyring",
+                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,6 +115,7 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore"]),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
         .testTarget(

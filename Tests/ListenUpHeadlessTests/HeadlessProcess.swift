@@ -34,7 +34,8 @@ final class HeadlessProcess: @unchecked Sendable {
     private let ownsHome: Bool
 
     /// - Parameter home: reuse this HOME (a restart); the caller removes it.
-    init(arguments: [String] = ["--headless"], settingsJSON: String? = nil, home reused: URL? = nil) throws {
+    init(arguments: [String] = ["--headless"], settingsJSON: String? = nil, home reused: URL? = nil,
+         environment overrides: [String: String] = [:]) throws {
         ownsHome = reused == nil
         home = reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
         let config = home.appendingPathComponent("config/listenup")
@@ -51,6 +52,7 @@ final class HeadlessProcess: @unchecked Sendable {
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["LISTENUP_LOG"] = "debug"
+        environment.merge(overrides) { $1 }
         process.executableURL = Self.binary
         process.arguments = arguments
         process.environment = environment

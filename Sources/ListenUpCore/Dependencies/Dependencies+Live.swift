@@ -13,9 +13,7 @@ extension Dependencies {
             logger: logger,
             transport: .live,
             sessions: .keyring(fallback: .file(in: XDGDirectories.app(directories.stateHome), logger: logger), logger: logger),
-            discovery: ServerDiscoveryClient {
-                AsyncStream { $0.yield(.unavailable(reason: tr("not built into this version"))) }
-            },
+            discovery: .avahi(logger: logger),
             deviceInfo: .desktop()
         )
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// LAN discovery as the app shows it, through the real binary.
+@Suite("Headless LAN discovery", .serialized)
+struct HeadlessDiscoveryTests {
+    static var required: Bool { ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_AVAHI"] == "1" }
+
+    static func discovery(_ line: [String: Any]) -> (status: String?, servers: [[String: Any]]) {
+        let state = line["state"] as? [String: Any]
+        return (state?["discovery"] as? String, state?["discovered"] as? [[String: Any]] ?? [])
+    }
+
+    @Test func aServerAnnouncedOnTheLANIsListedAndCanBePicked() throws {
+        let id = "lib-headless\(UUID().uuidString.prefix(9))"
+        let publisher = Process()
+        publisher.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        publisher.arguments = ["avahi-publish", "-s", "ListenUp Headless \(UUID().uuidString.prefix(8))", "_listenup._tcp", "9",
+                               "id=\(id)", "name=Shelf on the LAN", "version=1.0.0", "api=v1"]
+        publisher.standardOutput = FileHandle.nullDevice
+        publisher.standardError = FileHandle.nullDevice
+        try publisher.run()
+        defer {
+            kill(publisher.processIdentifier, SIGKILL)
+            publisher.waitUntilExit()
+        }
+        let app = try HeadlessProcess()
+        let listed = app.waitForLine(timeout: 10) { line in
+            Self.discovery(line).servers.contains { $0["id"] as? String == id } || Self.discovery(line).status == "unavailable"
+        }
+        guard let listed, Self.discovery(listed).status != "unavailable" else {
+            if Self.required { Issue.record("discovery unavailable or nothing listed: \(app.allLines.suffix(3))") }
+            app.closeInput()
+            _ = app.waitForExit()
+            return
+        }
+        let server = try #require(Self.discovery(listed).servers.first { $0["id"] as? String == id })
+        #expect(server["name"] as? String == "Shelf on the LAN")
+        #expect(server["version"] as? String == "1.0.0")
+        #expect((server["hostAndPort"] as? String)?.hasSuffix(":9") == true)
+        // Picking it checks it (nothing listens on port 9: unreachable).
+        app.send(#"{"action":"pick","id":"\#(id)"}"#)
+        let checked = app.waitForLine(timeout: 20) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        #expect((checked?["state"] as? [String: Any])?["code"] as? String == "unreachable", "\(app.allLines.suffix(3))")
+        app.closeInput()
+        #expect(app.waitForExit() == 0)
+    }
+
+    @Test func withoutAvahiDiscoveryIsUnavailableAndManualEntryWorks() throws {
+        let app = try HeadlessProcess(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/listenup-test-bus"])
+        let line = app.waitForLine(timeout: 10) { Self.discovery($0).status == "unavailable" }
+        #expect(line != nil, "\(app.allLines)")
+        #expect(((line?["state"] as? [String: Any])?["discoveryMessage"] as? String)?.isEmpty == false)
+        app.send(#"{"action":"connect","url":"ftp://x"}"#)
+        #expect(app.waitForLine { ($0["state"] as? [String: Any])?["code"] as? String == "unsupportedScheme" } != nil)
+        app.closeInput()
+        #expect(app.waitForExit() == 0)
+    }
+}
