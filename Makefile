@@ -7,7 +7,7 @@ SWIFT ?= swift
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 BIN := .build/debug/listenup
 
-.PHONY: run test build deps deps-test screenshots bench clean
+.PHONY: run test build demo deps deps-test screenshots bench clean
 
 deps:
 	@build-aux/ensure-deps run
@@ -20,6 +20,12 @@ build: deps
 
 run: build
 	$(BIN)
+
+# The demo server (a generated library) and the app pointed at it, in a sandbox.
+demo: deps
+	$(SWIFT) build --product listenup
+	$(SWIFT) build --product listenup-demo-server
+	build-aux/run-demo
 
 # Source rules (layering, no print/try!), then the Swift tests under a
 # virtual display (GTK needs one; the headless tests clear DISPLAY for their

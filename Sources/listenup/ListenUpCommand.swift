@@ -31,9 +31,15 @@ struct ListenUpCommand: ParsableCommand {
     @Flag(help: "List every ROUTE:STATE that --preview accepts, then exit.")
     var listPreviews = false
 
+    @Option(help: ArgumentHelp("Start with this server instead of the saved one (it is checked, and saved once verified).", valueName: "URL"))
+    var server: String?
+
     func validate() throws {
         if let preview, PreviewTarget(preview) == nil {
             throw ValidationError("Unknown preview “\(preview)”. Run listenup --list-previews for the names.")
+        }
+        if let server, case .failure(let error) = ServerAddress.parse(server) {
+            throw ValidationError("--server: \(error.userMessage)")
         }
         if headless, screenshot != nil {
             throw ValidationError("--screenshot needs a display; it cannot be combined with --headless.")
@@ -70,11 +76,12 @@ struct ListenUpCommand: ParsableCommand {
             ? .live(environment: environment, logger: logger)
             : .preview(logger: logger)
         let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+        let startServer = server.flatMap { try? ServerAddress.parse($0).get() }
 
         if headless {
             // GTK is never initialised on this path.
             HeadlessRunner.run(navigator: navigator, logger: logger) {
-                if let target { navigator.preview(target.route, state: target.state) } else { navigator.start() }
+                if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
             }
         }
 
@@ -82,7 +89,7 @@ struct ListenUpCommand: ParsableCommand {
             logger.error("No display found. Set DISPLAY or WAYLAND_DISPLAY, or run listenup --headless.")
             return 1
         }
-        if let target { navigator.preview(target.route, state: target.state) } else { navigator.start() }
+        if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
         let options = ListenUpApplication.Options(
             screenshotPath: screenshot,
             exitAfterFirstFrame: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "1",

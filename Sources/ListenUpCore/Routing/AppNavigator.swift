@@ -28,9 +28,11 @@ public final class AppNavigator {
     /// then moves to the state they imply: no server → server setup; a
     /// server and a session → the library straight away (the session is
     /// validated by its first call); a server alone → checked again.
-    public func start() {
-        let saved = dependencies.settings.load().serverURL
-        guard let saved, case .success(let server) = ServerAddress.parse(saved) else {
+    /// - Parameter override: a server to use instead of the saved one
+    ///   (`listenup --server URL`); it is checked like a saved one.
+    public func start(server override: ServerAddress? = nil) {
+        let saved = override?.url.absoluteString ?? dependencies.settings.load().serverURL
+        guard let saved, case .success(let server) = override.map({ .success($0) }) ?? ServerAddress.parse(saved) else {
             send(.restored(server: nil, session: nil))
             return
         }
