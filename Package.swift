@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "DemoServer",
             dependencies: [
-                "ListenUpAPI",
+                "ListenUpAPI", "LANDiscovery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

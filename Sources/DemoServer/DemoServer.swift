@@ -1,4 +1,5 @@
 import Foundation
+import LANDiscovery
 import ListenUpAPI
 import Logging
 import NIOCore
@@ -36,12 +37,16 @@ public final class DemoServer: Sendable {
         /// Seconds an access token lives (the real default is 30 days).
         public var accessTokenLifetime: TimeInterval = 30 * 24 * 3600
         public var admin: Admin?
+        /// Announce the server as `_listenup._tcp` on the LAN (Avahi), with
+        /// the TXT keys the real server sends.
+        public var advertise = false
 
         public init() {}
     }
 
     private let service: DemoService
     private let channel: Locked<(any Channel)?> = Locked(nil)
+    private let advertiser: Locked<ServiceAdvertiser?> = Locked(nil)
     private let logger: Logger
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "listenup-demo-server")) {
@@ -70,6 +75,14 @@ public final class DemoServer: Sendable {
         channel.withLock { $0 = bound }
         let port = bound.localAddress?.port ?? 0
         logger.info("Demo server listening", metadata: ["port": "\(port)", "books": "\(service.books.count)"])
+        if service.configuration.advertise {
+            let configuration = service.configuration
+            let announcer = ServiceAdvertiser(
+                name: configuration.serverName, type: "_listenup._tcp", port: port,
+                txt: ["id=\(service.instanceID)", "name=\(configuration.serverName)", "version=1.0.0", "api=v1"], logger: logger)
+            announcer.start()
+            advertiser.withLock { $0 = announcer }
+        }
         return port
     }
 
@@ -80,6 +93,10 @@ public final class DemoServer: Sendable {
             return channel
         }
         try? await bound?.close()
+        advertiser.withLock { advertiser in
+            advertiser?.stop()
+            advertiser = nil
+        }
     }
 
     // MARK: Test controls

@@ -20,6 +20,7 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(help: "Create this admin at start (with --admin-password).") var adminEmail: String?
     @Option(help: "The pre-created admin's password.") var adminPassword: String?
     @Option(help: "Seconds an access token lives.") var accessTokenLifetime: Double = 30 * 24 * 3600
+    @Flag(help: "Announce the server on the LAN (_listenup._tcp through Avahi).") var advertise = false
 
     mutating func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -29,6 +30,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.bookCount = max(0, bookCount)
         configuration.serverName = serverName
         configuration.accessTokenLifetime = accessTokenLifetime
+        configuration.advertise = advertise
         if let adminEmail, let adminPassword {
             configuration.admin = DemoServer.Admin(email: adminEmail, password: adminPassword)
         }

@@ -130,4 +130,26 @@ struct AvahiBrowsingTests {
         }
         #expect(!events.contains { if case .found(let server) = $0 { server.id == id } else { false } })
     }
+
+    @Test func theAdvertiserPublishesAndWithdraws() async throws {
+        let id = "lib-advert\(UUID().uuidString.prefix(11))"
+        let advertiser = ServiceAdvertiser(name: "ListenUp Advert \(UUID().uuidString.prefix(8))", type: "_listenup._tcp", port: 18083,
+                                           txt: ["id=\(id)", "name=Advertised", "version=1.0.0", "api=v1"], logger: Logger(label: "test"))
+        advertiser.start()
+        let client = ServerDiscoveryClient.avahi(logger: Logger(label: "test"))
+        let found = await Self.collect(client.browse()) { seen in
+            seen.contains { if case .found(let server) = $0 { server.id == id } else { false } }
+        }
+        guard let server = found.compactMap({ event -> LANServer? in if case .found(let s) = event, s.id == id { s } else { nil } }).first else {
+            if Self.required { Issue.record("the advertised service was not found: \(found)") }
+            advertiser.stop()
+            return
+        }
+        #expect(server.name == "Advertised")
+        let stream = client.browse()
+        let watcher = Task { await Self.collect(stream, timeout: .seconds(10)) { $0.contains(.lost(id: id)) } }
+        try await Task.sleep(for: .seconds(1))
+        advertiser.stop()
+        #expect(await watcher.value.contains(.lost(id: id)))
+    }
 }

@@ -1,0 +1,123 @@
+import CAvahi
+import Foundation
+import Logging
+
+/// Announces one DNS-SD service through Avahi (an entry group), renaming it
+/// on a name collision. Used by the demo server. Runs on its own GLib
+/// context and thread, like ``ServiceBrowser``.
+///
+/// `@unchecked Sendable`: the Avahi objects and `name` are touched only on the
+/// advertiser's thread; `stop()` only schedules work onto it through the
+/// (thread-safe) GLib context.
+public final class ServiceAdvertiser: @unchecked Sendable {
+    private var name: String
+    private let type: String
+    private let port: UInt16
+    private let txt: [String]
+    private let logger: Logger
+    private let context: OpaquePointer
+    private let loop: OpaquePointer
+    private var poll: OpaquePointer?
+    private var client: OpaquePointer?
+    private var group: OpaquePointer?
+
+    /// - Parameters:
+    ///   - name: the service instance name.
+    ///   - type: e.g. `_listenup._tcp`.
+    ///   - txt: `key=value` entries, in order.
+    public init(name: String, type: String, port: Int, txt: [String], logger: Logger) {
+        self.name = name
+        self.type = type
+        self.port = UInt16(clamping: port)
+        self.txt = txt
+        self.logger = logger
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+    }
+
+    deinit {
+        g_main_loop_unref(loop)
+        g_main_context_unref(context)
+    }
+
+    /// Starts announcing (waits for avahi-daemon if it is not there yet).
+    public func start() {
+        let thread = Thread { [self] in
+            g_main_context_push_thread_default(context)
+            poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)
+            var error: Int32 = 0
+            client = avahi_client_new(avahi_glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
+                guard let data else { return }
+                Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeUnretainedValue().clientChanged(client, state)
+            }, Unmanaged.passUnretained(self).toOpaque(), &error)
+            if client == nil { logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(String(cString: avahi_strerror(error)))"]) }
+            g_main_loop_run(loop)
+            if let group { avahi_entry_group_free(group) }
+            group = nil
+            if let client { avahi_client_free(client) }
+            client = nil
+            if let poll { avahi_glib_poll_free(poll) }
+            poll = nil
+            g_main_context_pop_thread_default(context)
+        }
+        thread.name = "listenup-avahi-publish"
+        thread.start()
+    }
+
+    /// Withdraws the service and stops.
+    public func stop() {
+        let box = Unmanaged.passRetained(self).toOpaque()
+        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
+            guard let data else { return 0 }
+            let advertiser = Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeRetainedValue()
+            g_main_loop_quit(advertiser.loop)
+            return 0
+        }, box, nil)
+    }
+
+    private func clientChanged(_ client: OpaquePointer?, _ state: AvahiClientState) {
+        switch state {
+        case AVAHI_CLIENT_S_RUNNING:
+            register(client)
+        case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
+            if let group { avahi_entry_group_reset(group) }
+        case AVAHI_CLIENT_FAILURE:
+            logger.warning("Avahi failed; the service is no longer advertised")
+        default:
+            break
+        }
+    }
+
+    private func register(_ client: OpaquePointer?) {
+        guard let client else { return }
+        if group == nil {
+            group = avahi_entry_group_new(client, { _, state, data in
+                guard let data, state == AVAHI_ENTRY_GROUP_COLLISION else { return }
+                Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeUnretainedValue().collided()
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
+        var list: UnsafeMutablePointer<AvahiStringList>?
+        for entry in txt.reversed() { list = avahi_string_list_add(list, entry) }
+        defer { avahi_string_list_free(list) }
+        let added = avahi_entry_group_add_service_strlst(group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC),
+                                                         AvahiPublishFlags(0), name, type, nil, nil, port, list)
+        if added == Int32(AVAHI_ERR_COLLISION) {
+            collided()
+            return
+        }
+        if added < 0 || avahi_entry_group_commit(group) < 0 {
+            logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(String(cString: avahi_strerror(added)))"])
+        }
+    }
+
+    private func collided() {
+        if let alternative = avahi_alternative_service_name(name) {
+            name = String(cString: alternative)
+            avahi_free(alternative)
+        }
+        logger.info("Service name taken on the LAN; renamed", metadata: ["name": "\(name)"])
+        if let group { avahi_entry_group_reset(group) }
+        register(client)
+    }
+}
