@@ -301,21 +301,14 @@ final class DemoService: Sendable {
         guard let start = Self.cursorIndex(request.query["cursor"]) else { return .failure(500, APIMessage.unexpected) }
         let page = Array(books.dropFirst(start).prefix(limit))
         let end = start + page.count
-        struct Item: Encodable {
-            let id: String, title: String, duration: Int64, size: Int64
-            let contributors: [BookContributor]
-            let audio_files: [AudioFile]
-            let created_at: Date, updated_at: Date
-        }
-        struct Page: Encodable {
-            let items: [Item]
-            let total: Int
-            let next_cursor: String?
-        }
-        return .envelope(Page(items: page.map { Item(id: $0.id, title: $0.title, duration: $0.totalDuration, size: $0.totalSize,
-                                                     contributors: [], audio_files: $0.audioFiles, created_at: $0.createdAt,
-                                                     updated_at: $0.updatedAt) },
-                              total: books.count, next_cursor: end < books.count ? Self.cursor(end) : nil))
+        return .envelope(ListBooksResponse(
+            items: page.map { BookResponse(id: $0.id, title: $0.title, duration: $0.totalDuration, size: $0.totalSize,
+                                           audioFiles: $0.audioFiles.map { file in
+                                               BookResponse.File(id: file.id, path: file.path, duration: file.duration, size: file.size,
+                                                                 format: file.format, codec: file.codec ?? "", bitrate: file.bitrate ?? 0)
+                                           },
+                                           createdAt: $0.createdAt, updatedAt: $0.updatedAt) },
+            total: books.count, nextCursor: end < books.count ? Self.cursor(end) : nil))
     }
 
     /// The cursor is base64 (padded) of the decimal start index.

@@ -349,3 +349,101 @@ public struct ProgressResponse: Codable, Equatable, Sendable {
         case isFinished = "is_finished"
     }
 }
+
+/// `GET /api/v1/books` `data` (contract §8.2). The server never fills
+/// `contributors` here and sends no covers or chapters: use `/sync/books`.
+public struct ListBooksResponse: Codable, Equatable, Sendable {
+    public var items: [BookResponse]
+    public var total: Int
+    /// Absent on the last page.
+    public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case items, total
+        case nextCursor = "next_cursor"
+    }
+
+    public init(items: [BookResponse], total: Int, nextCursor: String?) {
+        self.items = items
+        self.total = total
+        self.nextCursor = nextCursor
+    }
+}
+
+/// One book of `/api/v1/books` (contract §8.2).
+public struct BookResponse: Codable, Equatable, Sendable, Identifiable {
+    public var id: String
+    public var title: String
+    public var subtitle: String?
+    public var description: String?
+    public var publisher: String?
+    public var publishYear: String?
+    public var language: String?
+    /// Milliseconds.
+    public var duration: Int64
+    /// Bytes.
+    public var size: Int64
+    public var asin: String?
+    public var isbn: String?
+    public var contributors: [BookContributor]
+    public var series: [SeriesInfo]?
+    public var genreIDs: [String]?
+    public var audioFiles: [File]
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    /// An audio file as `/books` lists it (fewer fields than `/sync/books`).
+    public struct File: Codable, Equatable, Sendable {
+        /// `af-<hex inode>`
+        public var id: String
+        public var path: String
+        /// Milliseconds.
+        public var duration: Int64
+        public var size: Int64
+        /// The file extension.
+        public var format: String
+        public var codec: String
+        public var bitrate: Int
+
+        public init(id: String, path: String, duration: Int64, size: Int64, format: String, codec: String, bitrate: Int) {
+            self.id = id
+            self.path = path
+            self.duration = duration
+            self.size = size
+            self.format = format
+            self.codec = codec
+            self.bitrate = bitrate
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, subtitle, description, publisher
+        case publishYear = "publish_year"
+        case language, duration, size, asin, isbn, contributors, series
+        case genreIDs = "genre_ids"
+        case audioFiles = "audio_files"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public init(id: String, title: String, duration: Int64, size: Int64, contributors: [BookContributor] = [],
+                audioFiles: [File], createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.title = title
+        self.duration = duration
+        self.size = size
+        self.contributors = contributors
+        self.audioFiles = audioFiles
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+extension Endpoint where Response == ListBooksResponse {
+    /// `GET /api/v1/books` (limit 1–100).
+    public static func books(limit: Int = 50, cursor: String? = nil) -> Endpoint {
+        var query: [(name: String, value: String)] = [("limit", String(limit))]
+        if let cursor { query.append(("cursor", cursor)) }
+        return Endpoint(method: .get, path: "/api/v1/books", query: query, requiresAuth: true)
+    }
+}

@@ -105,12 +105,12 @@ struct FixtureTests {
     }
 
     @Test func booksListAndLibraryStatusAndProgress() throws {
-        struct BooksPage: Decodable { let items: [Item]; let total: Int; let next_cursor: String? }
-        struct Item: Decodable { let id: String; let contributors: [BookContributor] }
-        let first = try Self.payload("books_list_page1.json", as: BooksPage.self)
-        #expect(first.total == 5 && first.next_cursor == "Mw==")
+        let first = try Self.payload("books_list_page1.json", as: ListBooksResponse.self)
+        #expect(first.total == 5 && first.nextCursor == "Mw==")
+        #expect(first.items.count == 3)
         #expect(first.items.allSatisfy { $0.contributors.isEmpty }, "the server never loads contributors here")
-        #expect(try Self.payload("books_list_last_page.json", as: BooksPage.self).next_cursor == nil)
+        #expect(first.items.allSatisfy { $0.series == nil && $0.genreIDs == nil })
+        #expect(try Self.payload("books_list_last_page.json", as: ListBooksResponse.self).nextCursor == nil)
         let status = try Self.payload("library_status.json", as: LibraryStatus.self)
         #expect(status.exists && status.library != nil)
         let none = try Self.payload("library_status_no_library.json", as: LibraryStatus.self)
