@@ -1,3 +1,4 @@
+import Foundation
 import CAdwaita
 import GtkBridge
 import ListenUpCore
@@ -39,6 +40,67 @@ final class MainWindowTests: XCTestCase {
             XCTAssertFalse(timedOut)
             XCTAssertEqual(recorder.pages, ["LoadingPage", "ServerSetupPage"])
         }
+    }
+}
+
+extension MainWindowTests {
+    /// Signed in: the primary menu shows, and its Sign Out wipes the session
+    /// and lands on Sign in, where the menu hides again.
+    func testSignOutFromThePrimaryMenu() throws {
+        let server = try XCTUnwrap(URL(string: "http://127.0.0.1:9"))
+        let stored = StoredSession(serverURL: server, accessToken: "a", refreshToken: "r", sessionID: "session-1", userID: "user-1",
+                                   displayName: "Ada L", email: "ada@example.com", accessExpiresAt: .distantFuture)
+        let sessions = SessionStore.inMemory([stored])
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            MainContext.installDispatchBridge()
+            let navigator = AppNavigator(registry: .standard, dependencies: .test(
+                settings: AppSettings(serverURL: server.absoluteString), sessions: sessions))
+            let app = newObject(adw_application_new("io.github.listenup.Desktop.SignOutTest", G_APPLICATION_NON_UNIQUE))
+            var seen: [(page: String, menu: Bool)] = []
+            var timedOut = false
+            app.connect(.activate) {
+                let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                window.present()
+                navigator.start()
+                // Step on GLib timers (not inside a main-queue job), so the
+                // navigator's own tasks run in between.
+                var step = 0
+                MainContext.every(.milliseconds(20)) {
+                    let page = String(describing: window.currentPage.map { type(of: $0) })
+                    switch step {
+                    case 0 where navigator.activeRoute == .library && page.contains("LibraryPage"):
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0))
+                        gtk_widget_activate_action_variant(window.window, "win.sign-out", nil)
+                        step = 1
+                    case 1 where navigator.activeRoute == .login && page.contains("LoginPage"):
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0))
+                        gtk_window_destroy(window.window.cast(to: GtkWindow.self))
+                        return false
+                    default:
+                        break
+                    }
+                    return true
+                }
+            }
+            let watchdog = MainContext.timeout(after: .seconds(10)) {
+                timedOut = true
+                g_application_quit(app.cast(to: GApplication.self))
+            }
+            var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
+            _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            free(argv[0])
+            watchdog.cancel()
+            g_object_unref(app)
+            XCTAssertFalse(timedOut)
+            XCTAssertEqual(seen.map(\.page), ["Optional(ListenUpUI.LibraryPage)", "Optional(ListenUpUI.LoginPage)"])
+            XCTAssertEqual(seen.map(\.menu), [true, false])
+        }
+        let left = LockedValue<StoredSession?>(stored)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached { left.value = await sessions.load(server); done.signal() }
+        done.wait()
+        XCTAssertNil(left.value, "Sign Out wipes the stored session")
     }
 }
 
