@@ -19,6 +19,12 @@ final class ServerSetupPage: RoutePage {
     let lanList: OpaquePointer
     let lanStatus: OpaquePointer
     private let lanSpinner: OpaquePointer
+    /// Ends the "searching" spinner: browsing goes on, but an endless
+    /// animation would keep redrawing the window (and a CPU busy) for nothing.
+    private var lanSpinnerTimer: MainLoopSource?
+    private var lanSearchSettled = false
+    /// How long the LAN spinner turns after the page opens or the list changes.
+    static let lanSpinnerDuration: Duration = .seconds(4)
     private var lanRows: [(row: UnsafeMutablePointer<GtkWidget>, server: LANServer)] = []
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
@@ -87,10 +93,26 @@ final class ServerSetupPage: RoutePage {
         let servers = model.discovered
         switch model.discoveryStatus {
         case .searching:
-            gtk_spinner_set_spinning(lanSpinner, 1)
-            gtk_widget_set_visible(lanSpinner.widget, 1)
-            gtk_label_set_label(lanStatus, servers.isEmpty ? tr("Looking for ListenUp servers…") : tr("Pick a server to connect to it."))
+            let spinning = !lanSearchSettled
+            gtk_spinner_set_spinning(lanSpinner, spinning ? 1 : 0)
+            gtk_widget_set_visible(lanSpinner.widget, spinning ? 1 : 0)
+            if servers.isEmpty {
+                gtk_label_set_label(lanStatus, spinning ? tr("Looking for ListenUp servers…")
+                                                        : tr("No ListenUp servers found on this network yet. Servers that appear are listed here."))
+            } else {
+                gtk_label_set_label(lanStatus, tr("Pick a server to connect to it."))
+            }
+            if spinning, lanSpinnerTimer == nil {
+                lanSpinnerTimer = MainContext.timeout(after: Self.lanSpinnerDuration) { [weak self] in
+                    guard let self else { return }
+                    self.lanSpinnerTimer = nil
+                    self.lanSearchSettled = true
+                    self.renderLAN()
+                }
+            }
         case .unavailable(let reason):
+            lanSpinnerTimer?.cancel()
+            lanSpinnerTimer = nil
             gtk_spinner_set_spinning(lanSpinner, 0)
             gtk_widget_set_visible(lanSpinner.widget, 0)
             gtk_label_set_label(lanStatus, tr("Finding servers on this network isn't available (%@). You can still type an address above.", reason))
@@ -129,6 +151,8 @@ final class ServerSetupPage: RoutePage {
     }
 
     func teardown() {
+        lanSpinnerTimer?.cancel()
+        lanSpinnerTimer = nil
         observation?.cancel()
         observation = nil
         connections.removeAll()
