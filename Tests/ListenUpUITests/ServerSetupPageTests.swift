@@ -140,4 +140,20 @@ final class ServerSetupPageTests: XCTestCase {
             XCTAssertTrue(text.contains("avahi-daemon is not running"), text)
         }
     }
+
+    func testTheSearchingSpinnerStopsWhileBrowsingGoesOn() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = Self.makeModel(events: LockedValue([]), discovery: ServerDiscoveryClient { AsyncStream { _ in } })
+            let page = ServerSetupPage(model: model, lanSpinnerDuration: .milliseconds(200))
+            let window = TestWindow(child: page.widget, width: 700, height: 700)
+            defer { page.teardown(); window.close() }
+            window.settle()
+            XCTAssertTrue(page.isLANSpinnerSpinning)
+            MainContext.iterate(until: { !page.isLANSpinnerSpinning }, timeout: .seconds(2))
+            XCTAssertFalse(page.isLANSpinnerSpinning, "an endless spinner keeps the window redrawing")
+            XCTAssertEqual(model.discoveryStatus, .searching)
+            XCTAssertTrue(String(cString: gtk_label_get_label(page.lanStatus)).contains("No ListenUp servers found"))
+        }
+    }
 }

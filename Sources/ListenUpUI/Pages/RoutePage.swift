@@ -39,7 +39,7 @@ public struct PageRegistry: Sendable {
     /// The app's pages. Adding a screen adds one line here.
     public static let standard = PageRegistry([
         (.loading, { ($0 as? LoadingModel).map(LoadingPage.init) }),
-        (.serverSetup, { ($0 as? ServerSetupModel).map(ServerSetupPage.init) }),
+        (.serverSetup, { ($0 as? ServerSetupModel).map { ServerSetupPage(model: $0) } }),
         (.adminSetup, { ($0 as? AdminSetupModel).map(AdminSetupPage.init) }),
         (.login, { ($0 as? LoginModel).map(LoginPage.init) }),
         (.library, { ($0 as? LibraryModel).map(LibraryPage.init) }),

@@ -23,16 +23,17 @@ final class ServerSetupPage: RoutePage {
     /// animation would keep redrawing the window (and a CPU busy) for nothing.
     private var lanSpinnerTimer: MainLoopSource?
     private var lanSearchSettled = false
-    /// How long the LAN spinner turns after the page opens or the list changes.
-    static let lanSpinnerDuration: Duration = .seconds(4)
+    /// How long the LAN spinner turns after the page opens.
+    let lanSpinnerDuration: Duration
     private var lanRows: [(row: UnsafeMutablePointer<GtkWidget>, server: LANServer)] = []
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
     var notice: OpaquePointer { noticeRow.label }
 
-    init(model: ServerSetupModel) {
+    init(model: ServerSetupModel, lanSpinnerDuration: Duration = .seconds(4)) {
         self.model = model
+        self.lanSpinnerDuration = lanSpinnerDuration
         layout = FormPageLayout(icon: "network-server-symbolic", title: tr("Connect to Your Server"),
                                 subtitle: tr("Enter the address of your ListenUp server to get started."))
 
@@ -103,7 +104,7 @@ final class ServerSetupPage: RoutePage {
                 gtk_label_set_label(lanStatus, tr("Pick a server to connect to it."))
             }
             if spinning, lanSpinnerTimer == nil {
-                lanSpinnerTimer = MainContext.timeout(after: Self.lanSpinnerDuration) { [weak self] in
+                lanSpinnerTimer = MainContext.timeout(after: lanSpinnerDuration) { [weak self] in
                     guard let self else { return }
                     self.lanSpinnerTimer = nil
                     self.lanSearchSettled = true
@@ -145,6 +146,9 @@ final class ServerSetupPage: RoutePage {
     }
 
     var lanRowTitles: [String] { lanRows.map(\.server.name) }
+
+    /// Whether the LAN spinner turns (tests).
+    var isLANSpinnerSpinning: Bool { gtk_widget_get_visible(lanSpinner.widget) != 0 && gtk_spinner_get_spinning(lanSpinner) != 0 }
 
     func focusDefault() {
         field.grabFocus()
