@@ -1,0 +1,104 @@
+import Foundation
+
+/// One server-sent event (`/api/v1/sync/events`, contract §11.3).
+public struct ServerSentEvent: Equatable, Sendable {
+    /// `event:`; `message` when the frame has none.
+    public var type: String
+    /// The `data:` lines joined with `\n`.
+    public var data: String
+    /// `id:` (only replayed events carry one).
+    public var id: String?
+
+    public init(type: String, data: String, id: String? = nil) {
+        self.type = type
+        self.data = data
+        self.id = id
+    }
+}
+
+/// Turns a byte stream into events, as the HTML standard's event-stream
+/// parser does: lines end in LF, CR or CRLF; a blank line ends an event;
+/// lines starting with `:` are comments; `field: value` drops one leading
+/// space. Feed it bytes as they arrive; it keeps partial lines.
+public struct ServerSentEventParser: Sendable {
+    /// A frame bigger than this is dropped (a hostile or broken server must
+    /// not grow memory without bound).
+    public var maxEventBytes: Int
+
+    private var line: [UInt8] = []
+    private var lastWasCR = false
+    private var type = ""
+    private var data: [String] = []
+    private var id: String?
+    private var size = 0
+
+    public init(maxEventBytes: Int = 1 << 20) {
+        self.maxEventBytes = maxEventBytes
+    }
+
+    /// Parses `bytes`; returns the events they complete.
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for byte in bytes {
+            if lastWasCR, byte == UInt8(ascii: "\n") {
+                lastWasCR = false
+                continue
+            }
+            lastWasCR = byte == UInt8(ascii: "\r")
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                if let event = endLine() { events.append(event) }
+            } else {
+                line.append(byte)
+            }
+        }
+        return events
+    }
+
+    private mutating func endLine() -> ServerSentEvent? {
+        defer { line.removeAll(keepingCapacity: true) }
+        if line.isEmpty {
+            defer { type = ""; data = []; size = 0 }
+            guard !data.isEmpty, size <= maxEventBytes else { return nil }
+            return ServerSentEvent(type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), id: id)
+        }
+        guard line.first != UInt8(ascii: ":") else { return nil }
+        size += line.count
+        let text = String(decoding: line, as: UTF8.self)
+        let field: Substring
+        var value: Substring
+        if let colon = text.firstIndex(of: ":") {
+            field = text[..<colon]
+            value = text[text.index(after: colon)...]
+            if value.first == " " { value = value.dropFirst() }
+        } else {
+            field = Substring(text)
+            value = ""
+        }
+        switch field {
+        case "event": type = String(value)
+        case "data": if size <= maxEventBytes { data.append(String(value)) }
+        case "id": if !value.contains("\0") { id = String(value) }
+        default: break // `retry` and unknown fields
+        }
+        return nil
+    }
+}
+
+/// What an image's bytes are, whatever the `Content-Type` says (the server
+/// labels every cover `image/jpeg`, PNGs and WebPs included).
+public enum ImageFormat: String, Equatable, Sendable {
+    case jpeg, png, webp, gif
+
+    /// Recognises the format from the first bytes, or nil.
+    public static func sniff(_ bytes: some Collection<UInt8>) -> ImageFormat? {
+        let head = Array(bytes.prefix(12))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return .gif }
+        return nil
+    }
+
+    /// The MIME type.
+    public var mimeType: String { "image/\(rawValue)" }
+}
