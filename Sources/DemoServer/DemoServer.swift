@@ -47,6 +47,8 @@ public final class DemoServer: Sendable {
     private let service: DemoService
     private let channel: Locked<(any Channel)?> = Locked(nil)
     private let advertiser: Locked<ServiceAdvertiser?> = Locked(nil)
+    /// Open client connections, closed on stop like a real server's.
+    private let connections = Locked<[ObjectIdentifier: any Channel]>([:])
     private let logger: Logger
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "listenup-demo-server")) {
@@ -63,10 +65,14 @@ public final class DemoServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         let service = service
+        let connections = connections
         let bound = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                let key = ObjectIdentifier(channel)
+                connections.withLock { $0[key] = channel }
+                channel.closeFuture.whenComplete { _ in connections.withLock { _ = $0.removeValue(forKey: key) } }
+                return channel.pipeline.configureHTTPServerPipeline().flatMap {
                     channel.pipeline.addHandler(DemoHTTPHandler(service: service))
                 }
             }
@@ -93,6 +99,7 @@ public final class DemoServer: Sendable {
             return channel
         }
         try? await bound?.close()
+        for open in connections.withLock({ Array($0.values) }) { try? await open.close() }
         advertiser.withLock { advertiser in
             advertiser?.stop()
             advertiser = nil
@@ -117,6 +124,35 @@ public final class DemoServer: Sendable {
     /// Refills the auth rate-limit buckets.
     public func resetRateLimit() {
         service.state.withLock { $0.buckets.removeAll() }
+    }
+
+    /// Renames a book (its `updated_at` moves to now).
+    public func updateBook(id: String, title: String) {
+        service.state.withLock { state in
+            guard let index = state.books.firstIndex(where: { $0.id == id }) else { return }
+            state.books[index].title = title
+            state.books[index].updatedAt = Date()
+        }
+    }
+
+    /// Deletes a book (delta syncs report it in `deleted_book_ids`).
+    public func deleteBook(id: String) {
+        service.state.withLock { state in
+            state.books.removeAll { $0.id == id }
+            state.deletedBookIDs.append((id, Date()))
+        }
+    }
+
+    /// Adds a book; returns its id.
+    @discardableResult
+    public func addBook(title: String) -> String {
+        let id = "book-added-" + UUID().uuidString.prefix(8).lowercased()
+        let now = Date()
+        let book = SyncBook(createdAt: now, updatedAt: now, id: id, title: title, path: "/audiobooks/\(title)", audioFiles: [],
+                            totalDuration: 60_000, totalSize: 1000,
+                            contributors: [BookContributor(contributorID: "contributor-added", name: "New Author", roles: ["author"])])
+        service.state.withLock { $0.books.append(book) }
+        return id
     }
 
     /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`).

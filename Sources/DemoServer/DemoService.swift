@@ -67,12 +67,14 @@ final class DemoService: Sendable {
         var buckets: [String: (tokens: Double, updated: Date)] = [:]
         var requestCounts: [String: Int] = [:]
         var deletedBookIDs: [(id: String, at: Date)] = []
+        var books: [SyncBook] = []
     }
 
     let configuration: DemoServer.Configuration
     let instanceID: String
     let createdAt: Date
-    let books: [SyncBook]
+    /// The library now (tests change it through ``DemoServer``).
+    var books: [SyncBook] { state.withLock { $0.books } }
     let state = Locked(State())
     let logger: Logger
 
@@ -83,7 +85,8 @@ final class DemoService: Sendable {
         createdAt = now
         var random = SplitMix64(seed: configuration.seed)
         instanceID = "lib-" + Self.nanoID(&random)
-        books = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now).books
+        let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now).books
+        state.withLock { $0.books = generated }
         if let admin = configuration.admin {
             state.withLock {
                 $0.users.append(User(id: "user-" + Self.nanoID(&random), email: admin.email, password: admin.password,

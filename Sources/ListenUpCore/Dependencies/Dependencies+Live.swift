@@ -7,7 +7,7 @@ extension Dependencies {
     /// `environment`, the network, LAN discovery.
     public static func live(environment: [String: String], logger: Logger) -> Dependencies {
         let directories = XDGDirectories(environment: environment)
-        return Dependencies(
+        var dependencies = Dependencies(
             settings: .file(in: XDGDirectories.app(directories.configHome), logger: logger),
             directories: directories,
             logger: logger,
@@ -16,5 +16,10 @@ extension Dependencies {
             discovery: .avahi(logger: logger),
             deviceInfo: .desktop()
         )
+        let cache = XDGDirectories.app(directories.cacheHome)
+        dependencies.openLibrary = { server, userID in
+            LibraryStore.open(at: LibraryStore.url(in: cache, server: server, userID: userID), logger: logger)
+        }
+        return dependencies
     }
 }

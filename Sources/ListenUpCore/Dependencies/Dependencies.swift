@@ -22,6 +22,8 @@ public struct Dependencies: Sendable {
     public var deviceInfo: DeviceInfo
     /// How long a server check may take.
     public var verificationTimeout: Duration = ServerVerifier.timeout
+    /// The library cache for a server and user.
+    public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> LibraryStore = { _, _ in .inMemory() }
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,

@@ -2,9 +2,10 @@ import Foundation
 import ListenUpAPI
 import Observation
 
-/// The library landing: the signed-in user's books (title and authors), from
-/// every page of `/api/v1/sync/books`. (Cache, covers, search and sort come
-/// with the full library.)
+/// The library landing: the signed-in user's books (title and authors). It
+/// shows the local cache at once (also offline), then syncs it through
+/// `/api/v1/sync/books` (full once, then deltas) and shows the result.
+/// (Covers, search and sort come with the full library page.)
 @MainActor @Observable
 public final class LibraryModel: ScreenModel {
     /// One row.
@@ -30,11 +31,16 @@ public final class LibraryModel: ScreenModel {
     /// Who is signed in.
     public let session: Session?
     public private(set) var signingOut = false
+    /// The server could not be reached; the cached books are shown.
+    public private(set) var isOffline = false
+    /// Books stored by the sync running now.
+    public private(set) var syncedCount = 0
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var client: APIClient?
     @ObservationIgnored private var work: Task<Void, Never>?
+    @ObservationIgnored private var store: LibraryStore?
 
     /// The page size asked of `/sync/books` (the server allows up to 500).
     static let pageSize = 200
@@ -57,24 +63,31 @@ public final class LibraryModel: ScreenModel {
     private func reload() {
         guard let session else { return }
         work?.cancel()
-        status = .loading
+        let store = self.store ?? dependencies.openLibrary(session.serverURL, session.userID)
+        self.store = store
+        let cached = (try? store.books()) ?? []
+        books = cached.map(Book.init)
+        status = cached.isEmpty ? .loading : .loaded
+        syncedCount = 0
         let dependencies = dependencies
         work = Task { [weak self] in
             guard let client = await self?.connect(session, dependencies: dependencies) else { return }
             do {
-                var cursor: String?
-                var rows: [Book] = []
-                repeat {
-                    let page = try await client.authorized(.syncBooks(limit: Self.pageSize, cursor: cursor, updatedAfter: nil))
-                    rows += page.books.map(Book.init)
-                    cursor = page.hasMore ? page.nextCursor : nil
-                } while cursor != nil && !Task.isCancelled
+                try await LibrarySync(client: client, store: store).run { stored in
+                    await MainActor.run { self?.syncedCount = stored }
+                }
                 guard !Task.isCancelled, let self else { return }
-                self.books = rows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
+                self.books = ((try? store.books()) ?? []).map(Book.init)
+                self.isOffline = false
                 self.status = .loaded
             } catch let error as APIClientError {
                 guard !Task.isCancelled, let self else { return }
                 if error == .sessionLapsed { return } // the lapse handler moves on
+                if case .transport = error, !self.books.isEmpty {
+                    self.isOffline = true
+                    self.status = .loaded
+                    return
+                }
                 self.status = .failed(code: error.code, message: error.userMessage)
             } catch {
                 guard !Task.isCancelled, let self else { return }
@@ -126,6 +139,8 @@ public final class LibraryModel: ScreenModel {
             "user": .optional(session?.displayName),
             "server": .optional(session?.serverURL.absoluteString),
             "books": .array(books.prefix(20).map { ["id": .string($0.id), "title": .string($0.title), "authors": .string($0.authors)] }),
+            "offline": .bool(isOffline),
+            "synced": .number(Double(syncedCount)),
         ]
         switch status {
         case .loading: state["status"] = "loading"
@@ -148,18 +163,18 @@ public final class LibraryModel: ScreenModel {
     }
 
     /// Previews only.
-    func showForPreview(_ books: [Book], status: Status) {
+    func showForPreview(_ books: [Book], status: Status, offline: Bool = false) {
         self.books = books
         self.status = status
+        isOffline = offline
     }
 }
 
 extension LibraryModel.Book {
-    init(_ book: SyncBook) {
+    init(_ book: CachedBook) {
         id = book.id
         title = book.title
-        let authors = book.contributors.filter { $0.roles.contains("author") }.map(\.name)
-        self.authors = (authors.isEmpty ? book.contributors.map(\.name) : authors).joined(separator: ", ")
+        authors = book.authors
     }
 }
 
@@ -182,6 +197,7 @@ extension LibraryModel {
             .init("loading") { $0.showForPreview([], status: .loading) },
             .init("loaded") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded) },
             .init("empty") { $0.showForPreview([], status: .loaded) },
+            .init("offline") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, offline: true) },
             .init("failed") {
                 $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
             },

@@ -76,12 +76,14 @@ final class LibraryPage: RoutePage {
         let count = books.count == 1 ? tr("1 book") : tr("%@ books", String(books.count))
         switch model.status {
         case .loading:
-            gtk_label_set_label(summary, tr("Loading your books…"))
+            gtk_label_set_label(summary, model.syncedCount > 0 ? tr("Loading your books… %@ so far", String(model.syncedCount)) : tr("Loading your books…"))
             gtk_spinner_set_spinning(spinner, 1)
             gtk_widget_set_visible(spinner.widget, 1)
             gtk_widget_set_visible(statusPage, 0)
         case .loaded:
-            gtk_label_set_label(summary, user.isEmpty ? count : tr("%@ · signed in as %@", count, user))
+            var line = user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
+            if model.isOffline { line = tr("Offline · %@ saved on this computer", count) }
+            gtk_label_set_label(summary, line)
             gtk_spinner_set_spinning(spinner, 0)
             gtk_widget_set_visible(spinner.widget, 0)
             gtk_widget_set_visible(statusPage, books.isEmpty ? 1 : 0)

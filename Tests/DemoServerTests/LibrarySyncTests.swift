@@ -1,0 +1,114 @@
+import DemoServer
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Testing
+@testable import ListenUpCore
+
+/// The library cache kept in step with the demo server.
+@Suite("Library cache and sync")
+struct LibrarySyncTests {
+    let logs = LogCapture()
+
+    func signedIn(books: Int, transport: HTTPTransport = .live) async throws -> (DemoServer, APIClient) {
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = books
+        configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
+        let server = DemoServer(configuration: configuration, logger: logs.logger)
+        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        let login = APIClient(baseURL: url, session: nil, transport: .live, sessions: .inMemory(),
+                              deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: logs.logger)
+        let session = try await login.login(email: "ada@example.com", password: "analytical-engine")
+        let client = APIClient(baseURL: url, session: session, transport: transport, sessions: .inMemory(),
+                               deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: logs.logger)
+        return (server, client)
+    }
+
+    @Test func aFullSyncThenADeltaAppliesCreatesUpdatesAndDeletes() async throws {
+        let (server, client) = try await signedIn(books: 1200)
+        defer { Task { await server.stop() } }
+        let store = LibraryStore.inMemory()
+        try await LibrarySync(client: client, store: store, pageSize: 500).run()
+        #expect(try store.count() == 1200)
+        #expect(try store.syncState().fullSyncDone)
+        #expect(server.requestCount("/api/v1/sync/books") == 3)
+
+        let books = try store.books()
+        let renamed = books[0].id, removed = books[1].id
+        server.updateBook(id: renamed, title: "Zz Renamed Édition 夜明け")
+        server.deleteBook(id: removed)
+        let added = server.addBook(title: "A Brand New Book")
+        try await LibrarySync(client: client, store: store, pageSize: 500).run()
+        #expect(server.requestCount("/api/v1/sync/books") == 4, "one delta page")
+        let after = try store.books()
+        #expect(after.count == 1200)
+        #expect(after.first { $0.id == renamed }?.title == "Zz Renamed Édition 夜明け")
+        #expect(!after.contains { $0.id == removed })
+        #expect(after.first { $0.id == added }?.authors == "New Author")
+    }
+
+    @Test func anInterruptedSyncResumesWithoutDuplicates() async throws {
+        let calls = LockedValue(0)
+        let flaky = HTTPTransport { request, timeout, limit in
+            if request.url.path.hasSuffix("/sync/books") {
+                let n = calls.withLock { $0 += 1; return $0 }
+                if n == 3 { throw TransportError.unreachable("connection dropped") }
+            }
+            return try await HTTPTransport.live.send(request, timeout, limit)
+        }
+        let (server, client) = try await signedIn(books: 1100, transport: flaky)
+        defer { Task { await server.stop() } }
+        let store = LibraryStore.inMemory()
+        await #expect(throws: APIClientError.self) { try await LibrarySync(client: client, store: store, pageSize: 400).run() }
+        #expect(try store.count() == 800, "the two pages received are kept")
+        #expect(try store.syncState().resumeCursor != nil)
+        #expect(try !store.syncState().fullSyncDone)
+        try await LibrarySync(client: client, store: store, pageSize: 400).run()
+        #expect(try store.count() == 1100)
+        #expect(Set(try store.books().map(\.id)).count == 1100)
+        #expect(server.requestCount("/api/v1/sync/books") == 3, "two pages, then only the missing one (the dropped request never reached it)")
+    }
+
+    @Test func aCorruptOrForeignCacheIsSetAsideAndRebuilt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let garbage = dir.appendingPathComponent("library.sqlite")
+        try Data("this is not a database at all, just words".utf8).write(to: garbage)
+        let store = LibraryStore.open(at: garbage, logger: logs.logger)
+        #expect(try store.count() == 0)
+        #expect(FileManager.default.fileExists(atPath: garbage.path + ".corrupt"))
+
+        // A real SQLite file that belongs to something else.
+        let foreign = dir.appendingPathComponent("foreign.sqlite")
+        let other = LibraryStore.open(at: dir.appendingPathComponent("scratch.sqlite"), logger: logs.logger)
+        _ = other
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", foreign.path]
+        try process.run()
+        process.waitUntilExit()
+        let rebuilt = LibraryStore.open(at: foreign, logger: logs.logger)
+        #expect(try rebuilt.count() == 0)
+        #expect(FileManager.default.fileExists(atPath: foreign.path + ".corrupt"), "someone else's database is not ours to change")
+    }
+
+    @MainActor
+    @Test func theLibraryStartsFromTheCacheAndSaysOfflineWhenTheServerIsDown() async throws {
+        let (server, client) = try await signedIn(books: 40)
+        let store = LibraryStore.inMemory()
+        try await LibrarySync(client: client, store: store).run()
+        let session = try #require(await client.currentSession)
+        await server.stop()
+
+        var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
+        dependencies.openLibrary = { _, _ in store }
+        let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+        #expect(model.books.count == 40, "shown at once from the cache")
+        #expect(model.status == .loaded)
+        for _ in 0..<200 where !model.isOffline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(model.isOffline)
+        #expect(model.books.count == 40)
+        #expect(model.snapshot["offline"] == true)
+    }
+}
