@@ -91,6 +91,8 @@ public final class AdminSetupModel: ScreenModel {
     public func send(_ intent: Intent) {
         switch intent {
         case .changed(let field, let text):
+            // A page writing the model's own text back is not an edit.
+            guard text != value(of: field) else { return }
             switch field {
             case .firstName: firstName = text
             case .lastName: lastName = text
@@ -112,6 +114,16 @@ public final class AdminSetupModel: ScreenModel {
         case .changeServer:
             attempt?.cancel()
             send(.changeServer)
+        }
+    }
+
+    private func value(of field: Field) -> String {
+        switch field {
+        case .firstName: firstName
+        case .lastName: lastName
+        case .email: email
+        case .password: password
+        case .confirmation: confirmation
         }
     }
 

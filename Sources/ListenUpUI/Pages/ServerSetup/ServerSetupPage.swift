@@ -118,6 +118,7 @@ final class ServerSetupPage: RoutePage {
             gtk_widget_set_visible(lanSpinner.widget, 0)
             gtk_label_set_label(lanStatus, tr("Finding servers on this network isn't available (%@). You can still type an address above.", reason))
         }
+        gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
         guard servers != lanRows.map(\.server) else { return }
         for (row, _) in lanRows { gtk_list_box_remove(lanList, row) }
         lanRows = servers.map { server in
