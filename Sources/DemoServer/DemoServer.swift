@@ -40,6 +40,9 @@ public final class DemoServer: Sendable {
         /// Announce the server as `_listenup._tcp` on the LAN (Avahi), with
         /// the TXT keys the real server sends.
         public var advertise = false
+        /// Seconds between heartbeats on `/api/v1/sync/events` (the real
+        /// server sends about two every 30 s).
+        public var heartbeatInterval: TimeInterval = 15
 
         public init() {}
     }
@@ -135,12 +138,35 @@ public final class DemoServer: Sendable {
         }
     }
 
-    /// Deletes a book (delta syncs report it in `deleted_book_ids`).
-    public func deleteBook(id: String) {
+    /// Deletes a book (delta syncs report it in `deleted_book_ids`); with
+    /// `announce`, event streams get `book.deleted` too (the real server
+    /// sends that only for access changes).
+    public func deleteBook(id: String, announce: Bool = false) {
+        let now = Date()
         service.state.withLock { state in
             state.books.removeAll { $0.id == id }
-            state.deletedBookIDs.append((id, Date()))
+            state.deletedBookIDs.append((id, now))
         }
+        if announce { service.events.broadcast("book.deleted", BookDeletedPayload(deletedAt: now, bookID: id)) }
+    }
+
+    /// Sends `listening.progress_updated` to every event stream.
+    public func reportProgress(bookID: String, progress: Double, finished: Bool = false) {
+        service.events.broadcast("listening.progress_updated", ProgressUpdatedPayload(bookID: bookID, progress: progress, isFinished: finished))
+    }
+
+    /// Sends `library.scan_progress` with phase `complete` (clients run a delta sync).
+    public func finishScan() {
+        service.events.broadcast("library.scan_progress", ScanProgressPayload(phase: "complete"))
+    }
+
+    /// Open event streams.
+    public var eventStreamCount: Int { service.events.count }
+
+    /// Closes every event stream, as a restarting server or a dropped
+    /// network would.
+    public func dropEventStreams() {
+        service.events.dropAll()
     }
 
     /// Adds a book; returns its id.
@@ -152,6 +178,7 @@ public final class DemoServer: Sendable {
                             totalDuration: 60_000, totalSize: 1000,
                             contributors: [BookContributor(contributorID: "contributor-added", name: "New Author", roles: ["author"])])
         service.state.withLock { $0.books.append(book) }
+        service.events.broadcast("book.created", BookCreatedPayload(book: book))
         return id
     }
 
@@ -191,6 +218,17 @@ private final class DemoHTTPHandler: ChannelInboundHandler, @unchecked Sendable 
             }
         case .end:
             guard let head else { return }
+            if head.method == .GET, head.uri.split(separator: "?").first == "/api/v1/sync/events" {
+                let request = DemoRequest(method: "GET", path: "/api/v1/sync/events", query: [:],
+                                          headers: head.headers.map { ($0.name, $0.value) }, body: Data())
+                if let refusal = service.refuseEventStream(request) {
+                    write(refusal, keepAlive: false, context: context)
+                } else {
+                    DemoEventHub.open(on: context, hub: service.events, heartbeat: service.configuration.heartbeatInterval)
+                }
+                self.head = nil
+                return
+            }
             let response: DemoResponse
             if tooLarge {
                 response = .failure(413, "request body is too large limit=1048576 bytes")

@@ -76,7 +76,15 @@ final class DemoService: Sendable {
     /// The library now (tests change it through ``DemoServer``).
     var books: [SyncBook] { state.withLock { $0.books } }
     let state = Locked(State())
+    let events = DemoEventHub()
     let logger: Logger
+
+    /// Why `/api/v1/sync/events` is refused (the real server's text/plain
+    /// 401), or nil to open the stream.
+    func refuseEventStream(_ request: DemoRequest) -> DemoResponse? {
+        state.withLock { $0.requestCounts[request.path, default: 0] += 1 }
+        return bearer(request) == nil ? .text(401, "Unauthorized") : nil
+    }
 
     init(configuration: DemoServer.Configuration, logger: Logger) {
         self.configuration = configuration

@@ -30,3 +30,17 @@ extension GPointer {
         g_value_unset(&value)
     }
 }
+
+extension GPointer {
+    /// Sets a string GObject property by name (for properties without a
+    /// C setter in this GTK version, such as GtkSearchEntry's
+    /// `placeholder-text` before 4.10).
+    @MainActor
+    public func setStringProperty(_ name: String, _ text: String) {
+        var value = GValue()
+        g_value_init(&value, GType(16 << G_TYPE_FUNDAMENTAL_SHIFT)) // G_TYPE_STRING
+        g_value_set_string(&value, text)
+        g_object_set_property(object, name, &value)
+        g_value_unset(&value)
+    }
+}

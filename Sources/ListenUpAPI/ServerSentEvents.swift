@@ -102,3 +102,77 @@ public enum ImageFormat: String, Equatable, Sendable {
     /// The MIME type.
     public var mimeType: String { "image/\(rawValue)" }
 }
+
+/// The wrapper around every live event but `connected`:
+/// `{"timestamp":…,"data":<payload>,"type":"…"}` (contract §11.3).
+public struct LiveEvent<Payload: Decodable & Sendable>: Decodable, Sendable {
+    public var timestamp: Date
+    public var data: Payload
+    public var type: String
+}
+
+/// `book.created`: `{book: dto.Book}`, the shape of `/sync/books` items.
+public struct BookCreatedPayload: Codable, Sendable {
+    public var book: SyncBook
+
+    public init(book: SyncBook) {
+        self.book = book
+    }
+}
+
+/// `book.deleted`: `{deleted_at, book_id}`.
+public struct BookDeletedPayload: Codable, Sendable {
+    public var deletedAt: Date
+    public var bookID: String
+
+    public init(deletedAt: Date, bookID: String) {
+        self.deletedAt = deletedAt
+        self.bookID = bookID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case deletedAt = "deleted_at"
+        case bookID = "book_id"
+    }
+}
+
+/// `listening.progress_updated` (the fields the library shows).
+public struct ProgressUpdatedPayload: Codable, Sendable {
+    public var bookID: String
+    public var progress: Double
+    public var isFinished: Bool
+
+    public init(bookID: String, progress: Double, isFinished: Bool) {
+        self.bookID = bookID
+        self.progress = progress
+        self.isFinished = isFinished
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case bookID = "book_id"
+        case progress
+        case isFinished = "is_finished"
+    }
+}
+
+/// `listening.progress_deleted`: `{book_id}`.
+public struct BookIDPayload: Codable, Sendable {
+    public var bookID: String
+
+    public init(bookID: String) {
+        self.bookID = bookID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case bookID = "book_id"
+    }
+}
+
+/// `library.scan_progress` (the phase is what the library needs).
+public struct ScanProgressPayload: Codable, Sendable {
+    public var phase: String
+
+    public init(phase: String) {
+        self.phase = phase
+    }
+}

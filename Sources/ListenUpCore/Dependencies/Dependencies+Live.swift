@@ -20,6 +20,9 @@ extension Dependencies {
         dependencies.openLibrary = { server, userID in
             LibraryStore.open(at: LibraryStore.url(in: cache, server: server, userID: userID), logger: logger)
         }
+        dependencies.coverDirectory = { server, userID in
+            CoverLoader.directory(in: cache, server: server, userID: userID)
+        }
         return dependencies
     }
 }

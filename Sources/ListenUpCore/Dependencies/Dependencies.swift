@@ -24,6 +24,13 @@ public struct Dependencies: Sendable {
     public var verificationTimeout: Duration = ServerVerifier.timeout
     /// The library cache for a server and user.
     public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> LibraryStore = { _, _ in .inMemory() }
+    /// Where covers of a server and user are kept on disk (`nil`: memory only).
+    public var coverDirectory: @Sendable (_ server: URL, _ userID: String) -> URL? = { _, _ in nil }
+    /// Waits between live-update reconnections.
+    public var liveUpdatesBackoff = LibraryLiveUpdates.Backoff()
+    /// How often the library runs a delta sync while it is shown (the server
+    /// announces no edits).
+    public var periodicSync: Duration = .seconds(15 * 60)
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,

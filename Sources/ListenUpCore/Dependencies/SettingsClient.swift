@@ -7,10 +7,16 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var serverURL: String?
     /// The verified server's instance id (`data.id`), if any.
     public var instanceID: String?
+    /// How the library is ordered (``LibrarySort`` raw value).
+    public var librarySort: String?
+    /// Grid or list (``LibraryLayout`` raw value).
+    public var libraryLayout: String?
 
-    public init(serverURL: String? = nil, instanceID: String? = nil) {
+    public init(serverURL: String? = nil, instanceID: String? = nil, librarySort: String? = nil, libraryLayout: String? = nil) {
         self.serverURL = serverURL
         self.instanceID = instanceID
+        self.librarySort = librarySort
+        self.libraryLayout = libraryLayout
     }
 }
 

@@ -2,98 +2,226 @@ import Foundation
 import ListenUpAPI
 import Observation
 
-/// The library landing: the signed-in user's books (title and authors). It
-/// shows the local cache at once (also offline), then syncs it through
-/// `/api/v1/sync/books` (full once, then deltas) and shows the result.
-/// (Covers, search and sort come with the full library page.)
+/// The library: the signed-in user's books from the local cache (shown at
+/// once, also offline), kept current by syncs (`/api/v1/sync/books`: full
+/// once, then deltas) and live events (`/api/v1/sync/events`). Search and
+/// sort run in memory over a prepared ``LibraryIndex``; sort and layout are
+/// remembered across restarts.
 @MainActor @Observable
 public final class LibraryModel: ScreenModel {
-    /// One row.
+    /// One book as the page shows it.
     public struct Book: Equatable, Sendable, Identifiable {
         public var id: String
         public var title: String
         public var authors: String
+        public var narrators: String
+        /// `Series #sequence`, comma-separated.
+        public var series: String
+        /// Milliseconds.
+        public var duration: Int64
+        public var hasCover: Bool
+        /// Changes when the book does (the cover is fetched again).
+        public var version: Date
+        public var progress: BookProgress?
+
+        public init(id: String, title: String, authors: String, narrators: String = "", series: String = "",
+                    duration: Int64 = 0, hasCover: Bool = false, version: Date = Date(timeIntervalSince1970: 0),
+                    progress: BookProgress? = nil) {
+            self.id = id
+            self.title = title
+            self.authors = authors
+            self.narrators = narrators
+            self.series = series
+            self.duration = duration
+            self.hasCover = hasCover
+            self.version = version
+            self.progress = progress
+        }
+    }
+
+    /// The book the details panel shows.
+    public struct Details: Equatable, Sendable {
+        public var book: Book
+        public var subtitle: String?
+        /// The description as plain text (HTML stripped).
+        public var description: String
+        public var publisher: String?
+        public var publishYear: String?
+        public var contributors: [BookDetails.Person]
+        public var chapters: [BookDetails.ChapterEntry]
     }
 
     public enum Status: Equatable, Sendable {
+        /// Nothing cached yet: the first sync is running.
         case loading
         case loaded
         case failed(code: String, message: String)
     }
 
+    /// A sync in progress: books stored so far, and how many the server
+    /// said it has (when it said).
+    public struct SyncProgress: Equatable, Sendable {
+        public var stored: Int
+        public var expected: Int?
+
+        /// 0...1 when the total is known.
+        public var fraction: Double? {
+            guard let expected, expected > 0 else { return nil }
+            return min(1, Double(stored) / Double(expected))
+        }
+    }
+
     public enum Intent: Equatable, Sendable {
         case reload
         case signOut
+        case search(String)
+        case sort(LibrarySort)
+        case layout(LibraryLayout)
+        /// Shows a book's details (`nil` closes them).
+        case select(String?)
     }
 
+    /// Every book, in the chosen order.
     public private(set) var books: [Book] = []
+    /// The books matching ``query``, in the chosen order.
+    public private(set) var visible: [Book] = []
+    public private(set) var query = ""
+    public private(set) var sort: LibrarySort
+    public private(set) var layout: LibraryLayout
     public private(set) var status: Status = .loading
     /// Who is signed in.
     public let session: Session?
     public private(set) var signingOut = false
     /// The server could not be reached; the cached books are shown.
     public private(set) var isOffline = false
-    /// Books stored by the sync running now.
-    public private(set) var syncedCount = 0
+    /// The sync running now, if any.
+    public private(set) var syncProgress: SyncProgress?
+    /// Live events are flowing.
+    public private(set) var isLive = false
+    /// The book whose details are shown.
+    public private(set) var selection: Details?
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var client: APIClient?
-    @ObservationIgnored private var work: Task<Void, Never>?
+    @ObservationIgnored private var coverLoader: CoverLoader?
+    @ObservationIgnored private var syncTask: Task<Void, Never>?
+    @ObservationIgnored private var liveTask: Task<Void, Never>?
+    @ObservationIgnored private var periodicTask: Task<Void, Never>?
+    @ObservationIgnored private var refreshTask: Task<Void, Never>?
     @ObservationIgnored private var store: LibraryStore?
-
-    /// The page size asked of `/sync/books` (the server allows up to 500).
-    static let pageSize = 200
+    @ObservationIgnored private var index = LibraryIndex([])
+    @ObservationIgnored private var order: [Int] = []
+    @ObservationIgnored private var progress: [String: BookProgress] = [:]
+    @ObservationIgnored private var lastSync: ContinuousClock.Instant?
 
     public init(dependencies: Dependencies, session: Session?, load: Bool = true,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.dependencies = dependencies
         self.session = session
         self.send = send
-        if load { reload() }
+        let settings = dependencies.settings.load()
+        sort = settings.librarySort.flatMap(LibrarySort.init(rawValue:)) ?? .title
+        layout = settings.libraryLayout.flatMap(LibraryLayout.init(rawValue:)) ?? .grid
+        if load { start() }
     }
 
     public func send(_ intent: Intent) {
         switch intent {
-        case .reload: reload()
+        case .reload: sync()
         case .signOut: signOut()
+        case .search(let text): search(text)
+        case .sort(let sort): changeSort(sort)
+        case .layout(let layout): changeLayout(layout)
+        case .select(let id): select(id)
         }
     }
 
-    private func reload() {
+    // MARK: Loading and syncing
+
+    private func start() {
         guard let session else { return }
-        work?.cancel()
-        let store = self.store ?? dependencies.openLibrary(session.serverURL, session.userID)
+        let store = dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
-        let cached = (try? store.books()) ?? []
-        books = cached.map(Book.init)
-        status = cached.isEmpty ? .loading : .loaded
-        syncedCount = 0
+        syncTask = Task { [weak self] in
+            await self?.loadCache()
+            self?.sync()
+        }
+    }
+
+    /// Reads the cache off the main actor and shows it.
+    private func loadCache() async {
+        guard let store else { return }
+        let sort = sort
+        let loaded = await Task.detached(priority: .userInitiated) {
+            let books = (try? store.books()) ?? []
+            let index = LibraryIndex(books)
+            return (index, index.order(by: sort), (try? store.progress()) ?? [:])
+        }.value
+        guard !Task.isCancelled else { return }
+        index = loaded.0
+        order = loaded.1
+        progress = loaded.2
+        books = order.map { book(at: $0) }
+        refilter()
+        if !books.isEmpty, status == .loading { status = .loaded }
+        if let selected = selection?.book.id { select(selected) }
+    }
+
+    private func book(at position: Int) -> Book {
+        let cached = index.entries[position].book
+        return Book(id: cached.id, title: cached.title, authors: cached.authors, narrators: cached.narrators,
+                    series: cached.series, duration: cached.duration, hasCover: cached.hasCover,
+                    version: cached.updatedAt, progress: progress[cached.id])
+    }
+
+    private func refilter() {
+        if query.isEmpty {
+            visible = books
+        } else {
+            visible = index.filter(order, query: query).map { book(at: $0) }
+        }
+    }
+
+    /// Runs a sync (full the first time, else a delta) unless one runs.
+    private func sync() {
+        guard let session, let store, syncProgress == nil else { return }
         let dependencies = dependencies
-        work = Task { [weak self] in
+        syncProgress = SyncProgress(stored: 0, expected: nil)
+        if books.isEmpty, case .failed = status { status = .loading }
+        syncTask = Task { [weak self] in
+            defer { self?.syncProgress = nil }
             guard let client = await self?.connect(session, dependencies: dependencies) else { return }
-            do {
-                try await LibrarySync(client: client, store: store).run { stored in
-                    await MainActor.run { self?.syncedCount = stored }
+            let firstSync = !((try? store.syncState().fullSyncDone) ?? false)
+            if firstSync, let status = try? await client.authorized(.libraryStatus) {
+                self?.syncProgress?.expected = status.bookCount
+            }
+            do throws(APIClientError) {
+                try await LibrarySync(client: client, store: store).run { [weak self] stored in
+                    await self?.reportSynced(stored)
                 }
                 guard !Task.isCancelled, let self else { return }
-                self.books = ((try? store.books()) ?? []).map(Book.init)
+                self.lastSync = .now
+                await self.loadCache()
                 self.isOffline = false
                 self.status = .loaded
-            } catch let error as APIClientError {
+                self.startLiveUpdates(client: client, store: store)
+            } catch {
                 guard !Task.isCancelled, let self else { return }
                 if error == .sessionLapsed { return } // the lapse handler moves on
                 if case .transport = error, !self.books.isEmpty {
                     self.isOffline = true
                     self.status = .loaded
+                    self.startLiveUpdates(client: client, store: store)
                     return
                 }
                 self.status = .failed(code: error.code, message: error.userMessage)
-            } catch {
-                guard !Task.isCancelled, let self else { return }
-                self.status = .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage)
             }
         }
+    }
+
+    private func reportSynced(_ stored: Int) {
+        syncProgress?.stored = stored
     }
 
     /// The client for this session, made once: the stored tokens, and a
@@ -108,13 +236,119 @@ public final class LibraryModel: ScreenModel {
         let send = send
         await client.onSessionLapsed { await MainActor.run { send(.sessionRefused) } }
         self.client = client
+        coverLoader = CoverLoader(client: client, directory: dependencies.coverDirectory(session.serverURL, session.userID),
+                                  logger: dependencies.logger)
         return client
     }
+
+    /// Follows the event stream (once started, it reconnects by itself) and
+    /// runs a delta sync now and then.
+    private func startLiveUpdates(client: APIClient, store: LibraryStore) {
+        guard liveTask == nil else { return }
+        let live = LibraryLiveUpdates(client: client, store: store, backoff: dependencies.liveUpdatesBackoff,
+                                      logger: dependencies.logger)
+        liveTask = Task { [weak self] in
+            await live.run { [weak self] change in
+                await self?.apply(change)
+            }
+        }
+        let interval = dependencies.periodicSync
+        periodicTask = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                self?.sync()
+            }
+        }
+    }
+
+    private func apply(_ change: LibraryLiveUpdates.Change) {
+        switch change {
+        case .connected:
+            isLive = true
+            isOffline = false
+            // Events are not replayed: catch up on what was missed, unless
+            // a sync has just run.
+            if let lastSync, ContinuousClock.now - lastSync < .seconds(5) { return }
+            sync()
+        case .disconnected:
+            isLive = false
+        case .booksChanged, .progressChanged:
+            scheduleRefresh()
+        case .needsDeltaSync:
+            sync()
+        case .userDeleted:
+            send(.sessionRefused)
+        }
+    }
+
+    /// Reloads from the cache after live changes, at most every 150 ms.
+    private func scheduleRefresh() {
+        guard refreshTask == nil else { return }
+        refreshTask = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(150))
+            self?.refreshTask = nil
+            await self?.loadCache()
+        }
+    }
+
+    // MARK: Search, sort, layout, details
+
+    private func search(_ text: String) {
+        guard text != query else { return }
+        query = text
+        refilter()
+    }
+
+    private func changeSort(_ sort: LibrarySort) {
+        guard sort != self.sort else { return }
+        self.sort = sort
+        order = index.order(by: sort)
+        books = order.map { book(at: $0) }
+        refilter()
+        remember { $0.librarySort = sort.rawValue }
+    }
+
+    private func changeLayout(_ layout: LibraryLayout) {
+        guard layout != self.layout else { return }
+        self.layout = layout
+        remember { $0.libraryLayout = layout.rawValue }
+    }
+
+    private func remember(_ change: (inout AppSettings) -> Void) {
+        var settings = dependencies.settings.load()
+        change(&settings)
+        do {
+            try dependencies.settings.save(settings)
+        } catch {
+            dependencies.logger.warning("Could not save the library settings", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    private func select(_ id: String?) {
+        guard let id, let store, let book = books.first(where: { $0.id == id }),
+              let cached = try? store.book(id: id) else {
+            selection = nil
+            return
+        }
+        let details = cached.decodedDetails
+        selection = Details(book: book, subtitle: details.subtitle,
+                            description: PlainText.fromHTML(details.description ?? ""),
+                            publisher: details.publisher, publishYear: details.publishYear,
+                            contributors: details.contributors, chapters: details.chapters)
+    }
+
+    /// The cover of `book`, or `nil` (none, or not reachable now).
+    public func cover(for book: Book) async -> CoverData? {
+        guard book.hasCover, let coverLoader else { return nil }
+        return await coverLoader.cover(for: book.id, version: book.version)
+    }
+
+    // MARK: Leaving
 
     private func signOut() {
         guard !signingOut else { return }
         signingOut = true
-        work?.cancel()
+        stopWork()
         let dependencies = dependencies
         let session = session
         Task { [weak self] in
@@ -128,20 +362,49 @@ public final class LibraryModel: ScreenModel {
         }
     }
 
-    public func deactivate() {
-        work?.cancel()
-        work = nil
+    private func stopWork() {
+        for task in [syncTask, liveTask, periodicTask, refreshTask] { task?.cancel() }
+        syncTask = nil
+        liveTask = nil
+        periodicTask = nil
+        refreshTask = nil
     }
+
+    public func deactivate() {
+        stopWork()
+    }
+
+    // MARK: Headless
 
     public var snapshot: JSONValue {
         var state: [String: JSONValue] = [
             "bookCount": .number(Double(books.count)),
+            "visibleCount": .number(Double(visible.count)),
+            "query": .string(query),
+            "sort": .string(sort.rawValue),
+            "layout": .string(layout.rawValue),
             "user": .optional(session?.displayName),
             "server": .optional(session?.serverURL.absoluteString),
-            "books": .array(books.prefix(20).map { ["id": .string($0.id), "title": .string($0.title), "authors": .string($0.authors)] }),
+            "books": .array(visible.prefix(20).map { book in
+                var entry: [String: JSONValue] = ["id": .string(book.id), "title": .string(book.title), "authors": .string(book.authors)]
+                if let progress = book.progress { entry["progress"] = .number(progress.fraction) }
+                return .object(entry)
+            }),
             "offline": .bool(isOffline),
-            "synced": .number(Double(syncedCount)),
+            "live": .bool(isLive),
         ]
+        if let syncProgress {
+            state["sync"] = ["stored": .number(Double(syncProgress.stored)),
+                             "expected": syncProgress.expected.map { .number(Double($0)) } ?? .null]
+        }
+        if let selection {
+            state["selected"] = [
+                "id": .string(selection.book.id), "title": .string(selection.book.title),
+                "description": .string(selection.description),
+                "chapters": .number(Double(selection.chapters.count)),
+                "contributors": .array(selection.contributors.map { .string("\($0.name) (\($0.roles.joined(separator: ", ")))") }),
+            ]
+        }
         switch status {
         case .loading: state["status"] = "loading"
         case .loaded: state["status"] = "loaded"
@@ -153,28 +416,44 @@ public final class LibraryModel: ScreenModel {
         return .object(state)
     }
 
-    /// Headless: `reload`, `logout`.
+    /// Headless: `reload`, `logout`, `search {query}`, `sort {by}`,
+    /// `layout {as}`, `select {id}` (null closes).
     public func handle(_ command: ScreenCommand) -> Bool {
         switch command.action {
-        case "reload": send(.reload); return true
-        case "logout": send(.signOut); return true
+        case "reload": send(.reload)
+        case "logout": send(.signOut)
+        case "search": send(.search(command.arguments["query"]?.stringValue ?? ""))
+        case "sort":
+            guard let by = command.arguments["by"]?.stringValue.flatMap(LibrarySort.init(rawValue:)) else { return false }
+            send(.sort(by))
+        case "layout":
+            guard let layout = command.arguments["as"]?.stringValue.flatMap(LibraryLayout.init(rawValue:)) else { return false }
+            send(.layout(layout))
+        case "select": send(.select(command.arguments["id"]?.stringValue))
         default: return false
         }
+        return true
     }
+
+    // MARK: Previews
 
     /// Previews only.
-    func showForPreview(_ books: [Book], status: Status, offline: Bool = false) {
-        self.books = books
+    func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
+                        query: String = "", selected: String? = nil) {
+        index = LibraryIndex(books)
+        order = index.order(by: sort)
+        self.books = order.map { book(at: $0) }
+        self.query = query
+        refilter()
         self.status = status
         isOffline = offline
-    }
-}
-
-extension LibraryModel.Book {
-    init(_ book: CachedBook) {
-        id = book.id
-        title = book.title
-        authors = book.authors
+        syncProgress = syncing
+        if let selected, let cached = books.first(where: { $0.id == selected }) {
+            let details = cached.decodedDetails
+            selection = Details(book: self.books.first { $0.id == selected } ?? book(at: 0), subtitle: details.subtitle,
+                                description: PlainText.fromHTML(details.description ?? ""), publisher: details.publisher,
+                                publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters)
+        }
     }
 }
 
@@ -190,27 +469,4 @@ extension RouteNode {
         },
         previews: LibraryModel.previews
     )
-}
-
-extension LibraryModel {
-    nonisolated static let previews: [PreviewState<LibraryModel>] = [
-            .init("loading") { $0.showForPreview([], status: .loading) },
-            .init("loaded") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded) },
-            .init("empty") { $0.showForPreview([], status: .loaded) },
-            .init("offline") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, offline: true) },
-            .init("failed") {
-                $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
-            },
-    ]
-}
-
-extension LibraryModel {
-    nonisolated static let previewBooks: [Book] = {
-        let titles: [(String, String)] = [
-            ("The Left Hand of Darkness", "Ursula K. Le Guin"), ("Middlemarch", "George Eliot"),
-            ("Piranesi", "Susanna Clarke"), ("The Remains of the Day", "Kazuo Ishiguro"),
-            ("Project Hail Mary", "Andy Weir"), ("Wolf Hall", "Hilary Mantel"),
-        ]
-        return titles.enumerated().map { index, entry in Book(id: "book-\(index)", title: entry.0, authors: entry.1) }
-    }()
 }

@@ -18,9 +18,15 @@ public struct CachedBook: Codable, Equatable, Sendable, FetchableRecord, Persist
     public var duration: Int64
     public var createdAt: Date
     public var updatedAt: Date
+    /// The server says a cover exists (`cover_image` present).
+    public var hasCover: Bool
+    /// Title, authors, narrators and series folded for search (``SearchKey``).
+    public var searchKey: String
+    /// What the details panel shows, JSON (``BookDetails``).
+    public var details: Data
 
     public init(id: String, title: String, authors: String, narrators: String, series: String, duration: Int64,
-                createdAt: Date, updatedAt: Date) {
+                createdAt: Date, updatedAt: Date, hasCover: Bool = false, details: BookDetails = BookDetails()) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -29,6 +35,9 @@ public struct CachedBook: Codable, Equatable, Sendable, FetchableRecord, Persist
         self.duration = duration
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.hasCover = hasCover
+        searchKey = SearchKey.fold([title, authors, narrators, series].map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n"))
+        self.details = (try? JSONEncoder().encode(details)) ?? Data()
     }
 
     public init(_ book: SyncBook) {
@@ -37,7 +46,61 @@ public struct CachedBook: Codable, Equatable, Sendable, FetchableRecord, Persist
         self.init(id: book.id, title: book.title, authors: names("author").isEmpty ? (book.author ?? "") : names("author"),
                   narrators: names("narrator").isEmpty ? (book.narrator ?? "") : names("narrator"),
                   series: series.joined(separator: ", "), duration: book.totalDuration,
-                  createdAt: book.createdAt, updatedAt: book.updatedAt)
+                  createdAt: book.createdAt, updatedAt: book.updatedAt, hasCover: book.coverImage != nil,
+                  details: BookDetails(book))
+    }
+
+    /// The details, decoded (empty when unreadable).
+    public var decodedDetails: BookDetails {
+        (try? JSONDecoder().decode(BookDetails.self, from: details)) ?? BookDetails()
+    }
+}
+
+/// What the details panel shows beyond the card: kept as JSON with the book.
+public struct BookDetails: Codable, Equatable, Sendable {
+    public struct Person: Codable, Equatable, Sendable {
+        public var name: String
+        public var roles: [String]
+    }
+
+    public struct ChapterEntry: Codable, Equatable, Sendable {
+        public var title: String
+        /// Milliseconds from the start of the book.
+        public var start: Int64
+        public var duration: Int64
+    }
+
+    public var subtitle: String?
+    /// The server's description, HTML included (strip it to show it).
+    public var description: String?
+    public var publisher: String?
+    public var publishYear: String?
+    public var contributors: [Person] = []
+    public var chapters: [ChapterEntry] = []
+
+    public init() {}
+
+    public init(_ book: SyncBook) {
+        subtitle = book.subtitle
+        description = book.description
+        publisher = book.publisher
+        publishYear = book.publishYear
+        contributors = book.contributors.map { Person(name: $0.creditedAs ?? $0.name, roles: $0.roles) }
+        chapters = (book.chapters ?? []).sorted { $0.startTime < $1.startTime }.map {
+            ChapterEntry(title: $0.title, start: $0.startTime, duration: max(0, $0.endTime - $0.startTime))
+        }
+    }
+}
+
+/// How far the user has listened to a book.
+public struct BookProgress: Equatable, Sendable {
+    /// 0...1.
+    public var fraction: Double
+    public var finished: Bool
+
+    public init(fraction: Double, finished: Bool) {
+        self.fraction = min(1, max(0, fraction.isFinite ? fraction : 0))
+        self.finished = finished
     }
 }
 
@@ -137,13 +200,34 @@ public final class LibraryStore: Sendable {
                 table.column("json", .blob).notNull()
             }
         }
+        migrator.registerMigration("v2") { db in
+            // The v1 rows lack the new columns; a delta cannot refill them,
+            // so the cache starts over with a full sync.
+            try db.execute(sql: "DELETE FROM book")
+            try db.execute(sql: "DELETE FROM syncState")
+            try db.alter(table: "book") { table in
+                table.add(column: "hasCover", .boolean).notNull().defaults(to: false)
+                table.add(column: "searchKey", .text).notNull().defaults(to: "")
+                table.add(column: "details", .blob).notNull().defaults(to: Data())
+            }
+            try db.create(table: "progress") { table in
+                table.primaryKey("bookID", .text)
+                table.column("fraction", .double).notNull()
+                table.column("finished", .boolean).notNull()
+            }
+        }
         try migrator.migrate(queue)
         return LibraryStore(database: queue)
     }
 
-    /// Every cached book, by title.
+    /// Every cached book, in no particular order (``LibraryIndex`` sorts).
     public func books() throws -> [CachedBook] {
-        try database.read { db in try CachedBook.order(Column("title").collating(.localizedCaseInsensitiveCompare)).fetchAll(db) }
+        try database.read { db in try CachedBook.fetchAll(db) }
+    }
+
+    /// One cached book.
+    public func book(id: String) throws -> CachedBook? {
+        try database.read { db in try CachedBook.fetchOne(db, key: id) }
     }
 
     /// How many books are cached.
@@ -158,6 +242,46 @@ public final class LibraryStore: Sendable {
             for book in books { try CachedBook(book).save(db) }
             for id in deleted { _ = try CachedBook.deleteOne(db, key: id) }
             try saveState(state, in: db)
+        }
+    }
+
+    /// Stores books that arrived outside a sync page (live events).
+    public func upsert(_ books: [SyncBook]) throws {
+        try database.write { db in
+            for book in books { try CachedBook(book).save(db) }
+        }
+    }
+
+    /// Removes books (live events).
+    public func delete(_ ids: [String]) throws {
+        try database.write { db in
+            for id in ids {
+                _ = try CachedBook.deleteOne(db, key: id)
+                try db.execute(sql: "DELETE FROM progress WHERE bookID = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Listening progress per book (0...1), as last reported.
+    public func progress() throws -> [String: BookProgress] {
+        try database.read { db in
+            var result: [String: BookProgress] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT bookID, fraction, finished FROM progress") {
+                result[row["bookID"]] = BookProgress(fraction: row["fraction"], finished: row["finished"])
+            }
+            return result
+        }
+    }
+
+    /// Records (or, with `nil`, forgets) a book's progress.
+    public func setProgress(_ progress: BookProgress?, for bookID: String) throws {
+        try database.write { db in
+            if let progress {
+                try db.execute(sql: "INSERT OR REPLACE INTO progress (bookID, fraction, finished) VALUES (?, ?, ?)",
+                               arguments: [bookID, progress.fraction, progress.finished])
+            } else {
+                try db.execute(sql: "DELETE FROM progress WHERE bookID = ?", arguments: [bookID])
+            }
         }
     }
 

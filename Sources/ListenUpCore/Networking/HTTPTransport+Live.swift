@@ -8,20 +8,28 @@ import NIOSSL
 extension HTTPTransport {
     /// The real network, through AsyncHTTPClient (SwiftNIO, BoringSSL with the
     /// system's trust store). Redirects are handed back, never followed.
-    public static let live = HTTPTransport { request, timeout, maxBodyBytes in
-        try await LiveHTTP.send(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
-    }
+    public static let live = HTTPTransport(
+        send: { request, timeout, maxBodyBytes in
+            try await LiveHTTP.send(request, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        },
+        stream: { request, connectTimeout in
+            try await LiveHTTP.stream(request, connectTimeout: connectTimeout)
+        }
+    )
 }
 
 /// The process-wide HTTP client behind ``HTTPTransport/live``. It lives as
 /// long as the process, so it is never shut down.
 private enum LiveHTTP {
-    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(read: .seconds(10)))
+    /// For event streams: the server sends a heartbeat about every 15 s, so
+    /// 75 s without a byte means the connection is dead.
+    static let streamingClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(read: .seconds(75)))
 
-    private static var configuration: HTTPClient.Configuration {
+    private static func configuration(read: TimeAmount) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(10)),
+            timeout: .init(connect: .seconds(10), read: read),
             decompression: .disabled
         )
         // Fail fast: a refused connection or a failed TLS handshake is an
@@ -31,7 +39,7 @@ private enum LiveHTTP {
         return configuration
     }
 
-    static func send(_ request: HTTPRequest, timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponse {
+    static func outgoing(_ request: HTTPRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for header in request.headers {
@@ -40,7 +48,42 @@ private enum LiveHTTP {
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let prepared = outgoing
+        return outgoing
+    }
+
+    static func stream(_ request: HTTPRequest, connectTimeout: Duration) async throws -> HTTPStreamingResponse {
+        let prepared = outgoing(request)
+        let response: HTTPClientResponse
+        do {
+            // No deadline on the exchange: an event stream is meant to stay
+            // open. The head must come within `connectTimeout`.
+            response = try await withTimeLimit(connectTimeout) {
+                try await streamingClient.execute(prepared, deadline: .distantFuture)
+            }
+        } catch {
+            throw TransportError(classifying: error, limit: 0)
+        }
+        let (body, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self, throwing: (any Error).self)
+        let pump = Task {
+            do {
+                for try await buffer in response.body {
+                    continuation.yield(Array(buffer.readableBytesView))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: TransportError(classifying: error, limit: 0))
+            }
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return HTTPStreamingResponse(
+            status: Int(response.status.code),
+            headers: response.headers.map { (name: $0.name, value: $0.value) },
+            body: body
+        )
+    }
+
+    static func send(_ request: HTTPRequest, timeout: Duration, maxBodyBytes: Int) async throws -> HTTPResponse {
+        let prepared = outgoing(request)
         do {
             return try await withTimeLimit(timeout) {
                 let response = try await client.execute(prepared, timeout: TimeAmount(timeout))

@@ -77,8 +77,38 @@ public struct HTTPTransport: Sendable {
     /// Sends `request`, waiting at most `timeout` for the whole exchange and
     /// reading at most `maxBodyBytes` of body. Throws ``TransportError`` only.
     public var send: @Sendable (_ request: HTTPRequest, _ timeout: Duration, _ maxBodyBytes: Int) async throws -> HTTPResponse
+    /// Opens `request` and hands back the head once it has arrived, with the
+    /// body as it streams in (an event stream). `connectTimeout` bounds the
+    /// wait for the head only; the body may go on for hours. Throws
+    /// ``TransportError`` only.
+    public var stream: @Sendable (_ request: HTTPRequest, _ connectTimeout: Duration) async throws -> HTTPStreamingResponse
 
-    public init(send: @escaping @Sendable (_ request: HTTPRequest, _ timeout: Duration, _ maxBodyBytes: Int) async throws -> HTTPResponse) {
+    public init(send: @escaping @Sendable (_ request: HTTPRequest, _ timeout: Duration, _ maxBodyBytes: Int) async throws -> HTTPResponse,
+                stream: @escaping @Sendable (_ request: HTTPRequest, _ connectTimeout: Duration) async throws -> HTTPStreamingResponse = { _, _ in
+                    throw TransportError.unreachable("streaming is not supported by this transport")
+                }) {
         self.send = send
+        self.stream = stream
+    }
+}
+
+/// A response whose body is still arriving.
+public struct HTTPStreamingResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    /// The body in chunks as they arrive; ends when the server closes,
+    /// throws ``TransportError`` when the connection breaks. Cancelling the
+    /// consuming task closes the connection.
+    public var body: AsyncThrowingStream<[UInt8], any Error>
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: AsyncThrowingStream<[UInt8], any Error>) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header called `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

@@ -117,6 +117,55 @@ public actor APIClient {
         }
     }
 
+    /// An authenticated GET of raw bytes (covers): the Bearer header, one
+    /// refresh and one retry on 401. Returns `nil` for 404 (nothing there).
+    public func authorizedBytes(path: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+        guard let current = session else { throw .sessionLapsed }
+        func fetch(_ token: String) async throws(APIClientError) -> HTTPResponse {
+            let request = HTTPRequest(method: "GET", url: baseURL.appendingAPIPath(path), headers: [("Authorization", "Bearer \(token)")])
+            return try await send(request, maxBodyBytes: maxBytes)
+        }
+        var response = try await fetch(current.accessToken)
+        if response.status == 401 {
+            let renewed = try await refreshed(after: current.accessToken)
+            response = try await fetch(renewed.accessToken)
+        }
+        switch response.status {
+        case 200..<300: return response.body
+        case 404: return nil
+        default: throw .server(status: response.status, message: HTTPStatusText.text(for: response.status))
+        }
+    }
+
+    /// Opens `/api/v1/sync/events` (server-sent events) with the Bearer
+    /// header; one refresh and one retry on 401. Redirects are refused.
+    public func openEventStream(connectTimeout: Duration = .seconds(15)) async throws(APIClientError) -> HTTPStreamingResponse {
+        guard let current = session else { throw .sessionLapsed }
+        func open(_ token: String) async throws(APIClientError) -> HTTPStreamingResponse {
+            let request = HTTPRequest(method: "GET", url: baseURL.appendingAPIPath("/api/v1/sync/events"),
+                                      headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")])
+            do {
+                return try await transport.stream(request, connectTimeout)
+            } catch let error as TransportError {
+                throw .transport(error)
+            } catch {
+                throw .transport(.unreachable("\(error)"))
+            }
+        }
+        var response = try await open(current.accessToken)
+        if response.status == 401 {
+            let renewed = try await refreshed(after: current.accessToken)
+            response = try await open(renewed.accessToken)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw .server(status: response.status, message: HTTPStatusText.text(for: response.status))
+        }
+        guard response.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true else {
+            throw .protocolMismatch("the event stream is not text/event-stream")
+        }
+        return response
+    }
+
     /// A call with no token (instance, setup, login, refresh, logout) or with `token`.
     func call<Response: Decodable & Sendable>(_ endpoint: Endpoint<Response>, token: String? = nil) async throws(APIClientError) -> Response {
         var url = baseURL.appendingAPIPath(endpoint.path)
@@ -133,12 +182,12 @@ public actor APIClient {
 
     /// Sends, following same-origin redirects (at most 5). A redirect to
     /// another origin is refused before anything is sent there.
-    private func send(_ first: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+    private func send(_ first: HTTPRequest, maxBodyBytes: Int = APIClient.maxBodyBytes) async throws(APIClientError) -> HTTPResponse {
         var request = first
         for _ in 0..<6 {
             let response: HTTPResponse
             do {
-                response = try await transport.send(request, timeout, Self.maxBodyBytes)
+                response = try await transport.send(request, timeout, maxBodyBytes)
             } catch let error as TransportError {
                 throw .transport(error)
             } catch {

@@ -2,125 +2,295 @@ import CAdwaita
 import GtkBridge
 import ListenUpCore
 
-/// The library landing: the signed-in user's books, title and authors.
+/// The library: a toolbar (search, sort, grid or list), the books, and a
+/// details panel that slides in beside them. Empty library, no results,
+/// first sync and errors each get their own status page.
 @MainActor
 final class LibraryPage: RoutePage {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     private let model: LibraryModel
     let summary: OpaquePointer
-    let list: OpaquePointer
-    private let spinner: OpaquePointer
-    private let statusPage: UnsafeMutablePointer<GtkWidget>
+    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    let sortDropDown: UnsafeMutablePointer<GtkWidget>
+    let gridToggle: UnsafeMutablePointer<GtkWidget>
+    let listToggle: UnsafeMutablePointer<GtkWidget>
+    private let syncBar: OpaquePointer
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    let statusPage: UnsafeMutablePointer<GtkWidget>
+    private let statusProgress: OpaquePointer
     private let retryButton: ListenUpButton
-    private var shown: [LibraryModel.Book] = []
+    let collection: BookCollectionView
+    private let revealer: UnsafeMutablePointer<GtkWidget>
+    let details: BookDetailsPanel
     private var observation: StateObservation?
+    private var connections: [SignalConnection] = []
+    private var applyingState = false
+
+    /// The sort choices, in the drop-down's order.
+    static let sorts: [(LibrarySort, String)] = [
+        (.title, tr("Title")), (.author, tr("Author")), (.recentlyAdded, tr("Recently Added")), (.duration, tr("Duration")),
+    ]
 
     init(model: LibraryModel) {
         self.model = model
-        widget = newObject(gtk_scrolled_window_new())
+        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
         ref = GObjectRef(borrowing: widget)
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         widget.addClasses(.backdrop)
 
-        let column = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        gtk_widget_set_margin_top(column, 24)
-        gtk_widget_set_margin_bottom(column, 24)
-        gtk_widget_set_margin_start(column, 12)
-        gtk_widget_set_margin_end(column, 12)
-
-        let heading = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-        let titles = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
-        gtk_widget_set_hexpand(titles, 1)
+        // Heading: title and a line saying how many, who, offline.
+        let main = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        gtk_widget_set_hexpand(main, 1)
+        let heading = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
+        gtk_widget_set_margin_top(heading, 18)
+        gtk_widget_set_margin_start(heading, 18)
+        gtk_widget_set_margin_end(heading, 18)
         let title = OpaquePointer(newObject(gtk_label_new(tr("Library"))))
         title.addClasses(.title1)
         gtk_label_set_xalign(title, 0)
         summary = OpaquePointer(newObject(gtk_label_new(nil)))
         summary.addClasses(.dimLabel)
         gtk_label_set_xalign(summary, 0)
-        gtk_box_append(titles.cast(to: GtkBox.self), title.widget)
-        gtk_box_append(titles.cast(to: GtkBox.self), summary.widget)
-        spinner = OpaquePointer(newObject(gtk_spinner_new()))
-        gtk_widget_set_valign(spinner.widget, GTK_ALIGN_CENTER)
-        gtk_box_append(heading.cast(to: GtkBox.self), titles)
-        gtk_box_append(heading.cast(to: GtkBox.self), spinner.widget)
+        gtk_label_set_ellipsize(summary, PANGO_ELLIPSIZE_END)
+        gtk_box_append(heading.cast(to: GtkBox.self), title.widget)
+        gtk_box_append(heading.cast(to: GtkBox.self), summary.widget)
 
-        list = OpaquePointer(newObject(gtk_list_box_new()))
-        gtk_list_box_set_selection_mode(list, GTK_SELECTION_NONE)
-        list.addClasses(StyleClass("boxed-list"), .glass, .glassRegular)
-        list.widget.setAccessibleLabel(tr("Books"))
+        // Toolbar: search, sort, layout.
+        let toolbar = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
+        gtk_widget_set_margin_top(toolbar, 12)
+        gtk_widget_set_margin_bottom(toolbar, 12)
+        gtk_widget_set_margin_start(toolbar, 18)
+        gtk_widget_set_margin_end(toolbar, 18)
+        searchEntry = newObject(gtk_search_entry_new())
+        gtk_widget_set_hexpand(searchEntry, 1)
+        gtk_search_entry_set_search_delay(searchEntry.opaque, 0)
+        searchEntry.setStringProperty("placeholder-text", tr("Search title, author, narrator or series"))
+        searchEntry.setAccessibleLabel(tr("Search Library"))
+        var sortNames = Self.sorts.map { strdup($0.1) }
+        sortNames.append(nil)
+        sortDropDown = sortNames.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                newObject(gtk_drop_down_new_from_strings($0))
+            }
+        }
+        for name in sortNames { free(name) }
+        sortDropDown.setAccessibleLabel(tr("Sort By"))
+        gtk_widget_set_tooltip_text(sortDropDown, tr("Sort By"))
+        gridToggle = newObject(gtk_toggle_button_new())
+        gtk_button_set_icon_name(gridToggle.cast(to: GtkButton.self), "view-grid-symbolic")
+        gtk_widget_set_tooltip_text(gridToggle, tr("Grid"))
+        gridToggle.setAccessibleLabel(tr("Show as Grid"))
+        listToggle = newObject(gtk_toggle_button_new())
+        gtk_button_set_icon_name(listToggle.cast(to: GtkButton.self), "view-list-symbolic")
+        gtk_widget_set_tooltip_text(listToggle, tr("List"))
+        listToggle.setAccessibleLabel(tr("Show as List"))
+        gtk_toggle_button_set_group(listToggle.cast(to: GtkToggleButton.self), gridToggle.cast(to: GtkToggleButton.self))
+        let layoutBox = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        layoutBox.addClasses(StyleClass("linked"))
+        gtk_box_append(layoutBox.cast(to: GtkBox.self), gridToggle)
+        gtk_box_append(layoutBox.cast(to: GtkBox.self), listToggle)
+        let toolbox = toolbar.cast(to: GtkBox.self)
+        gtk_box_append(toolbox, searchEntry)
+        gtk_box_append(toolbox, sortDropDown)
+        gtk_box_append(toolbox, layoutBox)
 
+        syncBar = OpaquePointer(newObject(gtk_progress_bar_new()))
+        syncBar.addClasses(StyleClass("osd"), StyleClass("library-sync"))
+        syncBar.widget.setAccessibleLabel(tr("Updating Library"))
+
+        // The books, or a status page.
+        collection = BookCollectionView(model: model)
         statusPage = newObject(adw_status_page_new())
-        adw_status_page_set_icon_name(statusPage.opaque, "accessories-dictionary-symbolic")
+        gtk_widget_set_vexpand(statusPage, 1)
+        let statusChild = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
+        gtk_widget_set_halign(statusChild, GTK_ALIGN_CENTER)
+        statusProgress = OpaquePointer(newObject(gtk_progress_bar_new()))
+        gtk_widget_set_size_request(statusProgress.widget, 280, -1)
+        statusProgress.widget.setAccessibleLabel(tr("Download Progress"))
         retryButton = ListenUpButton(title: tr("Try Again"))
         gtk_widget_set_halign(retryButton.widget, GTK_ALIGN_CENTER)
-        adw_status_page_set_child(statusPage.opaque, retryButton.widget)
+        gtk_box_append(statusChild.cast(to: GtkBox.self), statusProgress.widget)
+        gtk_box_append(statusChild.cast(to: GtkBox.self), retryButton.widget)
+        adw_status_page_set_child(statusPage.opaque, statusChild)
+        stack = newObject(gtk_stack_new())
+        gtk_stack_add_named(stack.opaque, collection.widget, "books")
+        gtk_stack_add_named(stack.opaque, statusPage, "status")
+        gtk_widget_set_vexpand(stack, 1)
 
-        let box = column.cast(to: GtkBox.self)
-        gtk_box_append(box, heading)
-        gtk_box_append(box, statusPage)
-        gtk_box_append(box, list.widget)
+        let mainBox = main.cast(to: GtkBox.self)
+        gtk_box_append(mainBox, heading)
+        gtk_box_append(mainBox, toolbar)
+        gtk_box_append(mainBox, syncBar.widget)
+        gtk_box_append(mainBox, stack)
 
-        let clamp = newObject(adw_clamp_new())
-        adw_clamp_set_maximum_size(clamp.opaque, 720)
-        adw_clamp_set_child(clamp.opaque, column)
-        gtk_scrolled_window_set_child(widget.opaque, clamp)
+        details = BookDetailsPanel()
+        revealer = newObject(gtk_revealer_new())
+        gtk_revealer_set_transition_type(revealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
+        gtk_revealer_set_child(revealer.opaque, details.widget)
+        gtk_box_append(widget.cast(to: GtkBox.self), main)
+        gtk_box_append(widget.cast(to: GtkBox.self), revealer)
 
-        retryButton.onClick { [weak model] in model?.send(.reload) }
+        connectControls()
         observation = StateObservation { [weak self] in self?.render() }
     }
 
+    private func connectControls() {
+        connections.append(searchEntry.connect(.custom("search-changed")) { [weak self] in
+            guard let self, !self.applyingState else { return }
+            self.model.send(.search(String(cString: gtk_editable_get_text(self.searchEntry.opaque))))
+        })
+        connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
+            guard let self else { return }
+            gtk_editable_set_text(self.searchEntry.opaque, "")
+        })
+        connections.append(sortDropDown.connectNotify("selected") { [weak self] in
+            guard let self, !self.applyingState else { return }
+            let index = Int(gtk_drop_down_get_selected(self.sortDropDown.opaque))
+            if Self.sorts.indices.contains(index) { self.model.send(.sort(Self.sorts[index].0)) }
+        })
+        for (toggle, layout) in [(gridToggle, LibraryLayout.grid), (listToggle, .list)] {
+            connections.append(toggle.connect(.custom("toggled")) { [weak self] in
+                guard let self, !self.applyingState, gtk_toggle_button_get_active(toggle.cast(to: GtkToggleButton.self)) != 0 else { return }
+                self.model.send(.layout(layout))
+            })
+        }
+        retryButton.onClick { [weak model] in model?.send(.reload) }
+        connections.append(details.closeButton.connect(.clicked) { [weak self] in self?.closeDetails() })
+        // The hidden panel takes no room: it is shown only while open or sliding.
+        connections.append(revealer.connectNotify("child-revealed") { [weak self] in
+            guard let self else { return }
+            if gtk_revealer_get_child_revealed(self.revealer.opaque) == 0, self.model.selection == nil {
+                gtk_widget_set_visible(self.revealer, 0)
+            }
+        })
+        collection.onActivate = { [weak self] id in self?.model.send(.select(id)) }
+
+        // Ctrl+F searches from anywhere in the window; Escape closes the
+        // details; typing on the page goes to the search field.
+        let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
+        gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
+        addShortcut("<Control>f", to: shortcuts) { [weak self] in
+            guard let self else { return false }
+            gtk_widget_grab_focus(self.searchEntry)
+            return true
+        }
+        addShortcut("Escape", to: shortcuts) { [weak self] in
+            guard let self, self.model.selection != nil else { return false }
+            self.closeDetails()
+            return true
+        }
+        gtk_widget_add_controller(widget, shortcuts)
+        gtk_search_entry_set_key_capture_widget(searchEntry.opaque, widget)
+    }
+
+    private func closeDetails() {
+        let wasFocusedInPanel = gtk_widget_get_focus_child(revealer) != nil
+        model.send(.select(nil))
+        if wasFocusedInPanel { focusDefault() }
+    }
+
     private func render() {
+        applyingState = true
+        defer { applyingState = false }
+        let visible = model.visible
         let books = model.books
-        let user = model.session?.displayName ?? ""
-        let count = books.count == 1 ? tr("1 book") : tr("%@ books", String(books.count))
-        switch model.status {
-        case .loading:
-            gtk_label_set_label(summary, model.syncedCount > 0 ? tr("Loading your books… %@ so far", String(model.syncedCount)) : tr("Loading your books…"))
-            gtk_spinner_set_spinning(spinner, 1)
-            gtk_widget_set_visible(spinner.widget, 1)
-            gtk_widget_set_visible(statusPage, 0)
-        case .loaded:
-            var line = user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
-            if model.isOffline { line = tr("Offline · %@ saved on this computer", count) }
-            gtk_label_set_label(summary, line)
-            gtk_spinner_set_spinning(spinner, 0)
-            gtk_widget_set_visible(spinner.widget, 0)
-            gtk_widget_set_visible(statusPage, books.isEmpty ? 1 : 0)
-            adw_status_page_set_icon_name(statusPage.opaque, "accessories-dictionary-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("No Books Yet"))
-            adw_status_page_set_description(statusPage.opaque, tr("Books added to your server's library appear here."))
-            gtk_widget_set_visible(retryButton.widget, 0)
-        case .failed(_, let message):
-            gtk_label_set_label(summary, user.isEmpty ? "" : tr("Signed in as %@", user))
-            gtk_spinner_set_spinning(spinner, 0)
-            gtk_widget_set_visible(spinner.widget, 0)
-            gtk_widget_set_visible(statusPage, 1)
-            adw_status_page_set_icon_name(statusPage.opaque, "network-offline-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("Couldn't Load Your Library"))
-            adw_status_page_set_description(statusPage.opaque, message)
-            gtk_widget_set_visible(retryButton.widget, 1)
+
+        gtk_label_set_label(summary, summaryLine())
+
+        if String(cString: gtk_editable_get_text(searchEntry.opaque)) != model.query {
+            gtk_editable_set_text(searchEntry.opaque, model.query)
         }
-        gtk_widget_set_visible(list.widget, books.isEmpty ? 0 : 1)
-        guard books != shown else { return }
-        shown = books
-        while let row = gtk_widget_get_first_child(list.widget) {
-            gtk_list_box_remove(list, row)
+        if let index = Self.sorts.firstIndex(where: { $0.0 == model.sort }) {
+            gtk_drop_down_set_selected(sortDropDown.opaque, guint(index))
         }
-        for book in books {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), book.title)
-            adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), book.authors)
-            gtk_list_box_append(list, row)
+        gtk_toggle_button_set_active(gridToggle.cast(to: GtkToggleButton.self), model.layout == .grid ? 1 : 0)
+        gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
+        collection.setLayout(model.layout)
+        collection.show(visible)
+
+        let fraction = model.syncProgress?.fraction
+        gtk_widget_set_visible(syncBar.widget, fraction != nil && !books.isEmpty ? 1 : 0)
+        if let fraction { gtk_progress_bar_set_fraction(syncBar, fraction) }
+
+        showStatus(books: books, visible: visible)
+
+        if let selection = model.selection {
+            details.show(selection) { [collection] view in collection.loadCover(for: selection.book, into: view) }
+            gtk_widget_set_visible(revealer, 1)
+            gtk_revealer_set_reveal_child(revealer.opaque, 1)
+        } else {
+            gtk_revealer_set_reveal_child(revealer.opaque, 0)
+            if gtk_revealer_get_child_revealed(revealer.opaque) == 0 { gtk_widget_set_visible(revealer, 0) }
+            details.clear()
         }
     }
 
+    private func summaryLine() -> String {
+        let books = model.books
+        let count = books.count == 1 ? tr("1 book") : tr("%@ books", String(books.count))
+        let user = model.session?.displayName ?? ""
+        if model.isOffline { return tr("Offline · %@ saved on this computer", count) }
+        if case .loading = model.status { return tr("Setting up your library…") }
+        if let progress = model.syncProgress, !books.isEmpty, progress.stored > 0 {
+            return tr("%@ · updating…", count)
+        }
+        if !model.query.isEmpty {
+            return tr("%@ of %@", String(model.visible.count), count)
+        }
+        return user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
+    }
+
+    private func showStatus(books: [LibraryModel.Book], visible: [LibraryModel.Book]) {
+        var showProgress = false
+        var showRetry = false
+        switch model.status {
+        case .loading where books.isEmpty:
+            adw_status_page_set_icon_name(statusPage.opaque, "folder-download-symbolic")
+            adw_status_page_set_title(statusPage.opaque, tr("Setting Up Your Library"))
+            let progress = model.syncProgress
+            if let progress, let expected = progress.expected {
+                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library: %@ of %@ books", String(progress.stored), String(expected)))
+            } else {
+                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))
+            }
+            if let fraction = progress?.fraction {
+                gtk_progress_bar_set_fraction(statusProgress, fraction)
+            } else {
+                gtk_progress_bar_pulse(statusProgress)
+            }
+            showProgress = true
+        case .failed(_, let message) where books.isEmpty:
+            adw_status_page_set_icon_name(statusPage.opaque, "network-offline-symbolic")
+            adw_status_page_set_title(statusPage.opaque, tr("Couldn't Load Your Library"))
+            adw_status_page_set_description(statusPage.opaque, message)
+            showRetry = true
+        default:
+            if books.isEmpty {
+                adw_status_page_set_icon_name(statusPage.opaque, "accessories-dictionary-symbolic")
+                adw_status_page_set_title(statusPage.opaque, tr("No Books Yet"))
+                adw_status_page_set_description(statusPage.opaque, tr("Books added to your server's library appear here."))
+            } else if visible.isEmpty {
+                adw_status_page_set_icon_name(statusPage.opaque, "edit-find-symbolic")
+                adw_status_page_set_title(statusPage.opaque, tr("No Results"))
+                adw_status_page_set_description(statusPage.opaque, tr("No title, author, narrator or series matches “%@”.", model.query))
+            }
+        }
+        gtk_widget_set_visible(statusProgress.widget, showProgress ? 1 : 0)
+        gtk_widget_set_visible(retryButton.widget, showRetry ? 1 : 0)
+        gtk_stack_set_visible_child_name(stack.opaque, visible.isEmpty ? "status" : "books")
+    }
+
     /// The titles shown, in order (tests).
-    var shownTitles: [String] { shown.map(\.title) }
+    var shownTitles: [String] { model.visible.map(\.title) }
+
+    func focusDefault() {
+        gtk_widget_grab_focus(collection.visibleView(for: model.layout))
+    }
 
     func teardown() {
         observation?.cancel()
         observation = nil
+        for connection in connections { connection.disconnect() }
+        connections.removeAll()
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import ListenUpAPI
+import Logging
+
+/// Follows `/api/v1/sync/events` and applies what it says to the cache:
+/// `book.created` and `book.deleted` change the books, progress events the
+/// progress; a finished scan or an access change asks for a delta sync
+/// (the server announces no edits, contract §11.3). Reconnects with
+/// exponential back-off and jitter; each (re)connection asks for a delta
+/// sync too, since live events are not replayed.
+public struct LibraryLiveUpdates: Sendable {
+    /// What happened, for the screen.
+    public enum Change: Equatable, Sendable {
+        /// The stream is open (run a delta sync: events may have been missed).
+        case connected
+        /// The stream broke; retrying after `retryIn`.
+        case disconnected(retryIn: Duration)
+        /// Books were added or removed in the cache.
+        case booksChanged
+        /// Listening progress changed in the cache.
+        case progressChanged
+        /// The server finished a scan or changed access: run a delta sync.
+        case needsDeltaSync
+        /// The account is gone (`user.deleted`).
+        case userDeleted
+    }
+
+    /// Waits between attempts: 1 s doubling to `maximum`, ±20 % jitter.
+    public struct Backoff: Sendable {
+        public var initial: Duration = .seconds(1)
+        public var maximum: Duration = .seconds(60)
+
+        public init(initial: Duration = .seconds(1), maximum: Duration = .seconds(60)) {
+            self.initial = initial
+            self.maximum = maximum
+        }
+
+        /// The wait before attempt `failures + 1`.
+        public func delay(afterFailures failures: Int) -> Duration {
+            let base = min(initial * (1 << min(failures, 20)), maximum)
+            return base * Double.random(in: 0.8...1.2)
+        }
+    }
+
+    let client: APIClient
+    let store: LibraryStore
+    var backoff: Backoff
+    let logger: Logger
+
+    public init(client: APIClient, store: LibraryStore, backoff: Backoff = Backoff(), logger: Logger) {
+        self.client = client
+        self.store = store
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    /// Runs until the task is cancelled or the session ends.
+    public func run(onChange: @escaping @Sendable (Change) async -> Void) async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let stream = try await client.openEventStream()
+                failures = 0
+                logger.debug("Live updates connected")
+                await onChange(.connected)
+                var parser = ServerSentEventParser()
+                for try await chunk in stream.body {
+                    for event in parser.feed(chunk) {
+                        if let change = apply(event) { await onChange(change) }
+                    }
+                }
+                logger.debug("Live updates ended by the server")
+            } catch APIClientError.sessionLapsed {
+                return
+            } catch let error as APIClientError {
+                logger.debug("Live updates broke", metadata: ["code": "\(error.code)"])
+            } catch {
+                logger.debug("Live updates broke", metadata: ["reason": "\(error)"])
+            }
+            if Task.isCancelled { return }
+            let wait = backoff.delay(afterFailures: failures)
+            failures += 1
+            await onChange(.disconnected(retryIn: wait))
+            do { try await Task.sleep(for: wait) } catch { return }
+        }
+    }
+
+    /// Applies one event to the cache; returns what changed.
+    func apply(_ event: ServerSentEvent) -> Change? {
+        let data = Data(event.data.utf8)
+        func payload<Payload: Decodable & Sendable>(_ type: Payload.Type) -> Payload? {
+            do {
+                return try ListenUpJSON.decoder.decode(LiveEvent<Payload>.self, from: data).data
+            } catch {
+                logger.warning("Unreadable live event", metadata: ["type": "\(event.type)", "reason": "\(error)"])
+                return nil
+            }
+        }
+        do {
+            switch event.type {
+            case "book.created":
+                guard let created = payload(BookCreatedPayload.self) else { return nil }
+                try store.upsert([created.book])
+                return .booksChanged
+            case "book.deleted":
+                guard let deleted = payload(BookDeletedPayload.self) else { return nil }
+                try store.delete([deleted.bookID])
+                return .booksChanged
+            case "listening.progress_updated":
+                guard let update = payload(ProgressUpdatedPayload.self) else { return nil }
+                try store.setProgress(BookProgress(fraction: update.progress, finished: update.isFinished), for: update.bookID)
+                return .progressChanged
+            case "listening.progress_deleted":
+                guard let deleted = payload(BookIDPayload.self) else { return nil }
+                try store.setProgress(nil, for: deleted.bookID)
+                return .progressChanged
+            case "library.scan_progress":
+                guard let scan = payload(ScanProgressPayload.self) else { return nil }
+                return scan.phase == "complete" ? .needsDeltaSync : nil
+            case "library.access_mode_changed":
+                return .needsDeltaSync
+            case "user.deleted":
+                return .userDeleted
+            default:
+                // connected, heartbeat and events the library does not show.
+                return nil
+            }
+        } catch {
+            logger.error("Could not apply a live event to the cache", metadata: ["type": "\(event.type)", "reason": "\(error)"])
+            return nil
+        }
+    }
+}

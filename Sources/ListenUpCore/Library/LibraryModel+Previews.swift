@@ -1,0 +1,48 @@
+import Foundation
+
+extension LibraryModel {
+    nonisolated static let previews: [PreviewState<LibraryModel>] = [
+        .init("loading") { $0.showForPreview([], status: .loading, syncing: SyncProgress(stored: 3_500, expected: 10_000)) },
+        .init("loaded") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded) },
+        .init("search") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, query: "ur") },
+        .init("no-results") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, query: "zzyzx") },
+        .init("empty") { $0.showForPreview([], status: .loaded) },
+        .init("offline") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, offline: true) },
+        .init("details") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2") },
+        .init("failed") {
+            $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+        },
+    ]
+
+    /// A small library for previews: real-looking titles, a long one, and
+    /// CJK, Arabic and emoji.
+    nonisolated static let previewBooks: [CachedBook] = {
+        let entries: [(String, String, String, String, Int64)] = [
+            ("The Left Hand of Darkness", "Ursula K. Le Guin", "George Guidall", "Hainish Cycle #4", 52_000_000),
+            ("Middlemarch", "George Eliot", "Juliet Stevenson", "", 128_000_000),
+            ("Piranesi", "Susanna Clarke", "Chiwetel Ejiofor", "", 30_000_000),
+            ("The Remains of the Day", "Kazuo Ishiguro", "Simon Prebble", "", 35_000_000),
+            ("Project Hail Mary", "Andy Weir", "Ray Porter", "", 58_000_000),
+            ("Wolf Hall", "Hilary Mantel", "Simon Slater", "Thomas Cromwell #1", 86_000_000),
+            ("吾輩は猫である", "夏目漱石", "", "", 40_000_000),
+            ("ألف ليلة وليلة", "مجهول", "", "", 72_000_000),
+            ("The Extraordinarily Long and Winding Chronicle of Everything That Happened Before Breakfast 🌅", "A. Very-Longname", "", "Chronicles #12", 9_000_000),
+            ("Dune", "Frank Herbert", "Scott Brick", "Dune #1", 75_000_000),
+        ]
+        let start = Date(timeIntervalSince1970: 1_750_000_000)
+        return entries.enumerated().map { index, entry in
+            var details = BookDetails()
+            details.description = index == 2
+                ? "<p>Piranesi's house is no ordinary building: its rooms are infinite, its corridors endless.</p><p>For as long as he can remember, <b>Piranesi</b> has lived in the House &amp; explored it.</p>"
+                : "<p>A preview description.</p>"
+            details.contributors = [BookDetails.Person(name: entry.1, roles: ["author"])]
+                + (entry.2.isEmpty ? [] : [BookDetails.Person(name: entry.2, roles: ["narrator"])])
+            details.chapters = (0..<12).map { BookDetails.ChapterEntry(title: "Chapter \($0 + 1)", start: Int64($0) * 1_800_000, duration: 1_800_000) }
+            details.publisher = "Preview House"
+            details.publishYear = "2020"
+            return CachedBook(id: "book-\(index)", title: entry.0, authors: entry.1, narrators: entry.2, series: entry.3,
+                              duration: entry.4, createdAt: start.addingTimeInterval(Double(index) * 86_400),
+                              updatedAt: start, hasCover: false, details: details)
+        }
+    }()
+}

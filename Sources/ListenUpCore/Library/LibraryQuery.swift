@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Text folded for matching: lower case, no diacritics, no width variants,
+/// composed (NFC), whitespace runs made one space. Search compares folded
+/// UTF-8 bytes, so "Éowyn" is found by "eowyn", "ＡＢＣ" by "abc", and CJK,
+/// Arabic and emoji by themselves.
+public enum SearchKey {
+    public static func fold(_ text: String) -> String {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .lowercased()
+            .precomposedStringWithCanonicalMapping
+        return folded.split(whereSeparator: { $0.isWhitespace && $0 != "\n" }).joined(separator: " ")
+    }
+}
+
+/// How the library is ordered.
+public enum LibrarySort: String, CaseIterable, Codable, Sendable {
+    /// A to Z by title.
+    case title
+    /// A to Z by the first author, then title.
+    case author
+    /// Newest first.
+    case recentlyAdded
+    /// Shortest first.
+    case duration
+}
+
+/// How the library is laid out.
+public enum LibraryLayout: String, CaseIterable, Codable, Sendable {
+    case grid
+    case list
+}
+
+/// The library in memory, ready to be searched and sorted quickly: every
+/// book's folded key as bytes, and the order for each sort computed once on
+/// plain byte comparisons (no collator calls in the hot path).
+public struct LibraryIndex: Sendable {
+    public struct Entry: Sendable {
+        public var book: CachedBook
+        /// `title \n authors \n narrators \n series`, folded, as UTF-8.
+        let key: [UInt8]
+        let titleKey: ArraySlice<UInt8>
+        let authorKey: ArraySlice<UInt8>
+    }
+
+    public private(set) var entries: [Entry]
+
+    public init(_ books: [CachedBook]) {
+        entries = books.map { book in
+            let key = Array(book.searchKey.utf8)
+            let lines = key.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            return Entry(book: book, key: key, titleKey: lines.first ?? [], authorKey: lines.count > 1 ? lines[1] : [])
+        }
+    }
+
+    public var count: Int { entries.count }
+
+    /// Indices into ``entries`` in the order `sort` asks for.
+    public func order(by sort: LibrarySort) -> [Int] {
+        let entries = entries
+        func titleThenID(_ a: Int, _ b: Int) -> Bool {
+            let x = entries[a], y = entries[b]
+            if x.titleKey != y.titleKey { return x.titleKey.lexicographicallyPrecedes(y.titleKey) }
+            return x.book.id < y.book.id
+        }
+        return Array(entries.indices).sorted { a, b in
+            let x = entries[a], y = entries[b]
+            switch sort {
+            case .title:
+                return titleThenID(a, b)
+            case .author:
+                // Books without an author go last.
+                if x.authorKey.isEmpty != y.authorKey.isEmpty { return !x.authorKey.isEmpty }
+                if x.authorKey != y.authorKey { return x.authorKey.lexicographicallyPrecedes(y.authorKey) }
+                return titleThenID(a, b)
+            case .recentlyAdded:
+                if x.book.createdAt != y.book.createdAt { return x.book.createdAt > y.book.createdAt }
+                return titleThenID(a, b)
+            case .duration:
+                if x.book.duration != y.book.duration { return x.book.duration < y.book.duration }
+                return titleThenID(a, b)
+            }
+        }
+    }
+
+    /// The indices of `order` whose book matches every word of `query`
+    /// (title, authors, narrators or series), order kept. An empty query
+    /// matches everything.
+    public func filter(_ order: [Int], query: String) -> [Int] {
+        let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
+        guard !terms.isEmpty else { return order }
+        return order.filter { index in
+            let key = entries[index].key
+            return terms.allSatisfy { key.containsBytes($0) }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes: memchr for the first byte,
+    /// memcmp for the rest (glibc's memmem is not exported to Swift).
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= count else { return false }
+        return withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { needle in
+                guard let start = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
+                let first = Int32(needle[0])
+                let lastStart = haystack.count - needle.count
+                var offset = 0
+                while offset <= lastStart {
+                    guard let found = memchr(start + offset, first, lastStart - offset + 1) else { return false }
+                    let position = start.distance(to: UnsafeRawPointer(found))
+                    if memcmp(start + position, wanted, needle.count) == 0 { return true }
+                    offset = position + 1
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+
+/// A cover: the picture once it has arrived, and until then (or when the
+/// book has none) a placeholder drawn from the title: its initials on a
+/// colour picked from the title, so a book keeps its colour.
+@MainActor
+final class CoverView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let picture: OpaquePointer
+    private let initials: OpaquePointer
+    private var colorClass: StyleClass?
+    let size: Int
+
+    init(size: Int) {
+        self.size = size
+        widget = newObject(gtk_overlay_new())
+        gtk_widget_set_size_request(widget, Int32(size), Int32(size))
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_START)
+        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
+        widget.addClasses(StyleClass("book-cover"))
+        initials = OpaquePointer(newObject(gtk_label_new(nil)))
+        initials.addClasses(StyleClass("book-cover-initials"))
+        gtk_widget_set_halign(initials.widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(initials.widget, GTK_ALIGN_CENTER)
+        gtk_overlay_set_child(widget.opaque, initials.widget)
+        picture = OpaquePointer(newObject(gtk_picture_new()))
+        gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_can_shrink(picture, 1)
+        gtk_overlay_add_overlay(widget.opaque, picture.widget)
+        if size < 80 { widget.addClasses(StyleClass("small")) }
+    }
+
+    /// Shows the placeholder for `title`.
+    func showPlaceholder(for title: String) {
+        gtk_picture_set_paintable(picture, nil)
+        gtk_widget_set_visible(picture.widget, 0)
+        gtk_label_set_label(initials, Self.initials(of: title))
+        if let colorClass { widget.removeClass(colorClass) }
+        let color = StyleClass("cover-tint-\(Self.tint(of: title))")
+        widget.addClasses(color)
+        colorClass = color
+    }
+
+    func show(_ texture: CoverTexture) {
+        gtk_picture_set_paintable(picture, texture.texture)
+        gtk_widget_set_visible(picture.widget, 1)
+    }
+
+    /// Up to two initials: the first letters of the first two words.
+    static func initials(of title: String) -> String {
+        let words = title.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).filter { $0.first?.isLetter == true || $0.first?.isNumber == true }
+        let letters = words.prefix(2).compactMap(\.first).map { String($0).uppercased() }
+        return letters.isEmpty ? "♪" : letters.joined()
+    }
+
+    /// One of eight tints, stable for a title (FNV-1a over its UTF-8).
+    static func tint(of title: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in title.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % 8)
+    }
+}
+
+/// One book in the grid (a card: cover above, text below) or the list (a
+/// row: small cover, text, duration). Made once per visible slot and
+/// re-bound as the view scrolls.
+@MainActor
+final class BookCell {
+    enum Style { case card, row }
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let cover: CoverView
+    private let title: OpaquePointer
+    private let authors: OpaquePointer
+    private let series: OpaquePointer
+    private let duration: OpaquePointer
+    private let progress: OpaquePointer
+    private(set) var bookID: String?
+    var coverTask: Task<Void, Never>?
+
+    init(style: Style) {
+        func label(_ classes: StyleClass..., lines: Int32 = 1) -> OpaquePointer {
+            let label = OpaquePointer(newObject(gtk_label_new(nil)))
+            for c in classes { label.addClasses(c) }
+            gtk_label_set_xalign(label, 0)
+            gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_END)
+            if lines > 1 {
+                gtk_label_set_wrap(label, 1)
+                gtk_label_set_wrap_mode(label, PANGO_WRAP_WORD_CHAR)
+                gtk_label_set_lines(label, lines)
+            }
+            return label
+        }
+        title = label(.heading, lines: style == .card ? 2 : 1)
+        authors = label(.dimLabel)
+        series = label(.caption, .dimLabel)
+        duration = label(.caption, .dimLabel)
+        progress = OpaquePointer(newObject(gtk_progress_bar_new()))
+        progress.addClasses(StyleClass("book-progress"))
+
+        switch style {
+        case .card:
+            cover = CoverView(size: 150)
+            widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4))
+            widget.addClasses(StyleClass("book-card"), .glass, .glassRegular, .glassInteractive)
+            gtk_widget_set_size_request(widget, 170, -1)
+            gtk_label_set_max_width_chars(title, 16)
+            gtk_label_set_width_chars(title, 16)
+            gtk_label_set_max_width_chars(authors, 18)
+            let box = widget.cast(to: GtkBox.self)
+            gtk_box_append(box, cover.widget)
+            gtk_box_append(box, progress.widget)
+            gtk_box_append(box, title.widget)
+            gtk_box_append(box, authors.widget)
+            gtk_box_append(box, series.widget)
+            gtk_box_append(box, duration.widget)
+        case .row:
+            cover = CoverView(size: 48)
+            widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
+            widget.addClasses(StyleClass("book-row"))
+            let text = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
+            gtk_widget_set_hexpand(text, 1)
+            gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
+            let textBox = text.cast(to: GtkBox.self)
+            gtk_box_append(textBox, title.widget)
+            gtk_box_append(textBox, authors.widget)
+            gtk_box_append(textBox, series.widget)
+            gtk_box_append(textBox, progress.widget)
+            gtk_widget_set_valign(duration.widget, GTK_ALIGN_CENTER)
+            let box = widget.cast(to: GtkBox.self)
+            gtk_box_append(box, cover.widget)
+            gtk_box_append(box, text)
+            gtk_box_append(box, duration.widget)
+        }
+    }
+
+    /// Shows `book` (the cover comes separately).
+    func bind(_ book: LibraryModel.Book) {
+        bookID = book.id
+        gtk_label_set_label(title, book.title)
+        gtk_label_set_label(authors, book.authors)
+        gtk_label_set_label(series, book.series)
+        gtk_widget_set_visible(series.widget, book.series.isEmpty ? 0 : 1)
+        gtk_label_set_label(duration, Self.duration(book.duration))
+        if let fraction = book.progress?.fraction, fraction > 0 {
+            gtk_progress_bar_set_fraction(progress, fraction)
+            gtk_widget_set_visible(progress.widget, 1)
+        } else {
+            gtk_widget_set_visible(progress.widget, 0)
+        }
+        var description = book.authors
+        if !book.series.isEmpty { description += ", " + book.series }
+        description += ", " + Self.duration(book.duration)
+        widget.setAccessibleLabel(book.title)
+        widget.setAccessibleDescription(description)
+        cover.showPlaceholder(for: book.title)
+    }
+
+    func unbind() {
+        coverTask?.cancel()
+        coverTask = nil
+        bookID = nil
+    }
+
+    /// "12 h 5 min", "45 min", "" for unknown.
+    static func duration(_ milliseconds: Int64) -> String {
+        guard milliseconds > 0 else { return "" }
+        let minutes = Int((milliseconds + 30_000) / 60_000)
+        let hours = minutes / 60
+        if hours == 0 { return tr("%@ min", String(max(1, minutes))) }
+        if minutes % 60 == 0 { return tr("%@ h", String(hours)) }
+        return tr("%@ h %@ min", String(hours), String(minutes % 60))
+    }
+}

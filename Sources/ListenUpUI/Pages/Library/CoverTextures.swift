@@ -1,0 +1,77 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+
+/// A decoded cover, ready for a GtkPicture. GdkTexture is immutable and its
+/// reference count atomic, so one made on a worker thread may be handed to
+/// the main thread; that is the only thing this wrapper is used for.
+final class CoverTexture: @unchecked Sendable {
+    let texture: OpaquePointer
+
+    private init(texture: OpaquePointer) {
+        self.texture = texture
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(texture))
+    }
+
+    /// Decodes `bytes` scaled to fit `size`×`size` pixels (aspect kept), off
+    /// the main thread. `nil` when GdkPixbuf cannot read them.
+    static func decode(_ bytes: Data, size: Int) async -> CoverTexture? {
+        await Task.detached(priority: .userInitiated) { () -> CoverTexture? in
+            let stream = bytes.withUnsafeBytes { buffer -> UnsafeMutablePointer<GInputStream>? in
+                let gbytes = g_bytes_new(buffer.baseAddress, gsize(buffer.count))
+                defer { g_bytes_unref(gbytes) }
+                return g_memory_input_stream_new_from_bytes(gbytes)
+            }
+            guard let stream else { return nil }
+            defer { g_object_unref(stream) }
+            var error: UnsafeMutablePointer<GError>?
+            guard let pixbuf = gdk_pixbuf_new_from_stream_at_scale(stream, Int32(size), Int32(size), 1, nil, &error) else {
+                g_clear_error(&error)
+                return nil
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+            guard let texture = gdk_texture_new_for_pixbuf(pixbuf) else { return nil }
+            return CoverTexture(texture: texture)
+        }.value
+    }
+}
+
+/// Decoded covers kept for scrolling back: at most `capacity` textures,
+/// least recently used dropped first. Bounded by count: every texture is
+/// decoded at card size, so the count bounds the memory.
+@MainActor
+final class CoverTextureCache {
+    private var entries: [String: (texture: CoverTexture, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var count: Int { entries.count }
+
+    subscript(key: String) -> CoverTexture? {
+        get {
+            guard let entry = entries[key] else { return nil }
+            clock += 1
+            entries[key] = (entry.texture, clock)
+            return entry.texture
+        }
+        set {
+            clock += 1
+            entries[key] = newValue.map { ($0, clock) }
+            if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries[oldest.key] = nil
+            }
+        }
+    }
+
+    static func key(_ book: LibraryModel.Book, size: Int) -> String {
+        "\(book.id)@\(book.version.timeIntervalSince1970)@\(size)"
+    }
+}
