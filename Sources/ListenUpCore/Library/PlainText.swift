@@ -11,7 +11,11 @@ public enum PlainText {
         while index < html.endIndex {
             let character = html[index]
             if character == "<" {
-                guard let close = html[index...].firstIndex(of: ">") else { break }
+                // A lone "<" is text (labels never parse markup).
+                guard let close = html[index...].firstIndex(of: ">") else {
+                    if skippingUntil == nil { output.append(contentsOf: html[index...]) }
+                    break
+                }
                 let tag = html[html.index(after: index)..<close].lowercased()
                 let name = String(tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber }))
                 let closing = tag.hasPrefix("/")
