@@ -43,6 +43,10 @@ public final class DemoServer: Sendable {
         /// Seconds between heartbeats on `/api/v1/sync/events` (the real
         /// server sends about two every 30 s).
         public var heartbeatInterval: TimeInterval = 15
+        /// Seconds to earn back one auth attempt once the burst of 10 is
+        /// spent (the real server: 3). Tests that count attempts set it
+        /// high, so a slow machine cannot earn one back mid-test.
+        public var authAttemptRefill: TimeInterval = 3
 
         public init() {}
     }

@@ -268,10 +268,11 @@ final class DemoService: Sendable {
     private func rateLimit(_ request: DemoRequest) -> DemoResponse? {
         let key = request.header("X-Forwarded-For").map { String($0.split(separator: ",").first ?? "") }
             ?? request.header("X-Real-IP") ?? "unknown"
+        let refill = max(0.001, configuration.authAttemptRefill)
         let allowed: Bool = state.withLock { state in
             let now = Date()
             var bucket = state.buckets[key] ?? (tokens: 10, updated: now)
-            bucket.tokens = min(10, bucket.tokens + now.timeIntervalSince(bucket.updated) / 3)
+            bucket.tokens = min(10, bucket.tokens + now.timeIntervalSince(bucket.updated) / refill)
             bucket.updated = now
             let ok = bucket.tokens >= 1
             if ok { bucket.tokens -= 1 }

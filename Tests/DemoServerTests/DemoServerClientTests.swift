@@ -14,6 +14,7 @@ struct DemoServerClientTests {
     func startServer(books: Int = 25, admin: Bool = false) async throws -> (DemoServer, URL) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
+        configuration.authAttemptRefill = 3_600
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
         let server = DemoServer(configuration: configuration, logger: logs.logger)
         let port = try await server.start()

@@ -110,6 +110,9 @@ public actor CoverLoader {
     /// Bytes held in memory now (benchmarks, tests).
     public var memoryUsage: Int { memoryBytes }
 
+    /// Requests waiting for a fetch slot now (tests).
+    var waitingCount: Int { waiting.count }
+
     static func fileName(bookID: String, version: Date) -> String {
         let safe = bookID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? String($0) : "%" }.joined()
         return "\(safe).\(Int64(version.timeIntervalSince1970))"

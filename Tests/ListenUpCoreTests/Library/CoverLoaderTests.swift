@@ -1,0 +1,107 @@
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Logging
+import Testing
+@testable import ListenUpCore
+
+@Suite("Cover loading and caching")
+struct CoverLoaderTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 1_000)
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 1_000)
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let version = Date(timeIntervalSince1970: 1_000)
+
+    func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("listenup-covers-\(UUID().uuidString)")
+    }
+
+    @Test func bytesAreSniffedNotTrusted() async {
+        let loader = CoverLoader(directory: nil, logger: Self.quiet) { id throws(APIClientError) in
+            switch id {
+            case "png": Self.png
+            case "jpeg": Self.jpeg
+            case "html": Data("<html>not an image</html>".utf8)
+            default: nil
+            }
+        }
+        #expect(await loader.cover(for: "png", version: Self.version)?.format == .png)
+        #expect(await loader.cover(for: "jpeg", version: Self.version)?.format == .jpeg)
+        #expect(await loader.cover(for: "html", version: Self.version) == nil)
+        #expect(await loader.cover(for: "missing", version: Self.version) == nil)
+    }
+
+    @Test func theDiskCacheServesTheNextRunAndAnEditFetchesAgain() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fetches = LockedValue(0)
+        let fetch: @Sendable (String) async throws(APIClientError) -> Data? = { _ throws(APIClientError) in
+            fetches.withLock { $0 += 1 }
+            return Self.png
+        }
+        #expect(await CoverLoader(directory: directory, logger: Self.quiet, fetch: fetch).cover(for: "b1", version: Self.version) != nil)
+        let nextRun = CoverLoader(directory: directory, logger: Self.quiet, fetch: fetch)
+        #expect(await nextRun.cover(for: "b1", version: Self.version)?.bytes == Self.png)
+        #expect(fetches.value == 1, "the second run read the disk")
+        _ = await nextRun.cover(for: "b1", version: Self.version.addingTimeInterval(60))
+        #expect(fetches.value == 2, "an edited book's cover is fetched again")
+        // Hostile ids cannot leave the directory.
+        _ = await nextRun.cover(for: "../../etc/passwd", version: Self.version)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.allSatisfy { !$0.contains("/") && !$0.hasPrefix(".") }, "\(names)")
+    }
+
+    @Test func memoryStaysWithinItsLimit() async {
+        let loader = CoverLoader(directory: nil, memoryLimit: 10_000, logger: Self.quiet) { _ throws(APIClientError) in Self.png }
+        for index in 0..<50 { _ = await loader.cover(for: "book-\(index)", version: Self.version) }
+        let usage = await loader.memoryUsage
+        #expect(usage <= 10_000)
+        #expect(usage > 0)
+    }
+
+    @Test func atMostSixDownloadsRunAndCancelledWaitersLeave() async throws {
+        // Every download waits for `open`, so the order of events does not
+        // depend on how busy the machine is.
+        let running = LockedValue(0)
+        let peak = LockedValue(0)
+        let started = LockedValue<[String]>([])
+        let open = LockedValue(false)
+        let loader = CoverLoader(directory: nil, logger: Self.quiet) { id throws(APIClientError) in
+            let now = running.withLock { $0 += 1; return $0 }
+            peak.withLock { $0 = max($0, now) }
+            started.withLock { $0.append(id) }
+            while !open.value { try? await Task.sleep(for: .milliseconds(2)) }
+            running.withLock { $0 -= 1 }
+            return Self.png
+        }
+        func waitUntil(_ condition: () async -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        var tasks: [Task<CoverData?, Never>] = []
+        for index in 0..<6 {
+            tasks.append(Task { await loader.cover(for: "book-\(index)", version: Self.version) })
+        }
+        try await waitUntil { started.value.count == 6 }
+        // Six more queue up behind the running six, one at a time so the
+        // queue's order is known.
+        for index in 6..<12 {
+            tasks.append(Task { await loader.cover(for: "book-\(index)", version: Self.version) })
+            try await waitUntil { await loader.waitingCount == index - 5 }
+        }
+        #expect(await loader.waitingCount == 6)
+        #expect(started.value.count == 6, "no seventh download while six run")
+        // Scrolled away: the last waiting request is withdrawn.
+        tasks[11].cancel()
+        try await waitUntil { await loader.waitingCount == 5 }
+        open.value = true
+        var loaded = 0
+        for task in tasks where await task.value != nil { loaded += 1 }
+        #expect(peak.value == CoverLoader.maxConcurrentFetches)
+        #expect(loaded == 11)
+        #expect(!started.value.contains("book-11"), "a cancelled waiter never downloads")
+        // Newest first: after the first six, book-10 went before book-6.
+        let order = started.value
+        #expect(order.firstIndex(of: "book-10").map { ten in order.firstIndex(of: "book-6").map { ten < $0 } ?? false } == true, "\(order)")
+    }
+}

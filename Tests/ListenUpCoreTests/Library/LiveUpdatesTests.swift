@@ -1,0 +1,71 @@
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Logging
+import Testing
+@testable import ListenUpCore
+
+@Suite("Live updates applied to the cache")
+struct LiveUpdatesTests {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func live(_ store: LibraryStore) -> LibraryLiveUpdates {
+        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, session: nil, transport: .offline, sessions: .inMemory(),
+                               deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: quiet)
+        return LibraryLiveUpdates(client: client, store: store, logger: quiet)
+    }
+
+    static let created = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book":{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"book-new","title":"Fresh Arrival","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"abridged":false,"contributors":[{"contributor_id":"c1","name":"New Author","roles":["author"]}]}},"type":"book.created"}"#
+
+    @Test func createdDeletedAndProgressEventsReachTheCache() throws {
+        let store = LibraryStore.inMemory()
+        let live = Self.live(store)
+        #expect(live.apply(ServerSentEvent(type: "book.created", data: Self.created)) == .booksChanged)
+        #expect(try store.book(id: "book-new")?.authors == "New Author")
+
+        let progress = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book_id":"book-new","current_position_ms":1,"progress":0.25,"total_listen_time_ms":1,"is_finished":false,"last_played_at":"2026-05-01T14:05:12.301Z"},"type":"listening.progress_updated"}"#
+        #expect(live.apply(ServerSentEvent(type: "listening.progress_updated", data: progress)) == .progressChanged)
+        #expect(try store.progress()["book-new"] == BookProgress(fraction: 0.25, finished: false))
+
+        let deleted = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"deleted_at":"2026-05-01T14:05:12Z","book_id":"book-new"},"type":"book.deleted"}"#
+        #expect(live.apply(ServerSentEvent(type: "book.deleted", data: deleted)) == .booksChanged)
+        #expect(try store.book(id: "book-new") == nil)
+        #expect(try store.progress().isEmpty)
+    }
+
+    @Test func theContractFramesAndScansAreUnderstood() throws {
+        let live = Self.live(LibraryStore.inMemory())
+        let fixture = try String(contentsOfFile: fixturePath("sse_frames.txt"), encoding: .utf8)
+        var parser = ServerSentEventParser()
+        let changes = parser.feed(Array(fixture.utf8)).map { live.apply($0) }
+        #expect(changes == [nil, .progressChanged, nil], "connected and heartbeat change nothing")
+        let scan = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"library_id":"l","phase":"complete","current":1,"total":1,"added":1,"updated":0,"removed":0},"type":"library.scan_progress"}"#
+        #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan)) == .needsDeltaSync)
+        #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan.replacingOccurrences(of: "complete", with: "walking"))) == nil)
+        #expect(live.apply(ServerSentEvent(type: "user.deleted", data: "{}")) == .userDeleted)
+    }
+
+    @Test func brokenEventsChangeNothing() throws {
+        let store = LibraryStore.inMemory()
+        let live = Self.live(store)
+        for data in ["", "not json", #"{"data":{"book":{}}}"#, String(repeating: "[", count: 10_000)] {
+            #expect(live.apply(ServerSentEvent(type: "book.created", data: data)) == nil)
+        }
+        #expect(try store.count() == 0)
+    }
+
+    @Test func backoffGrowsToItsCapWithJitter() {
+        let backoff = LibraryLiveUpdates.Backoff(initial: .seconds(1), maximum: .seconds(60))
+        let first = backoff.delay(afterFailures: 0)
+        #expect(first >= .milliseconds(800) && first <= .milliseconds(1_200))
+        let fourth = backoff.delay(afterFailures: 3)
+        #expect(fourth >= .milliseconds(6_400) && fourth <= .milliseconds(9_600))
+        let late = backoff.delay(afterFailures: 500)
+        #expect(late >= .seconds(48) && late <= .seconds(72))
+    }
+
+    func fixturePath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ListenUpAPITests/Fixtures/\(name)").path
+    }
+}
