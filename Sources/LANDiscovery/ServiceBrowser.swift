@@ -203,7 +203,8 @@ private final class BrowseSession: @unchecked Sendable {
                     item = avahi_string_list_get_next(current)
                 }
                 let service = DiscoveredService(serviceName: String(cString: name), hostName: String(cString: host),
-                                                address: String(cString: printed), port: Int(port),
+                                                address: String(decoding: printed.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                                port: Int(port),
                                                 txt: ListenUpTXTRecord(entries: entries.reversed()))
                 Unmanaged<BrowseSession>.fromOpaque(data).takeUnretainedValue()
                     .resolved(key: BrowseSession.key(interface, proto, String(cString: name)), service)

@@ -169,32 +169,38 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             head += "\r\n"
             var out = context.channel.allocator.buffer(string: head)
             out.writeBytes(body)
-            context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }
         case .hugeBody(let total):
             write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(total)\r\n\r\n", context: context)
-            let chunk = context.channel.allocator.buffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
-            func next(_ remaining: Int) {
-                guard remaining > 0, context.channel.isActive else { return }
+            // Written through the channel (Sendable) so the completion
+            // callbacks capture no handler context.
+            let channel = context.channel
+            let chunk = channel.allocator.buffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+            @Sendable func next(_ remaining: Int) {
+                guard remaining > 0, channel.isActive else { return }
                 var slice = chunk
                 let size = min(remaining, slice.readableBytes)
                 slice.moveWriterIndex(to: size)
-                context.writeAndFlush(wrapOutboundOut(slice)).whenSuccess { next(remaining - size) }
+                channel.writeAndFlush(slice).whenSuccess { next(remaining - size) }
             }
             next(total)
         case .slowDrip(let interval):
             write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", context: context)
-            drip = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
-                guard let self else { return }
-                self.write(" ", context: context)
+            let channel = context.channel
+            drip = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+                channel.writeAndFlush(channel.allocator.buffer(string: " "), promise: nil)
             }
         case .truncated(let announced, let sent):
             var out = context.channel.allocator.buffer(string: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(announced)\r\n\r\n")
             out.writeBytes(sent)
-            context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(out)).whenComplete { _ in channel.close(promise: nil) }
         case .reset:
             // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
-            if let provider = context.channel as? any SocketOptionProvider {
-                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            if let provider = channel as? any SocketOptionProvider {
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
             } else {
                 context.close(promise: nil)
             }
