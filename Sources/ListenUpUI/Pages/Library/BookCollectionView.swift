@@ -14,6 +14,8 @@ final class BookCollectionView {
     let grid: UnsafeMutablePointer<GtkWidget>
     let list: UnsafeMutablePointer<GtkWidget>
     private let strings: OpaquePointer
+    /// The selection model over `strings`, given to the visible view only.
+    private let selection: OpaquePointer
     private let model: LibraryModel
     private var ids: [String] = []
     private var books: [String: LibraryModel.Book] = [:]
@@ -29,14 +31,15 @@ final class BookCollectionView {
         strings = gtk_string_list_new(nil)
         // The selection model takes the string list; each view takes a
         // reference to the selection model.
-        let selection = gtk_no_selection_new(strings)
+        selection = newObject(gtk_no_selection_new(strings))
         g_object_ref(UnsafeMutableRawPointer(strings))
 
+        // The views start without a model: `setLayout` gives it to the one
+        // shown, so the hidden one keeps no cells.
         let gridFactory = gtk_signal_list_item_factory_new()
         let listFactory = gtk_signal_list_item_factory_new()
-        g_object_ref(UnsafeMutableRawPointer(selection))
-        grid = newObject(gtk_grid_view_new(selection, gridFactory))
-        list = newObject(gtk_list_view_new(selection, listFactory))
+        grid = newObject(gtk_grid_view_new(nil, gridFactory))
+        list = newObject(gtk_list_view_new(nil, listFactory))
         gtk_grid_view_set_min_columns(grid.opaque, 1)
         gtk_grid_view_set_max_columns(grid.opaque, 12)
         gtk_grid_view_set_single_click_activate(grid.opaque, 1)
@@ -67,11 +70,22 @@ final class BookCollectionView {
     }
 
     isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(selection))
         g_object_unref(UnsafeMutableRawPointer(strings))
     }
 
-    /// Shows `layout`.
+    /// Shows `layout`; only its view holds the books (and so cells).
     func setLayout(_ layout: LibraryLayout) {
+        let current = layout == .grid ? gtk_grid_view_get_model(grid.opaque) : gtk_list_view_get_model(list.opaque)
+        if current == nil {
+            if layout == .grid {
+                gtk_list_view_set_model(list.opaque, nil)
+                gtk_grid_view_set_model(grid.opaque, selection)
+            } else {
+                gtk_grid_view_set_model(grid.opaque, nil)
+                gtk_list_view_set_model(list.opaque, selection)
+            }
+        }
         gtk_stack_set_visible_child_name(widget.opaque, layout.rawValue)
     }
 

@@ -26,6 +26,11 @@ final class LibraryPage: RoutePage {
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var applyingState = false
+    /// The last query this page's search field sent. Only a query that came
+    /// from elsewhere (a restore, the headless front) is written back into
+    /// the field: writing back the field's own transient text (replacing a
+    /// selection first empties the field) would undo the user's typing.
+    private var queryFromField: String?
 
     /// The sort choices, in the drop-down's order.
     static let sorts: [(LibrarySort, String)] = [
@@ -66,13 +71,10 @@ final class LibraryPage: RoutePage {
         gtk_search_entry_set_search_delay(searchEntry.opaque, 0)
         searchEntry.setStringProperty("placeholder-text", tr("Search title, author, narrator or series"))
         searchEntry.setAccessibleLabel(tr("Search Library"))
-        var sortNames = Self.sorts.map { strdup($0.1) }
-        sortNames.append(nil)
-        sortDropDown = sortNames.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                newObject(gtk_drop_down_new_from_strings($0))
-            }
-        }
+        // A NULL-terminated C array of the names, alive for the call.
+        let sortNames = Self.sorts.map { strdup($0.1) }
+        let sortNameArray: [UnsafePointer<CChar>?] = sortNames.map { $0.map { UnsafePointer($0) } } + [nil]
+        sortDropDown = newObject(gtk_drop_down_new_from_strings(sortNameArray))
         for name in sortNames { free(name) }
         sortDropDown.setAccessibleLabel(tr("Sort By"))
         gtk_widget_set_tooltip_text(sortDropDown, tr("Sort By"))
@@ -137,7 +139,9 @@ final class LibraryPage: RoutePage {
     private func connectControls() {
         connections.append(searchEntry.connect(.custom("search-changed")) { [weak self] in
             guard let self, !self.applyingState else { return }
-            self.model.send(.search(String(cString: gtk_editable_get_text(self.searchEntry.opaque))))
+            let text = String(cString: gtk_editable_get_text(self.searchEntry.opaque))
+            self.queryFromField = text
+            self.model.send(.search(text))
         })
         connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
             guard let self else { return }
@@ -197,7 +201,7 @@ final class LibraryPage: RoutePage {
 
         gtk_label_set_label(summary, summaryLine())
 
-        if String(cString: gtk_editable_get_text(searchEntry.opaque)) != model.query {
+        if model.query != queryFromField, String(cString: gtk_editable_get_text(searchEntry.opaque)) != model.query {
             gtk_editable_set_text(searchEntry.opaque, model.query)
         }
         if let index = Self.sorts.firstIndex(where: { $0.0 == model.sort }) {
