@@ -49,6 +49,11 @@ public enum EnvelopeDecodingError: Error, Equatable, Sendable {
 extension APIEnvelope where Payload: Decodable {
     /// Decodes `data` as an envelope carrying `Payload`.
     public static func decode(_ data: Data, as type: Payload.Type = Payload.self) throws(EnvelopeDecodingError) -> APIEnvelope<Payload> {
+        // The common case in one Codable pass. Anything else (errors, odd
+        // shapes) takes the slower path below, which tells the cases apart.
+        if let fast = try? ListenUpJSON.decoder.decode(SuccessEnvelope<Payload>.self, from: data), fast.v == 1, fast.success {
+            return .success(fast.data)
+        }
         guard let object = (try? JSONSerialization.jsonObject(with: data, options: [])) as? [String: Any] else {
             throw .notJSON
         }
@@ -78,6 +83,13 @@ extension APIEnvelope where Payload: Decodable {
         }
         throw .notAnEnvelope
     }
+}
+
+/// `{"v":1,"success":true,"data":…}`, decoded in one pass.
+private struct SuccessEnvelope<Payload: Decodable>: Decodable {
+    let v: Double
+    let success: Bool
+    let data: Payload?
 }
 
 /// Writes envelopes the way the server does: compact JSON, keys in the

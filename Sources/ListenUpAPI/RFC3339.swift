@@ -56,17 +56,35 @@ public enum RFC3339 {
         }
         guard index == bytes.count else { return nil }
 
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(secondsFromGMT: 0)
-        components.year = year
-        components.month = month
-        components.day = day
-        components.hour = hour
-        components.minute = minute
-        components.second = min(second, 59)
-        guard let base = components.date else { return nil }
-        return base.addingTimeInterval(fraction - TimeInterval(offset))
+        // Calendar arithmetic by hand: a Calendar per time made decoding a
+        // sync page (several times per book) cost more than the network.
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let whole = ((days * 24 + hour) * 60 + minute) * 60 + min(second, 59) - offset
+        return Date(timeIntervalSince1970: TimeInterval(whole) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+    /// `days_from_civil`); out-of-range days roll over like DateComponents.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day count since 1970-01-01 (`civil_from_days`).
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Formats in UTC like Go's RFC3339Nano: up to 9 fractional digits,
@@ -79,11 +97,14 @@ public enum RFC3339 {
             nanos -= 1_000_000_000
             whole = whole.addingTimeInterval(1)
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
+        let total = Int(whole.timeIntervalSince1970)
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondOfDay = total - days * 86_400
+        let civil = civilFromDays(days)
+        let parts = (year: civil.year, month: civil.month, day: civil.day,
+                     hour: secondOfDay / 3_600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
         var text = "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
