@@ -100,6 +100,8 @@ public final class LibraryModel: ScreenModel {
     public private(set) var isLive = false
     /// The book whose details are shown.
     public private(set) var selection: Details?
+    /// The cache has been read once (its books, if any, are in ``books``).
+    public private(set) var hasLoadedCache = false
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -153,17 +155,24 @@ public final class LibraryModel: ScreenModel {
     private func loadCache() async {
         guard let store else { return }
         let sort = sort
+        let started = ContinuousClock.now
         let loaded = await Task.detached(priority: .userInitiated) {
             let books = (try? store.books()) ?? []
             let index = LibraryIndex(books)
             return (index, index.order(by: sort), (try? store.progress()) ?? [:])
         }.value
         guard !Task.isCancelled else { return }
+        let elapsed = ContinuousClock.now - started
+        dependencies.logger.debug("Library cache read", metadata: [
+            "books": "\(loaded.0.entries.count)",
+            "ms": "\(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+        ])
         index = loaded.0
         order = loaded.1
         progress = loaded.2
         books = order.map { book(at: $0) }
         refilter()
+        hasLoadedCache = true
         if !books.isEmpty, status == .loading { status = .loaded }
         if let selected = selection?.book.id { select(selected) }
     }
@@ -197,7 +206,7 @@ public final class LibraryModel: ScreenModel {
                 self?.syncProgress?.expected = status.bookCount
             }
             do throws(APIClientError) {
-                try await LibrarySync(client: client, store: store).run { [weak self] stored in
+                try await LibrarySync(client: client, store: store, logger: dependencies.logger).run { [weak self] stored in
                     await self?.reportSynced(stored)
                 }
                 guard !Task.isCancelled, let self else { return }
@@ -446,6 +455,7 @@ public final class LibraryModel: ScreenModel {
         self.query = query
         refilter()
         self.status = status
+        hasLoadedCache = true
         isOffline = offline
         syncProgress = syncing
         if let selected, let cached = books.first(where: { $0.id == selected }) {

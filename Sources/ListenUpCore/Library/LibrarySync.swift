@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import Logging
 
 /// Brings the cache up to date through `/api/v1/sync/books`: a full sync the
 /// first time (resumable page by page: each page and the cursor after it are
@@ -9,26 +10,42 @@ public struct LibrarySync: Sendable {
     public var pageSize = 500
     let client: APIClient
     let store: LibraryStore
+    let logger: Logger?
 
-    public init(client: APIClient, store: LibraryStore, pageSize: Int = 500) {
+    public init(client: APIClient, store: LibraryStore, pageSize: Int = 500, logger: Logger? = nil) {
         self.client = client
         self.store = store
         self.pageSize = pageSize
+        self.logger = logger
     }
 
     /// Runs one sync. `progress` gets the books stored so far in this run.
     /// Cancellation stops between pages; everything stored stays.
+    ///
+    /// The next page is fetched while the current one is written, so the
+    /// server, the decoding and the cache write overlap.
     public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(APIClientError) {
         var state: LibrarySyncState
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
         let delta = state.fullSyncDone
         let since = delta ? state.newestUpdate : nil
-        var cursor = delta ? nil : state.resumeCursor
+        let client = client
+        let pageSize = pageSize
+        @Sendable func fetch(_ cursor: String?) async -> Result<SyncBooksResponse, APIClientError> {
+            do throws(APIClientError) {
+                return .success(try await client.authorized(.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let clock = ContinuousClock()
+        var started = clock.now
+        var page = try await fetch(delta ? nil : state.resumeCursor).get()
         var stored = 0
-        repeat {
-            if Task.isCancelled { return }
-            let page = try await client.authorized(.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since))
-            cursor = page.hasMore ? page.nextCursor : nil
+        while true {
+            let fetched = clock.now
+            let cursor = page.hasMore ? page.nextCursor : nil
+            let next = cursor.map { cursor in Task { await fetch(cursor) } }
             if let newest = page.books.map(\.updatedAt).max() {
                 state.newestUpdate = max(newest, state.newestUpdate ?? newest)
             }
@@ -37,10 +54,26 @@ public struct LibrarySync: Sendable {
             do {
                 try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state)
             } catch {
+                next?.cancel()
                 throw .protocolMismatch("the library cache could not be written: \(error)")
             }
             stored += page.books.count
+            logger?.debug("Sync page stored", metadata: [
+                "books": "\(page.books.count)", "waitedMs": "\(milliseconds(fetched - started))",
+                "storeMs": "\(milliseconds(clock.now - fetched))",
+            ])
             await progress(stored)
-        } while cursor != nil
+            guard let next else { return }
+            if Task.isCancelled {
+                next.cancel()
+                return
+            }
+            started = clock.now
+            page = try await withTaskCancellationHandler { await next.value } onCancel: { next.cancel() }.get()
+        }
     }
+}
+
+private func milliseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
 }
