@@ -92,7 +92,8 @@ struct ListenUpCommand: ParsableCommand {
         if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
         let options = ListenUpApplication.Options(
             screenshotPath: screenshot,
-            exitAfterFirstFrame: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "1",
+            exitAfterFirstFrame: ["1", "content"].contains(environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"]),
+            waitForContent: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "content",
             nonUnique: target != nil || screenshot != nil,
             glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:))
         )

@@ -14,14 +14,20 @@ public final class ListenUpApplication {
         public var screenshotPath: String?
         /// Quit right after the first frame (start-up benchmarks).
         public var exitAfterFirstFrame = false
+        /// With `exitAfterFirstFrame`: wait for the first frame that shows a
+        /// page past `loading` with its content ready (the library's cached
+        /// books), not just the first frame.
+        public var waitForContent = false
         /// Skip D-Bus uniqueness (previews, screenshots, tests).
         public var nonUnique = false
         /// Forced glass mode, from `LISTENUP_GLASS`.
         public var glassOverride: GlassMode?
 
-        public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, nonUnique: Bool = false, glassOverride: GlassMode? = nil) {
+        public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, waitForContent: Bool = false,
+                    nonUnique: Bool = false, glassOverride: GlassMode? = nil) {
             self.screenshotPath = screenshotPath
             self.exitAfterFirstFrame = exitAfterFirstFrame
+            self.waitForContent = waitForContent
             self.nonUnique = nonUnique
             self.glassOverride = glassOverride
         }
@@ -80,21 +86,19 @@ public final class ListenUpApplication {
     }
 
     private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { clock, data in
-            guard let data, let clock else { return }
-            let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
-            g_signal_handlers_disconnect_matched(clock, G_SIGNAL_MATCH_DATA, 0, 0, nil, nil, data)
-            MainActor.assumeIsolated { body() }
-        }
         connections.append(window.connect(.custom("realize")) { [weak self] in
-            guard let self, let clock = gtk_widget_get_frame_clock(window) else { return }
-            self.connections.append(clock.connect(.custom("after-paint"), trampoline: unsafeBitCast(trampoline, to: GCallback.self), body: { [weak self] in
-                // Let the frame reach the screen, then act. Not an idle source:
-                // an animating page (the loading spinner) redraws every frame
-                // and would starve G_PRIORITY_DEFAULT_IDLE for ever.
-                MainContext.timeout(after: .zero) { self?.firstFrameDrawn() }
-            } as @MainActor () -> Void))
+            FramePaint.untilDone(of: window) {
+                guard let self else { return true }
+                if self.options.waitForContent, !self.showsContent { return false }
+                self.firstFrameDrawn()
+                return true
+            }
         })
+    }
+
+    /// A page past `loading` is on screen with its content.
+    private var showsContent: Bool {
+        navigator.activeRoute != .loading && window?.currentPage?.isContentReady == true
     }
 
     private func firstFrameDrawn() {

@@ -10,10 +10,14 @@ public protocol RoutePage: AnyObject {
     func teardown()
     /// Puts keyboard focus where the user starts on this page.
     func focusDefault()
+    /// Whether the page shows its real content yet (the library: its cached
+    /// books). Start-up measurements wait for it.
+    var isContentReady: Bool { get }
 }
 
 extension RoutePage {
     public func focusDefault() {}
+    public var isContentReady: Bool { true }
 }
 
 /// Makes pages for models: the GTK half of the route registry.

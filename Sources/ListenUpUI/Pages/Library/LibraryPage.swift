@@ -1,6 +1,8 @@
 import CAdwaita
+import Foundation
 import GtkBridge
 import ListenUpCore
+import Logging
 
 /// The library: a toolbar (search, sort, grid or list), the books, and a
 /// details panel that slides in beside them. Empty library, no results,
@@ -31,6 +33,12 @@ final class LibraryPage: RoutePage {
     /// the field: writing back the field's own transient text (replacing a
     /// selection first empties the field) would undo the user's typing.
     private var queryFromField: String?
+    /// When the search field last changed, while the result is not yet on
+    /// screen (debug log only: keystroke-to-grid latency, `bench/library`).
+    private var typedAt: ContinuousClock.Instant?
+    private var renderedQuery = ""
+    private var shownContent = false
+    private let logger = Logger(label: "io.github.listenup.Desktop.library")
 
     /// The sort choices, in the drop-down's order.
     static let sorts: [(LibrarySort, String)] = [
@@ -143,6 +151,12 @@ final class LibraryPage: RoutePage {
             self.queryFromField = text
             self.model.send(.search(text))
         })
+        if logger.logLevel <= .debug {
+            connections.append(searchEntry.connect(.changed) { [weak self] in
+                guard let self, !self.applyingState else { return }
+                self.typedAt = .now
+            })
+        }
         connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
             guard let self else { return }
             gtk_editable_set_text(self.searchEntry.opaque, "")
@@ -217,6 +231,11 @@ final class LibraryPage: RoutePage {
         if let fraction { gtk_progress_bar_set_fraction(syncBar, fraction) }
 
         showStatus(books: books, visible: visible)
+        shownContent = model.hasLoadedCache
+        if model.query != renderedQuery {
+            renderedQuery = model.query
+            logSearchLatency()
+        }
 
         if let selection = model.selection {
             details.show(selection) { [collection] view in collection.loadCover(for: selection.book, into: view) }
@@ -231,7 +250,7 @@ final class LibraryPage: RoutePage {
 
     private func summaryLine() -> String {
         let books = model.books
-        let count = books.count == 1 ? tr("1 book") : tr("%@ books", String(books.count))
+        let count = books.count == 1 ? tr("1 book") : tr("%@ books", books.count.formatted())
         let user = model.session?.displayName ?? ""
         if model.isOffline { return tr("Offline · %@ saved on this computer", count) }
         if case .loading = model.status { return tr("Setting up your library…") }
@@ -239,7 +258,7 @@ final class LibraryPage: RoutePage {
             return tr("%@ · updating…", count)
         }
         if !model.query.isEmpty {
-            return tr("%@ of %@", String(model.visible.count), count)
+            return tr("%@ of %@", model.visible.count.formatted(), count)
         }
         return user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
     }
@@ -253,7 +272,7 @@ final class LibraryPage: RoutePage {
             adw_status_page_set_title(statusPage.opaque, tr("Setting Up Your Library"))
             let progress = model.syncProgress
             if let progress, let expected = progress.expected {
-                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library: %@ of %@ books", String(progress.stored), String(expected)))
+                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library: %@ of %@ books", progress.stored.formatted(), expected.formatted()))
             } else {
                 adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))
             }
@@ -282,6 +301,25 @@ final class LibraryPage: RoutePage {
         gtk_widget_set_visible(statusProgress.widget, showProgress ? 1 : 0)
         gtk_widget_set_visible(retryButton.widget, showRetry ? 1 : 0)
         gtk_stack_set_visible_child_name(stack.opaque, visible.isEmpty ? "status" : "books")
+    }
+
+    var isContentReady: Bool { shownContent }
+
+    /// Debug log: time from the last keystroke in the search field to the
+    /// first frame showing its results, and the cells alive then.
+    private func logSearchLatency() {
+        guard let typed = typedAt,
+              String(cString: gtk_editable_get_text(searchEntry.opaque)) == model.query else { return }
+        typedAt = nil
+        let results = model.visible.count
+        FramePaint.afterNext(of: widget) { [weak self] in
+            guard let self else { return }
+            let elapsed = ContinuousClock.now - typed
+            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
+            self.logger.debug("Search shown", metadata: [
+                "ms": "\((ms * 10).rounded() / 10)", "results": "\(results)", "cells": "\(self.collection.liveCellCount)",
+            ])
+        }
     }
 
     /// The titles shown, in order (tests).
