@@ -7,7 +7,7 @@ SWIFT ?= swift
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 BIN := .build/debug/listenup
 
-.PHONY: run test build demo deps deps-test screenshots bench clean
+.PHONY: run test build demo deps deps-test screenshots bench bench-library clean
 
 deps:
 	@build-aux/ensure-deps run
@@ -44,6 +44,10 @@ screenshots: build deps-test
 
 bench: deps-test
 	bench/startup
+
+# The library at 10,000 books (sync, cold start, search, RSS); needs xdotool and curl.
+bench-library: deps-test
+	bench/library
 
 clean:
 	rm -rf .build
