@@ -133,4 +133,43 @@ struct HeadlessJourneyTests {
         app.send(#"{"action":"quit"}"#)
         #expect(app.waitForExit() == 0)
     }
+
+    @Test func searchAndSortFromTheCommandLineAndTheSortIsKeptAcrossARestart() async throws {
+        let (server, url) = try await Self.startServer(books: 40, admin: true)
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-search-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        func state(_ app: HeadlessProcess, _ match: @escaping ([String: Any]) -> Bool) -> [String: Any]? {
+            Self.state(app.waitForLine { $0["route"] as? String == "library" && (Self.state($0).map(match) ?? false) })
+        }
+
+        let app = try HeadlessProcess(home: home)
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        _ = app.waitForLine(Self.onRoute("login"))
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(Self.libraryLoaded(40)) != nil)
+
+        // Every generated title ends in its number: "17" finds one book.
+        app.send(#"{"action":"search","query":"17"}"#)
+        let found = state(app) { $0["query"] as? String == "17" }
+        #expect(found?["visibleCount"] as? Int == 1, "\(app.allLines.suffix(3))")
+        let titles = (found?["books"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        #expect(titles?.count == 1 && titles?.first?.hasSuffix(" 17") == true, "\(titles ?? [])")
+        app.send(#"{"action":"search","query":""}"#)
+        #expect(state(app) { $0["query"] as? String == "" && $0["visibleCount"] as? Int == 40 } != nil)
+
+        app.send(#"{"action":"sort","by":"duration"}"#)
+        #expect(state(app) { $0["sort"] as? String == "duration" } != nil)
+        app.send(#"{"action":"sort","by":"loudness"}"#)
+        #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+
+        // A restart: signed in, from the cache, sorted as left.
+        let again = try HeadlessProcess(home: home)
+        let restored = state(again) { $0["status"] as? String == "loaded" && $0["bookCount"] as? Int == 40 }
+        #expect(restored?["sort"] as? String == "duration")
+        again.send(#"{"action":"quit"}"#)
+        #expect(again.waitForExit() == 0)
+    }
 }
