@@ -5,6 +5,7 @@
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
+//   CQREncode → QRCode (QR matrix, render actor); PNGEncoding (shared, pure Swift)
 import PackageDescription
 
 let package = Package(
@@ -69,11 +70,20 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // PNG writing with no dependencies (generated covers, QR codes).
+        .target(name: "PNGEncoding"),
+        // libqrencode: QR symbols for pairing.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .target(name: "QRCode", dependencies: ["CQREncode", "PNGEncoding"]),
         // A ListenUp-compatible server for tests, demos and trying the app.
         .target(
             name: "DemoServer",
             dependencies: [
-                "ListenUpAPI", "LANDiscovery",
+                "ListenUpAPI", "LANDiscovery", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -117,6 +127,7 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
         .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore"]),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
