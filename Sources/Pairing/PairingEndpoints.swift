@@ -67,7 +67,7 @@ extension DiscoveryServer {
                            "comparison_code": comparison])
     }
 
-    /// Asks the app, giving up (refusing) after the confirmation timeout or if pairing closes.
+    /// Asks the app; refuses after the confirmation timeout, or if pairing closed or the server stopped meanwhile.
     private func ask(_ question: PairingRequest) async -> Bool {
         let confirm = confirm
         let timeout = configuration.confirmationTimeout
@@ -80,7 +80,10 @@ extension DiscoveryServer {
             let first = await group.next() ?? nil
             group.cancelAll()
             guard first == true else { return false }
-            return shared.withLockedValue { $0.port != nil }
+            // Accepted only while pairing is still open (the page may have closed meanwhile).
+            return shared.withLockedValue { shared in
+                if shared.port != nil, case .open = shared.codes.state { true } else { false }
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import QRCode
 import Testing
 @testable import Pairing
 
@@ -334,5 +335,37 @@ struct DiscoveryServerTests {
         #expect(reloaded.list().map(\.name) == ["Phone"])
         let mode = (try FileManager.default.attributesOfItem(atPath: fixture.temp.storage().url("paired-devices.json").path)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)
+    }
+}
+
+/// docs/pairing-protocol.md's "Whole flow with curl" script, run as written
+/// against a real server, with a real QR image: the document is executable.
+@Suite("Protocol document", .serialized)
+struct ProtocolDocumentTests {
+    static func script(after heading: String) throws -> String {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/pairing-protocol.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        guard let section = text.range(of: heading), let open = text.range(of: "```sh\n", range: section.upperBound..<text.endIndex),
+              let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex) else { return "" }
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+
+    @Test func theWholeFlowScriptPairsAndReadsStatus() async throws {
+        let fixture = try ServerFixture()
+        let uri = try await fixture.open()
+        defer { Task { await fixture.server.stop() } }
+        let script = try Self.script(after: "## Whole flow with curl")
+        #expect(script.contains("zbarimg --raw -q shot.png"))
+        try QRImage(matrix: try QRMatrix.encode(uri.description), moduleSize: 4).pngData()
+            .write(to: fixture.temp.url.appendingPathComponent("shot.png"))
+        let (status, output) = try await run(["sh", "-euc", "cd '\(fixture.temp.url.path)'\n" + script])
+        #expect(status == 0, "\(output)")
+        let asked = try #require(fixture.requests.withLockedValue { $0.first })
+        #expect(asked.clientName == "My Phone")
+        #expect(output.contains("Comparison code: \(asked.comparisonCode)"), "\(output)")
+        #expect(output.contains("\"user_display_name\":\"Ada Reader\""), "\(output)")
+        #expect(fixture.server.devices.list().isEmpty) // the script unpairs at the end
+        await fixture.server.stop()
     }
 }
