@@ -46,13 +46,18 @@ public struct QRImage: Sendable, Equatable {
     /// The pixels as RGBA bytes (opaque), row by row, for `GdkMemoryTexture`
     /// (`GDK_MEMORY_R8G8B8A8`, stride `size * 4`).
     public var rgbaPixels: [UInt8] {
-        var out = [UInt8](repeating: 255, count: size * size * 4)
-        for (index, value) in grayPixels.enumerated() where value != 255 {
-            out[index * 4] = value
-            out[index * 4 + 1] = value
-            out[index * 4 + 2] = value
+        [UInt8](unsafeUninitializedCapacity: grayPixels.count * 4) { buffer, count in
+            grayPixels.withUnsafeBufferPointer { gray in
+                for index in 0..<gray.count {
+                    let value = gray[index]
+                    buffer[index &* 4] = value
+                    buffer[index &* 4 &+ 1] = value
+                    buffer[index &* 4 &+ 2] = value
+                    buffer[index &* 4 &+ 3] = 255
+                }
+            }
+            count = grayPixels.count * 4
         }
-        return out
     }
 
     /// The image as an 8-bit grayscale PNG file.

@@ -22,8 +22,16 @@ public actor QRRenderer {
         public let image: QRImage
     }
 
-    /// Encodes a payload; swappable so tests can make renders slow or failing.
-    public typealias Encoder = @Sendable (String) throws -> QRMatrix
+    /// The payload → matrix step; swappable so tests can make renders slow or failing.
+    /// (A struct, not a bare closure, so a trailing closure at `init` is always `publish`.)
+    public struct Encoder: Sendable {
+        let encode: @Sendable (String) throws -> QRMatrix
+
+        public init(_ encode: @escaping @Sendable (String) throws -> QRMatrix) { self.encode = encode }
+
+        /// libqrencode through ``QRMatrix/encode(_:)``.
+        public static let libqrencode = Encoder { try QRMatrix.encode($0) }
+    }
 
     /// Every published image, in order. A single consumer is expected.
     public nonisolated let results: AsyncStream<Rendered>
@@ -38,10 +46,10 @@ public actor QRRenderer {
     /// - Parameters:
     ///   - moduleSize: pixels per module.
     ///   - quietZone: light modules around the symbol.
-    ///   - encoder: the payload → matrix step (``QRMatrix/encode(_:)`` by default).
+    ///   - encoder: the payload → matrix step (libqrencode by default).
     ///   - publish: called with each published image, on the actor.
     public init(moduleSize: Int = 8, quietZone: Int = 4,
-                encoder: @escaping Encoder = { try QRMatrix.encode($0) },
+                encoder: Encoder = .libqrencode,
                 publish: @escaping @Sendable (Rendered) -> Void = { _ in }) {
         (results, continuation) = AsyncStream.makeStream(of: Rendered.self, bufferingPolicy: .bufferingNewest(1))
         self.moduleSize = moduleSize
@@ -64,7 +72,7 @@ public actor QRRenderer {
         let token = latest
         let encoder = encoder, moduleSize = moduleSize, quietZone = quietZone
         running = Task.detached(priority: .userInitiated) { [weak self] in
-            guard !Task.isCancelled, let matrix = try? encoder(payload), !Task.isCancelled else { return }
+            guard !Task.isCancelled, let matrix = try? encoder.encode(payload), !Task.isCancelled else { return }
             let image = QRImage(matrix: matrix, moduleSize: moduleSize, quietZone: quietZone)
             guard !Task.isCancelled else { return }
             await self?.finish(Rendered(token: token, payload: payload, image: image))

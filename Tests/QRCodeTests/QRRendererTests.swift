@@ -44,7 +44,7 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
 @Suite struct QRRendererTests {
     @Test func thousandRapidChangesPublishOnlyTheLatest() async throws {
         let log = PublishLog()
-        let renderer = QRRenderer(moduleSize: 4, publish: { log.publish($0) })
+        let renderer = QRRenderer(moduleSize: 4) { log.publish($0) }
         var tokens: [UInt64: String] = [:]
         var last = ""
         for index in 0..<1000 {
@@ -67,7 +67,7 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
     @Test func aCancelledRenderPublishesNothing() async throws {
         let gate = Gate()
         let log = PublishLog()
-        let renderer = QRRenderer(encoder: { payload in
+        let renderer = QRRenderer(encoder: .init { payload in
             gate.wait()
             return try QRMatrix.encode(payload)
         }, publish: { log.publish($0) })
@@ -87,7 +87,7 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
     @Test func aSupersededSlowRenderNeverPublishes() async throws {
         let gate = Gate()
         let log = PublishLog()
-        let renderer = QRRenderer(encoder: { payload in
+        let renderer = QRRenderer(encoder: .init { payload in
             if payload == "old" { gate.wait() }
             return try QRMatrix.encode(payload)
         }, publish: { log.publish($0) })
