@@ -108,6 +108,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // bench/pairing: QR render and pairing round-trip figures.
+        .executableTarget(
+            name: "listenup-pairing-bench",
+            dependencies: ["Pairing", "QRCode", .product(name: "Logging", package: "swift-log")]
+        ),
         // A ListenUp-compatible server for tests, demos and trying the app.
         .target(
             name: "DemoServer",

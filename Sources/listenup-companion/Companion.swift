@@ -15,13 +15,14 @@ struct Companion: AsyncParsableCommand {
 
 /// Writes `message` to stderr; returns the exit code to throw.
 func failure(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data(("listenup-companion: " + message + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data(("listenup-companion: " + message + "\n").utf8))
     return ExitCode.failure
 }
 
 /// Writes a line to stdout (the CLI's user output).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    // The throwing variant: a closed pipe (`| head`) must not trap.
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }
 
 struct Pair: AsyncParsableCommand {
