@@ -123,7 +123,8 @@ public final class DiscoveryServer: Sendable {
     ///   - clock: time for codes and tokens (tests move it by hand).
     ///   - confirm: asks the user "Pair with <name>?"; true accepts. Called off the main thread.
     ///   - status: what `GET /api/v1/status` reports.
-    ///   - onEvent: state changes, new and removed devices.
+    ///   - onEvent: state changes, new and removed devices. State changes are reported with the
+    ///     server's lock held, so they arrive in order: return quickly and do not call back into the server.
     public init(identity: PairingIdentity, devices: PairedDeviceStore, configuration: Configuration,
                 clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
                 confirm: @escaping @Sendable (PairingRequest) async -> Bool,
@@ -233,7 +234,7 @@ public final class DiscoveryServer: Sendable {
             }
             return self.pairingState(shared)
         }
-        publish(state)
+        publishCurrentState()
         return state
     }
 
@@ -249,32 +250,36 @@ public final class DiscoveryServer: Sendable {
         }
         ticker?.cancel()
         advertiser?.stop()
-        publish(.closed)
+        publishCurrentState()
     }
 
-    /// Rotates or expires codes that are due and reports the change.
+    /// Rotates or expires codes that are due, and reports any change of state.
     /// Called twice a second while pairing is open; tests with a hand-moved clock call it directly.
     public func tick() {
         let now = clock.now()
-        let (changed, state, advertiser) = shared.withLockedValue { shared -> (Bool, PairingState, ServiceAdvertiser?) in
-            let changed = shared.codes.advance(now: now)
+        let advertiser = shared.withLockedValue { shared -> ServiceAdvertiser? in
+            shared.codes.advance(now: now)
             var advertiser: ServiceAdvertiser?
             if case .expired = shared.codes.state {
                 advertiser = shared.advertiser
                 shared.advertiser = nil
             }
-            return (changed, self.pairingState(shared), advertiser)
+            return advertiser
         }
         advertiser?.stop()
-        if changed { publish(state) }
+        publishCurrentState() // rotation, expiry, a used or burned code
     }
 
-    func publish(_ state: PairingState) {
-        let changed = shared.withLockedValue { shared -> Bool in
-            defer { shared.lastState = state }
-            return shared.lastState != state
+    /// Reports the current state if it differs from the last one reported.
+    /// Computed and reported under the lock, so reports are never reordered
+    /// (an older code can never be reported after a newer one).
+    func publishCurrentState() {
+        shared.withLockedValue { shared in
+            let state = pairingState(shared)
+            guard state != shared.lastState else { return }
+            shared.lastState = state
+            onEvent(.stateChanged(state))
         }
-        if changed { onEvent(.stateChanged(state)) }
     }
 
     func pairingState(_ shared: Shared) -> PairingState {
