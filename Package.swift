@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery",
+                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
