@@ -62,7 +62,10 @@ final class PairingHTTPHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        phase = .done // an answer computed after the connection went away is dropped
+    }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent, phase != .answering {
