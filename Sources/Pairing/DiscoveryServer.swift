@@ -222,7 +222,7 @@ public final class DiscoveryServer: Sendable {
             guard let port = shared.port, let listener = shared.listener else { throw PairingError.serverStartFailed("not started") }
             shared.codes.open(now: now)
             if configuration.advertise, shared.advertiser == nil {
-                let advertiser = ServiceAdvertiser(name: configuration.desktopName, type: "_listenup-pair._tcp", port: port,
+                let advertiser = ServiceAdvertiser(name: PairingURI.displayName(configuration.desktopName), type: "_listenup-pair._tcp", port: port,
                                                    txt: ["v=1", "fp=\(identity.fingerprintBase64URL)"], logger: logger)
                 advertiser.start()
                 shared.advertiser = advertiser
@@ -288,7 +288,7 @@ public final class DiscoveryServer: Sendable {
         case .expired: return .expired
         case .open(let code, let endsAt):
             guard let port = shared.port else { return .closed }
-            return .open(uri: PairingURI(name: configuration.desktopName, addresses: shared.addresses, port: port,
+            return .open(uri: PairingURI(name: PairingURI.displayName(configuration.desktopName), addresses: shared.addresses, port: port,
                                          fingerprint: identity.fingerprint, session: code.session,
                                          code: code.code, expiresAt: min(code.rotatesAt, endsAt)),
                          codeRotatesAt: min(code.rotatesAt, endsAt), closesAt: endsAt)

@@ -93,6 +93,18 @@ public struct PairingURI: Sendable, Equatable, CustomStringConvertible {
         self.expiresAt = Date(timeIntervalSince1970: expiresAt.timeIntervalSince1970.rounded(.down))
     }
 
+    /// `text` made into a valid `name`: control characters dropped, cut at a
+    /// character boundary to at most 64 UTF-8 bytes, "ListenUp" if nothing is left.
+    public static func displayName(_ text: String) -> String {
+        var name = ""
+        for character in text where !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            guard name.utf8.count + String(character).utf8.count <= 64 else { break }
+            name.append(character)
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? "ListenUp" : trimmed
+    }
+
     /// `fp` as it appears in the URI (base64url).
     public var fingerprintBase64URL: String { Base64URL.encode(fingerprint) }
     /// `session` as it appears in the URI and in `POST /api/v1/pair`.

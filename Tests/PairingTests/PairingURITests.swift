@@ -65,6 +65,17 @@ import Testing
         #expect(throws: PairingURIError.missingField("addr")) { try PairingURI.parse(noAddress) }
     }
 
+    @Test func anyDesktopNameBecomesAParsableName() throws {
+        for raw in ["", "   ", "Desk\nTop", String(repeating: "é", count: 40), String(repeating: "👩‍👩‍👧‍👦", count: 5), "Plain"] {
+            var uri = Self.sample
+            uri.name = PairingURI.displayName(raw)
+            #expect(try PairingURI.parse(uri.description).name == uri.name, "\(raw)")
+        }
+        #expect(PairingURI.displayName("") == "ListenUp")
+        #expect(PairingURI.displayName("Desk\nTop") == "DeskTop")
+        #expect(PairingURI.displayName(String(repeating: "é", count: 40)).utf8.count == 64)
+    }
+
     @Test func base64URLIsStrict() {
         #expect(Base64URL.decode("") == [])
         #expect(Base64URL.decode("_-8") == [0xFF, 0xEF])
