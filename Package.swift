@@ -111,7 +111,14 @@ let package = Package(
         // bench/pairing: QR render and pairing round-trip figures.
         .executableTarget(
             name: "listenup-pairing-bench",
-            dependencies: ["Pairing", "QRCode", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Pairing", "QRCode",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
         ),
         // A ListenUp-compatible server for tests, demos and trying the app.
         .target(

@@ -1,5 +1,9 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
 import Pairing
 import QRCode
 
@@ -86,5 +90,93 @@ enum PairingBench {
         await server.stop()
         summary("Pairing round trip (TLS connect + POST /api/v1/pair + token stored)", roundTrips, goal: 100)
         summary("GET /api/v1/status with the token (new TLS connection)", statuses, goal: 100)
+
+        try await idleConnections(storage: storage, logger: logger)
+    }
+
+    /// 3. Many idle TLS connections held open (handshake done, no request):
+    ///    what they cost, and whether the server still answers promptly.
+    static func idleConnections(storage: PairingStorage, logger: Logger) async throws {
+        let count = environmentInt("IDLE_CONNECTIONS", 200)
+        var configuration = DiscoveryServer.Configuration(desktopName: "Bench Desk", appVersion: "bench", bindAddresses: ["127.0.0.1"])
+        configuration.advertise = false
+        configuration.idleTimeout = 120 // hold them for the measurement (the default closes idle ones after 5 s)
+        configuration.requestTimeout = 120
+        let server = DiscoveryServer(identity: try PairingIdentity.loadOrCreate(in: storage),
+                                     devices: try PairedDeviceStore(storage: storage), configuration: configuration,
+                                     logger: logger, confirm: { _ in false }, status: { .init(activeRoute: "bench") })
+        let port = try await server.start()
+        let client = PinnedHTTPSClient(pin: server.fingerprint)
+        var quiet: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<20 {
+            let start = clock.now
+            _ = try await client.send(host: "127.0.0.1", port: port, method: .GET, path: "/api/v1/pair/info")
+            quiet.append(milliseconds(clock.now - start))
+        }
+        let rssBefore = residentKiB()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none // the bench's own server; pinning is measured above
+        let context = try NIOSSLContext(configuration: tls)
+        var channels: [any Channel] = []
+        let handshakes = clock.now
+        for _ in 0..<count {
+            let handshake = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Void.self)
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: nil))
+                        try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(promise: handshake))
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            try await handshake.futureResult.get()
+            channels.append(channel)
+        }
+        let handshakeTime = milliseconds(clock.now - handshakes)
+        let rssAfter = residentKiB()
+        var loaded: [Double] = []
+        var hops: [Double] = []
+        for _ in 0..<20 {
+            let start = clock.now
+            _ = try await client.send(host: "127.0.0.1", port: port, method: .GET, path: "/api/v1/pair/info")
+            loaded.append(milliseconds(clock.now - start))
+            let hop = clock.now
+            await MainActor.run {}
+            hops.append(milliseconds(clock.now - hop))
+        }
+        let open = channels.filter(\.isActive).count
+        say(String(format: "%d idle TLS connections: opened and handshaken in %.0f ms, %d still open, RSS +%d KiB (%.1f KiB each)",
+                   count, handshakeTime, open, rssAfter - rssBefore, Double(rssAfter - rssBefore) / Double(max(1, count))))
+        summary("GET /api/v1/pair/info, no idle connections", quiet, goal: 100)
+        summary("GET /api/v1/pair/info with \(count) idle TLS connections held", loaded, goal: 100)
+        summary("Main-actor hop with \(count) idle TLS connections held", hops, goal: 5)
+        for channel in channels { try? await channel.close() }
+        await server.stop()
+    }
+
+    static func residentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    }
+}
+
+/// Completes its promise when the TLS handshake is done (or fails it).
+/// `@unchecked Sendable`: used only on its channel's event loop.
+final class HandshakeWatcher: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case TLSUserEvent.handshakeCompleted = event { promise.succeed() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
     }
 }
