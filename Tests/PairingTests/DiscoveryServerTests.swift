@@ -60,6 +60,20 @@ func openFileDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
+/// Lines of /proc/net/tcp{,6} whose local port is in `ports` and whose state holds a
+/// descriptor (LISTEN 0A, ESTABLISHED 01, CLOSE_WAIT 08).
+func liveSockets(onLocalPorts ports: Set<Int>) -> [String] {
+    ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, let port = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
+                  ports.contains(port), ["0A", "01", "08"].contains(String(fields[3])) else { return nil }
+            return String(line)
+        }
+    }
+}
+
 func descriptorTargets() -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).sorted().map { fd in
         fd + "→" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)) ?? "?")
@@ -114,11 +128,13 @@ struct DiscoveryServerTests {
             #expect(fixture.server.port == nil)
         }
         try await Task.sleep(for: .milliseconds(200))
+        // Exact and immune to other suites running in parallel: no socket on any
+        // of our ports is still listening, established or half-closed (those hold a descriptor).
+        #expect(liveSockets(onLocalPorts: ports).isEmpty, "\(liveSockets(onLocalPorts: ports))")
+        // And the process's descriptor count did not grow with the cycles: a leak per
+        // cycle shows as ≥ 100; runtime threads and tests running alongside add a few.
         let after = openFileDescriptors()
-        let sockets = { descriptorTargets().filter { $0.contains("socket:") }.count }
-        #expect(sockets() - beforeTargets.filter { $0.contains("socket:") }.count <= 1)
-        // A leak per cycle would show as ≥ 100; runtime threads may add a handful of epoll/timer fds.
-        #expect(after - before <= 8, "descriptors before \(before), after \(after): \(Set(descriptorTargets()).subtracting(beforeTargets).sorted())")
+        #expect(after - before <= 40, "descriptors before \(before), after \(after): \(Set(descriptorTargets()).subtracting(beforeTargets).sorted())")
         #expect(ports.count > 1)
     }
 
