@@ -5,10 +5,11 @@ import NIOConcurrencyHelpers
 /// Everything the desktop app needs for pairing, in one object: the identity,
 /// the paired devices, the ``DiscoveryServer``, and one event stream carrying
 /// state changes *and* pairing requests, which the app answers with
-/// ``answer(_:accept:)``. A `@MainActor` model consumes ``events`` and calls
-/// the methods; nothing here touches the main thread or GTK.
+/// ``answer(_:accept:)``. A `@MainActor` model subscribes with ``events()`` and
+/// calls the methods; nothing here touches the main thread or GTK.
 ///
-/// Thread-safe. ``events`` has a single consumer.
+/// Thread-safe. Any number of subscribers (a page and the headless front, or an
+/// old page model not yet gone and its replacement) each get every event.
 public final class PairingHost: Sendable {
     /// A pairing request waiting for the user's answer.
     public struct Request: Sendable, Equatable, Identifiable {
@@ -27,17 +28,15 @@ public final class PairingHost: Sendable {
         case state(DiscoveryServer.PairingState)
         /// Ask the user; answer with ``PairingHost/answer(_:accept:)``.
         case request(Request)
-        /// A request is over without an answer (timeout, pairing closed, client gone): hide its dialog.
+        /// A request is no longer pending (answered, timed out, pairing closed): hide its dialog.
         case requestWithdrawn(UUID)
         /// The paired devices changed (paired, unpaired, revoked).
         case devicesChanged([PairedDevice])
     }
 
-    /// State changes, requests, device changes. Single consumer.
-    public let events: AsyncStream<Event>
     /// The server (for its port, addresses, fingerprint).
     public let server: DiscoveryServer
-    private let continuation: AsyncStream<Event>.Continuation
+    private let subscribers: Subscribers
     private let pending: NIOLockedValueBox<Pending>
 
     private struct Pending {
@@ -55,26 +54,37 @@ public final class PairingHost: Sendable {
     public init(storage: PairingStorage = PairingStorage(), configuration: DiscoveryServer.Configuration,
                 clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
                 status: @escaping @Sendable () async -> DiscoveryServer.Status) throws {
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        let subscribers = Subscribers()
         let pending = NIOLockedValueBox(Pending())
-        self.events = events
-        self.continuation = continuation
+        self.subscribers = subscribers
         self.pending = pending
         let devices = try PairedDeviceStore(storage: storage, clock: clock)
         server = DiscoveryServer(
             identity: try PairingIdentity.loadOrCreate(in: storage), devices: devices, configuration: configuration,
             clock: clock, logger: logger,
-            confirm: { request in await Self.ask(request, pending: pending, continuation: continuation) },
+            confirm: { request in await Self.ask(request, pending: pending, subscribers: subscribers) },
             status: status,
             onEvent: { event in
                 switch event {
-                case .stateChanged(let state): continuation.yield(.state(state))
-                case .paired, .unpaired: continuation.yield(.devicesChanged(devices.list()))
+                case .stateChanged(let state): subscribers.send(.state(state))
+                case .paired, .unpaired: subscribers.send(.devicesChanged(devices.list()))
                 }
             })
     }
 
-    deinit { continuation.finish() }
+    deinit { subscribers.finish() }
+
+    /// A new subscription: it starts with the current state and devices, then
+    /// every event. It ends when the host goes away or the consumer stops iterating.
+    public func events() -> AsyncStream<Event> {
+        let stream = subscribers.subscribe()
+        // The snapshot is sent through the same fan-out, after registering, so nothing is missed
+        // (a change racing with it may arrive twice, which a model applies idempotently).
+        let state = server.state
+        subscribers.send(.state(state))
+        subscribers.send(.devicesChanged(server.devices.list()))
+        return stream
+    }
 
     /// Starts the server (see ``DiscoveryServer/start()``).
     @discardableResult
@@ -100,7 +110,9 @@ public final class PairingHost: Sendable {
     /// Answers a ``Event/request(_:)``. Unknown or finished ids are ignored.
     public func answer(_ id: UUID, accept: Bool) {
         let waiting = pending.withLockedValue { $0.waiting.removeValue(forKey: id) }
-        waiting?.resume(returning: accept)
+        guard let waiting else { return }
+        waiting.resume(returning: accept)
+        subscribers.send(.requestWithdrawn(id))
     }
 
     /// The paired devices, oldest first.
@@ -109,7 +121,7 @@ public final class PairingHost: Sendable {
     /// Forgets a device; its token stops working at once.
     public func revoke(deviceID: String) throws {
         if try server.devices.revoke(id: deviceID) != nil {
-            continuation.yield(.devicesChanged(server.devices.list()))
+            subscribers.send(.devicesChanged(server.devices.list()))
         }
     }
 
@@ -120,14 +132,14 @@ public final class PairingHost: Sendable {
         }
         for (id, continuation) in waiting {
             continuation.resume(returning: false)
-            self.continuation.yield(.requestWithdrawn(id))
+            subscribers.send(.requestWithdrawn(id))
         }
     }
 
     /// Publishes a request and waits for ``answer(_:accept:)``; a cancelled wait
     /// (the server's timeout) refuses and withdraws the request.
     private static func ask(_ request: DiscoveryServer.PairingRequest, pending: NIOLockedValueBox<Pending>,
-                            continuation events: AsyncStream<Event>.Continuation) async -> Bool {
+                            subscribers events: Subscribers) async -> Bool {
         let id = UUID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
@@ -139,7 +151,7 @@ public final class PairingHost: Sendable {
                 if alreadyCancelled {
                     waiter.resume(returning: false)
                 } else {
-                    events.yield(.request(Request(id: id, clientName: request.clientName, clientModel: request.clientModel,
+                    events.send(.request(Request(id: id, clientName: request.clientName, clientModel: request.clientModel,
                                                   comparisonCode: request.comparisonCode, remoteAddress: request.remoteAddress)))
                 }
             }
@@ -151,8 +163,31 @@ public final class PairingHost: Sendable {
             }
             if let waiter {
                 waiter.resume(returning: false)
-                events.yield(.requestWithdrawn(id))
+                events.send(.requestWithdrawn(id))
             }
         }
+    }
+}
+
+/// The host's subscribers: each event goes to every live subscription.
+final class Subscribers: Sendable {
+    private let continuations = NIOLockedValueBox<[UUID: AsyncStream<PairingHost.Event>.Continuation]>([:])
+
+    func subscribe() -> AsyncStream<PairingHost.Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PairingHost.Event.self, bufferingPolicy: .unbounded)
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.continuations.withLockedValue { $0.removeValue(forKey: id) }
+        }
+        continuations.withLockedValue { $0[id] = continuation }
+        return stream
+    }
+
+    func send(_ event: PairingHost.Event) {
+        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    func finish() {
+        for continuation in continuations.withLockedValue({ Array($0.values) }) { continuation.finish() }
     }
 }

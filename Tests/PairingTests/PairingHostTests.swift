@@ -24,7 +24,7 @@ struct PairingHostTests {
         let temp = try TempDirectory()
         let host = try Self.host(temp)
         try await host.start()
-        var events = host.events.makeAsyncIterator()
+        var events = host.events().makeAsyncIterator()
         guard case .open(let uri, _, _) = try host.openPairing() else { Issue.record("not open"); return }
         let companion = CompanionClient(storage: temp.storage("companion"))
         let pairing = Task { try await companion.pair(uri: uri, clientName: "Tablet", clientModel: "T1") }
@@ -41,11 +41,30 @@ struct PairingHostTests {
         await host.stop()
     }
 
+    @Test func everySubscriberSeesTheStateAndTheRequest() async throws {
+        let temp = try TempDirectory()
+        let host = try Self.host(temp)
+        try await host.start()
+        var first = host.events().makeAsyncIterator()
+        var second = host.events().makeAsyncIterator()
+        #expect(await first.next() == .state(.closed)) // the snapshot comes first
+        guard case .open(let uri, _, _) = try host.openPairing() else { Issue.record("not open"); return }
+        let companion = CompanionClient(storage: temp.storage("companion"))
+        let pairing = Task { try await companion.pair(uri: uri, clientName: "Tablet", clientModel: "T1") }
+        let seenByFirst = await Self.next(&first) { if case .request(let request) = $0 { request } else { nil } }
+        let seenBySecond = await Self.next(&second) { if case .request(let request) = $0 { request } else { nil } }
+        #expect(seenByFirst != nil && seenByFirst == seenBySecond)
+        host.answer(try #require(seenByFirst?.id), accept: false)
+        #expect(await Self.next(&second) { if case .requestWithdrawn(let id) = $0 { id } else { nil } } == seenByFirst?.id)
+        await #expect(throws: PairingError.self) { try await pairing.value }
+        await host.stop()
+    }
+
     @Test func closingPairingWithdrawsAPendingRequest() async throws {
         let temp = try TempDirectory()
         let host = try Self.host(temp)
         try await host.start()
-        var events = host.events.makeAsyncIterator()
+        var events = host.events().makeAsyncIterator()
         guard case .open(let uri, _, _) = try host.openPairing() else { Issue.record("not open"); return }
         let companion = CompanionClient(storage: temp.storage("companion"))
         let pairing = Task { try await companion.pair(uri: uri, clientName: "Tablet", clientModel: "T1") }
@@ -65,7 +84,7 @@ struct PairingHostTests {
         let temp = try TempDirectory()
         let host = try Self.host(temp, confirmationTimeout: 0.5)
         try await host.start()
-        var events = host.events.makeAsyncIterator()
+        var events = host.events().makeAsyncIterator()
         guard case .open(let uri, _, _) = try host.openPairing() else { Issue.record("not open"); return }
         let companion = CompanionClient(storage: temp.storage("companion"))
         let pairing = Task { try await companion.pair(uri: uri, clientName: "Tablet", clientModel: "T1") }

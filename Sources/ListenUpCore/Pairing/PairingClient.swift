@@ -4,7 +4,7 @@ import Pairing
 /// What ``PairingModel`` needs from the pairing machinery, as closures so
 /// tests and previews can swap them. ``live(_:)`` drives a real ``PairingHost``.
 public struct PairingClient: Sendable {
-    /// The host's event stream (single consumer: the model).
+    /// A new subscription to the host's events (current state first).
     public var events: @Sendable () -> AsyncStream<PairingHost.Event>
     /// Starts the discovery server if it is not running (idempotent).
     public var start: @Sendable () async throws -> Void
@@ -37,7 +37,7 @@ public struct PairingClient: Sendable {
 
     /// Drives `host` (built once in the composition root; stop it at quit).
     public static func live(_ host: PairingHost) -> PairingClient {
-        PairingClient(events: { host.events }, start: { try await host.start() }, open: { try host.openPairing() },
+        PairingClient(events: { host.events() }, start: { try await host.start() }, open: { try host.openPairing() },
                       close: { host.closePairing() }, answer: { host.answer($0, accept: $1) },
                       devices: { host.devices }, revoke: { try host.revoke(deviceID: $0) })
     }
