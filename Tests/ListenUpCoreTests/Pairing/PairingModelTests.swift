@@ -58,6 +58,34 @@ struct PairingModelTests {
         await host.stop()
     }
 
+    @Test func afterFiveMinutesItOffersANewCode() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let now = LockedNow(Date())
+        var configuration = DiscoveryServer.Configuration(desktopName: "Model Desk", appVersion: "1.0", bindAddresses: ["127.0.0.1"])
+        configuration.advertise = false
+        let host = try PairingHost(storage: PairingStorage(directory: directory.appendingPathComponent("clocked")),
+                                   configuration: configuration, clock: PairingClock { now.value }) { .init(activeRoute: "library") }
+        let model = PairingModel(client: .live(host))
+        model.send(.open)
+        await settle { if case .open = model.phase { true } else { false } }
+        guard case .open(let first, let rotatesAt, let closesAt) = model.phase else { Issue.record("not open"); return }
+        #expect(closesAt.timeIntervalSince(now.value) == 300)
+        #expect(rotatesAt.timeIntervalSince(now.value) == 30)
+        now.advance(31)
+        host.server.tick()
+        await settle { if case .open(let uri, _, _) = model.phase { uri != first } else { false } }
+        if case .open(let uri, _, _) = model.phase { #expect(uri != first) } else { Issue.record("\(model.phase)") }
+        now.advance(300)
+        host.server.tick()
+        await settle { model.phase == .expired }
+        #expect(model.phase == .expired && model.qrImage == nil)
+        model.send(.showNewCode)
+        await settle { if case .open = model.phase { true } else { false } }
+        if case .open(_, _, let closes) = model.phase { #expect(closes.timeIntervalSince(now.value) == 300) } else { Issue.record("\(model.phase)") }
+        model.send(.close)
+        await host.stop()
+    }
+
     @Test func closingThePageRefusesAPendingRequest() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = PairingModel(client: .live(host))
@@ -73,4 +101,14 @@ struct PairingModelTests {
         #expect(model.devices.isEmpty && model.request == nil)
         await host.stop()
     }
+}
+
+/// A settable "now" for the host's clock.
+final class LockedNow: @unchecked Sendable {
+    // @unchecked Sendable: every access holds `lock`.
+    private let lock = NSLock()
+    private var date: Date
+    init(_ date: Date) { self.date = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
+    var value: Date { lock.withLock { date } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { date = date.addingTimeInterval(seconds) } }
 }
