@@ -7,22 +7,33 @@ import NIOHTTP1
 public struct CompanionClient: Sendable {
     /// What the companion keeps after pairing (`pairing.json`, 0600, in its own data dir).
     public struct Pairing: Codable, Sendable, Equatable {
+        /// The desktop's name, as it answered.
         public var desktopName: String
+        /// Addresses to try, the one that worked first.
         public var addresses: [String]
+        /// The discovery server's port.
         public var port: Int
         /// base64url SHA-256 of the desktop's SPKI.
         public var fingerprint: String
+        /// This device's id on the desktop.
         public var deviceID: String
+        /// The bearer token (secret: never logged).
         public var token: String
+        /// When the token stops working (RFC 3339).
         public var expiresAt: String
     }
 
     /// The desktop's answer to `GET /api/v1/status`.
     public struct Status: Sendable, Equatable {
+        /// The desktop app's version.
         public var appVersion: String
+        /// The screen the desktop shows (e.g. `library`).
         public var activeRoute: String
+        /// The ListenUp server the desktop uses, if any.
         public var serverURL: String?
+        /// The signed-in user's display name, if anyone is signed in.
         public var userDisplayName: String?
+        /// The desktop's name.
         public var desktopName: String
     }
 

@@ -23,15 +23,18 @@ public final class DiscoveryServer: Sendable {
     public struct Configuration: Sendable {
         /// Shown to companions (`/api/v1/pair/info`, the URI, the mDNS name).
         public var desktopName: String
+        /// Reported by `/api/v1/pair/info` and `/api/v1/status`.
         public var appVersion: String
         /// Numeric addresses to bind and advertise; nil: ``LANAddresses/current(environment:)``
         /// (which honours `LISTENUP_PAIRING_BIND`).
         public var bindAddresses: [String]?
         /// 0: ephemeral.
         public var port = 0
+        /// Code rotation, grace, lifetime and wrong-attempt rules.
         public var timing = PairingCodes.Timing()
         /// Pairing attempts allowed per remote address per `rateLimitWindow`.
         public var rateLimitAttempts = 10
+        /// Seconds over which `rateLimitAttempts` are counted.
         public var rateLimitWindow: TimeInterval = 60
         /// A connection that sends nothing for this long is closed.
         public var idleTimeout: TimeInterval = 5
@@ -39,12 +42,14 @@ public final class DiscoveryServer: Sendable {
         public var requestTimeout: TimeInterval = 10
         /// How long a pairing request waits for the user before it is refused.
         public var confirmationTimeout: TimeInterval = 120
+        /// Larger request bodies get 413.
         public var maxBodyBytes = 8 * 1024
         /// Bearer token lifetime.
         public var tokenLifetime: TimeInterval = 30 * 24 * 3600
         /// Announce `_listenup-pair._tcp` through Avahi while pairing is open.
         public var advertise = true
 
+        /// The protocol's defaults with these names and addresses.
         public init(desktopName: String, appVersion: String, bindAddresses: [String]? = nil) {
             self.desktopName = desktopName
             self.appVersion = appVersion
@@ -54,19 +59,26 @@ public final class DiscoveryServer: Sendable {
 
     /// A companion asking to pair, for the confirmation dialog.
     public struct PairingRequest: Sendable, Equatable {
+        /// `client_name` the companion sent (show it in "Pair with …?").
         public var clientName: String
+        /// `client_model` the companion sent.
         public var clientModel: String
         /// The 6 digits the companion shows too.
         public var comparisonCode: String
+        /// Where the request came from.
         public var remoteAddress: String
     }
 
     /// What `GET /api/v1/status` reports; supplied by the app.
     public struct Status: Sendable, Equatable {
+        /// The screen the app shows (a route name, e.g. `library`).
         public var activeRoute: String
+        /// The ListenUp server in use, if any.
         public var serverURL: String?
+        /// The signed-in user's display name, if anyone is signed in.
         public var userDisplayName: String?
 
+        /// A status report.
         public init(activeRoute: String, serverURL: String? = nil, userDisplayName: String? = nil) {
             self.activeRoute = activeRoute
             self.serverURL = serverURL

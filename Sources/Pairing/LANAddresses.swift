@@ -9,11 +9,16 @@ import Foundation
 public enum LANAddresses {
     /// One interface address, as `getifaddrs` reports it.
     public struct Interface: Sendable, Equatable {
+        /// Interface name (`wlan0`, `docker0`, …).
         public var name: String
+        /// Numeric address.
         public var address: String
+        /// Up and running.
         public var isUp: Bool
+        /// A loopback interface.
         public var isLoopback: Bool
 
+        /// An interface address.
         public init(name: String, address: String, isUp: Bool, isLoopback: Bool) {
             self.name = name
             self.address = address

@@ -10,7 +10,9 @@ public struct PairedDevice: Codable, Sendable, Equatable, Identifiable {
     public var name: String
     /// `client_model` it sent.
     public var model: String
+    /// When the pairing was accepted.
     public var pairedAt: Date
+    /// The last authenticated request.
     public var lastSeen: Date
     /// When its token stops working.
     public var expiresAt: Date

@@ -5,6 +5,7 @@ public struct PairingClock: Sendable {
     /// The current time.
     public var now: @Sendable () -> Date
 
+    /// A clock reading `now`.
     public init(now: @escaping @Sendable () -> Date) { self.now = now }
 
     /// The system's wall clock.
@@ -40,11 +41,16 @@ public struct PairingCode: Sendable, Equatable {
 public struct PairingCodes: Sendable {
     /// The timing rules.
     public struct Timing: Sendable, Equatable {
+        /// Seconds between new codes.
         public var rotation: TimeInterval = 30
+        /// Seconds a replaced code still works.
         public var grace: TimeInterval = 10
+        /// Seconds pairing stays open.
         public var lifetime: TimeInterval = 300
+        /// Wrong codes that burn a session.
         public var maxWrongAttempts = 3
 
+        /// The protocol's rules, or others for tests.
         public init(rotation: TimeInterval = 30, grace: TimeInterval = 10, lifetime: TimeInterval = 300, maxWrongAttempts: Int = 3) {
             self.rotation = rotation
             self.grace = grace
@@ -90,6 +96,7 @@ public struct PairingCodes: Sendable {
         var wrongAttempts = 0
     }
 
+    /// The rules in force.
     public let timing: Timing
     private let random: @Sendable (Int) -> [UInt8]
     private var entries: [Entry] = []

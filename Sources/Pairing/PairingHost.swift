@@ -15,10 +15,13 @@ public final class PairingHost: Sendable {
     public struct Request: Sendable, Equatable, Identifiable {
         /// Pass it back to ``PairingHost/answer(_:accept:)``.
         public let id: UUID
+        /// `client_name` the companion sent.
         public let clientName: String
+        /// `client_model` the companion sent.
         public let clientModel: String
         /// Show it next to "Pair with <clientName>?"; the companion shows the same digits.
         public let comparisonCode: String
+        /// Where the request came from.
         public let remoteAddress: String
     }
 

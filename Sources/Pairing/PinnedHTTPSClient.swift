@@ -13,8 +13,11 @@ import NIOSSL
 public struct PinnedHTTPSClient: Sendable {
     /// An HTTP answer.
     public struct Response: Sendable {
+        /// HTTP status code.
         public var status: Int
+        /// Header fields in order.
         public var headers: [(String, String)]
+        /// The body bytes.
         public var body: [UInt8]
 
         /// The first header named `name` (case-insensitive).
@@ -25,8 +28,10 @@ public struct PinnedHTTPSClient: Sendable {
     public let pin: [UInt8]
     /// Seconds for connect + handshake, and for the whole answer.
     public var connectTimeout: TimeInterval = 5
+    /// Seconds to wait for the whole answer (a pairing waits for the user).
     public var responseTimeout: TimeInterval = 180
 
+    /// A client trusting only the key whose SPKI SHA-256 is `pin`.
     public init(pin: [UInt8]) { self.pin = pin }
 
     /// Sends one request to `host:port` and reads the whole answer.

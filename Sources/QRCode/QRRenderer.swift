@@ -27,6 +27,7 @@ public actor QRRenderer {
     public struct Encoder: Sendable {
         let encode: @Sendable (String) throws -> QRMatrix
 
+        /// Wraps a payload → matrix function.
         public init(_ encode: @escaping @Sendable (String) throws -> QRMatrix) { self.encode = encode }
 
         /// libqrencode through ``QRMatrix/encode(_:)``.

@@ -19,6 +19,7 @@ public struct PairingClient: Sendable {
     /// Forgets a device.
     public var revoke: @Sendable (String) throws -> Void
 
+    /// A client from its closures (tests and previews).
     public init(events: @escaping @Sendable () -> AsyncStream<PairingHost.Event>,
                 start: @escaping @Sendable () async throws -> Void,
                 open: @escaping @Sendable () throws -> Void,

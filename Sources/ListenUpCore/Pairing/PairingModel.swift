@@ -40,6 +40,7 @@ public final class PairingModel {
         case revoke(deviceID: String)
     }
 
+    /// Where pairing stands.
     public private(set) var phase: Phase = .closed
     /// The QR image of the current URI (nil until drawn, or when closed).
     public private(set) var qrImage: QRImage?
