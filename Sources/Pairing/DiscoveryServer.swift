@@ -234,8 +234,11 @@ public final class DiscoveryServer: Sendable {
             guard let port = shared.port, let listener = shared.listener else { throw PairingError.serverStartFailed("not started") }
             shared.codes.open(now: now)
             if configuration.advertise, shared.advertiser == nil {
+                // Bound to loopback only (tests, LISTENUP_PAIRING_BIND=127.0.0.1): announce on `lo` only too.
+                let loopbackOnly = shared.addresses.allSatisfy { $0.hasPrefix("127.") || $0 == "::1" }
                 let advertiser = ServiceAdvertiser(name: PairingURI.displayName(configuration.desktopName), type: "_listenup-pair._tcp", port: port,
-                                                   txt: ["v=1", "fp=\(identity.fingerprintBase64URL)"], logger: logger)
+                                                   txt: ["v=1", "fp=\(identity.fingerprintBase64URL)"],
+                                                   interfaceIndex: loopbackOnly ? Int32(bitPattern: if_nametoindex("lo")) : nil, logger: logger)
                 advertiser.start()
                 shared.advertiser = advertiser
             }

@@ -41,6 +41,7 @@ struct PairingMDNSTests {
         let seen = try await Self.wait { try await Self.browse(name)?.isEmpty == false }
         #expect(seen)
         let line = try await Self.browse(name)?.first ?? ""
+        #expect(line.hasPrefix("=;lo;"), "announced on loopback only: \(line)")
         #expect(line.contains(";\(port);"), "\(line)")
         #expect(line.contains("\"fp=\(fixture.server.identity.fingerprintBase64URL)\""), "\(line)")
         fixture.server.closePairing()
