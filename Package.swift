@@ -5,6 +5,8 @@
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
+//   CQREncode → QRCode (QR matrix, render actor); PNGEncoding (shared, pure Swift)
+//   Pairing (discovery server, TLS identity, codes; no GTK) ← listenup-companion
 import PackageDescription
 
 let package = Package(
@@ -13,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "listenup", targets: ["listenup"]),
         .executable(name: "listenup-demo-server", targets: ["listenup-demo-server"]),
+        .executable(name: "listenup-companion", targets: ["listenup-companion"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // The one umbrella over gtk4 + libadwaita + glib-unix (two umbrellas would
@@ -59,7 +65,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery",
+                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -69,11 +75,56 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // PNG writing with no dependencies (generated covers, QR codes).
+        .target(name: "PNGEncoding"),
+        // libqrencode: QR symbols for pairing.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .target(name: "QRCode", dependencies: ["CQREncode", "PNGEncoding"]),
+        // Pairing a companion device: identity, URI, codes, discovery server.
+        .target(
+            name: "Pairing",
+            dependencies: [
+                "LANDiscovery",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "listenup-companion",
+            dependencies: [
+                "Pairing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // bench/pairing: QR render and pairing round-trip figures.
+        .executableTarget(
+            name: "listenup-pairing-bench",
+            dependencies: [
+                "Pairing", "QRCode",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
         // A ListenUp-compatible server for tests, demos and trying the app.
         .target(
             name: "DemoServer",
             dependencies: [
-                "ListenUpAPI", "LANDiscovery",
+                "ListenUpAPI", "LANDiscovery", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -117,6 +168,17 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
+        .testTarget(
+            name: "PairingTests",
+            dependencies: [
+                "Pairing", "QRCode",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore"]),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import PNGEncoding
 
 /// A deterministic generated library: the same seed gives the same books.
 struct DemoLibrary {

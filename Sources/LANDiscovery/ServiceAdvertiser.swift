@@ -14,6 +14,7 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     private let type: String
     private let port: UInt16
     private let txt: [String]
+    private let interfaceIndex: Int32?
     private let logger: Logger
     private let context: OpaquePointer
     private let loop: OpaquePointer
@@ -25,11 +26,14 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     ///   - name: the service instance name.
     ///   - type: e.g. `_listenup._tcp`.
     ///   - txt: `key=value` entries, in order.
-    public init(name: String, type: String, port: Int, txt: [String], logger: Logger) {
+    ///   - interfaceIndex: announce on this interface only (e.g. `if_nametoindex("lo")`
+    ///     for a server bound to loopback); nil for every interface Avahi serves.
+    public init(name: String, type: String, port: Int, txt: [String], interfaceIndex: Int32? = nil, logger: Logger) {
         self.name = name
         self.type = type
         self.port = UInt16(clamping: port)
         self.txt = txt
+        self.interfaceIndex = interfaceIndex
         self.logger = logger
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
@@ -100,7 +104,8 @@ public final class ServiceAdvertiser: @unchecked Sendable {
         var list: UnsafeMutablePointer<AvahiStringList>?
         for entry in txt.reversed() { list = avahi_string_list_add(list, entry) }
         defer { avahi_string_list_free(list) }
-        let added = avahi_entry_group_add_service_strlst(group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC),
+        let interface = interfaceIndex.map { AvahiIfIndex($0) } ?? AvahiIfIndex(AVAHI_IF_UNSPEC)
+        let added = avahi_entry_group_add_service_strlst(group, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC),
                                                          AvahiPublishFlags(0), name, type, nil, nil, port, list)
         if added == Int32(AVAHI_ERR_COLLISION) {
             collided()

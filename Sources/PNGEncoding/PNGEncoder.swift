@@ -1,22 +1,41 @@
 import Foundation
 
-/// Encodes RGB images as PNG with no dependencies: zlib "stored" blocks (no
-/// compression), CRC-32 and Adler-32 by hand. Enough for generated covers.
-enum PNGEncoder {
-    /// `pixels` is `width * height` RGB triples, row by row.
-    static func encode(width: Int, height: Int, pixels: [UInt8]) -> Data {
-        precondition(pixels.count == width * height * 3, "pixel count does not match the size")
+/// Encodes 8-bit RGB or grayscale images as PNG with no dependencies: zlib
+/// "stored" blocks (no compression), CRC-32 and Adler-32 by hand. Enough for
+/// generated covers and QR codes. Pure and thread-safe.
+public enum PNGEncoder {
+    /// How the pixel bytes are laid out.
+    public enum ColorType: Sendable {
+        /// One byte per pixel.
+        case gray
+        /// Three bytes per pixel (R, G, B).
+        case rgb
+
+        var bytesPerPixel: Int { self == .gray ? 1 : 3 }
+        var code: UInt8 { self == .gray ? 0 : 2 }
+    }
+
+    /// Encodes an image.
+    /// - Parameters:
+    ///   - width: pixels per row.
+    ///   - height: rows.
+    ///   - pixels: `width * height` pixels, row by row, in `colorType`'s layout.
+    ///   - colorType: `.rgb` (the default) or `.gray`.
+    /// - Returns: the PNG file's bytes.
+    public static func encode(width: Int, height: Int, pixels: [UInt8], colorType: ColorType = .rgb) -> Data {
+        let stride = width * colorType.bytesPerPixel
+        precondition(pixels.count == stride * height, "pixel count does not match the size")
         var raw = [UInt8]()
-        raw.reserveCapacity((width * 3 + 1) * height)
+        raw.reserveCapacity((stride + 1) * height)
         for row in 0..<height {
             raw.append(0) // filter: none
-            raw.append(contentsOf: pixels[(row * width * 3)..<((row + 1) * width * 3)])
+            raw.append(contentsOf: pixels[(row * stride)..<((row + 1) * stride)])
         }
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         var header = Data()
         header.appendBigEndian(UInt32(width))
         header.appendBigEndian(UInt32(height))
-        header.append(contentsOf: [8, 2, 0, 0, 0]) // 8-bit RGB, deflate, no filter method, no interlace
+        header.append(contentsOf: [8, colorType.code, 0, 0, 0]) // 8-bit, deflate, no filter method, no interlace
         png.appendChunk("IHDR", header)
         png.appendChunk("IDAT", zlibStored(raw))
         png.appendChunk("IEND", Data())

@@ -1,0 +1,45 @@
+import Foundation
+import Pairing
+
+/// What ``PairingModel`` needs from the pairing machinery, as closures so
+/// tests and previews can swap them. ``live(_:)`` drives a real ``PairingHost``.
+public struct PairingClient: Sendable {
+    /// A new subscription to the host's events (current state first).
+    public var events: @Sendable () -> AsyncStream<PairingHost.Event>
+    /// Starts the discovery server if it is not running (idempotent).
+    public var start: @Sendable () async throws -> Void
+    /// Opens pairing, or shows a new code.
+    public var open: @Sendable () throws -> Void
+    /// Closes pairing (the server keeps serving paired devices).
+    public var close: @Sendable () -> Void
+    /// Answers a pairing request by id.
+    public var answer: @Sendable (UUID, Bool) -> Void
+    /// The paired devices.
+    public var devices: @Sendable () -> [PairedDevice]
+    /// Forgets a device.
+    public var revoke: @Sendable (String) throws -> Void
+
+    /// A client from its closures (tests and previews).
+    public init(events: @escaping @Sendable () -> AsyncStream<PairingHost.Event>,
+                start: @escaping @Sendable () async throws -> Void,
+                open: @escaping @Sendable () throws -> Void,
+                close: @escaping @Sendable () -> Void,
+                answer: @escaping @Sendable (UUID, Bool) -> Void,
+                devices: @escaping @Sendable () -> [PairedDevice],
+                revoke: @escaping @Sendable (String) throws -> Void) {
+        self.events = events
+        self.start = start
+        self.open = open
+        self.close = close
+        self.answer = answer
+        self.devices = devices
+        self.revoke = revoke
+    }
+
+    /// Drives `host` (built once in the composition root; stop it at quit).
+    public static func live(_ host: PairingHost) -> PairingClient {
+        PairingClient(events: { host.events() }, start: { try await host.start() }, open: { try host.openPairing() },
+                      close: { host.closePairing() }, answer: { host.answer($0, accept: $1) },
+                      devices: { host.devices }, revoke: { try host.revoke(deviceID: $0) })
+    }
+}

@@ -1,0 +1,60 @@
+import CQREncode
+import Foundation
+
+/// Why a payload could not become a QR symbol.
+public enum QRCodeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// libqrencode refused the text (too long for a version-40 symbol, or out of memory).
+    case encodingFailed(errno: Int32)
+    /// The text contains a NUL byte, which a C string cannot carry.
+    case containsNUL
+
+    public var description: String {
+        switch self {
+        case .encodingFailed(let errno): "QR encoding failed (errno \(errno))"
+        case .containsNUL: "QR payload contains a NUL byte"
+        }
+    }
+}
+
+/// The modules of one QR symbol (no quiet zone): `width × width`, dark or light.
+///
+/// A value type, `Sendable`; build it on any thread with ``encode(_:)``.
+public struct QRMatrix: Sendable, Equatable {
+    /// Modules per side.
+    public let width: Int
+    /// `width * width` flags, row by row; `true` = dark.
+    public let modules: [Bool]
+
+    /// Wraps modules computed elsewhere (tests).
+    /// - Parameters:
+    ///   - width: modules per side.
+    ///   - modules: `width * width` flags, row by row.
+    public init(width: Int, modules: [Bool]) {
+        precondition(modules.count == width * width, "module count does not match the width")
+        self.width = width
+        self.modules = modules
+    }
+
+    /// Whether the module at column `x`, row `y` is dark (false outside the symbol).
+    public func isDark(x: Int, y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < width, y < width else { return false }
+        return modules[y * width + x]
+    }
+
+    /// Encodes `text` as 8-bit bytes, error correction M, the smallest version
+    /// that fits, case preserved (libqrencode's `casesensitive` is 1, else
+    /// lower-case tokens would be upper-cased). Thread-safe.
+    /// - Throws: ``QRCodeError``.
+    public static func encode(_ text: String) throws -> QRMatrix {
+        guard !text.utf8.contains(0) else { throw QRCodeError.containsNUL }
+        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+            throw QRCodeError.encodingFailed(errno: errno)
+        }
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        var modules = [Bool](repeating: false, count: width * width)
+        guard let data = code.pointee.data else { throw QRCodeError.encodingFailed(errno: 0) }
+        for index in 0..<(width * width) { modules[index] = (data[index] & 1) != 0 }
+        return QRMatrix(width: width, modules: modules)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import Pairing
+
+/// Real Avahi (make test starts a daemon restricted to `lo` and sets
+/// LISTENUP_REQUIRE_AVAHI=1; elsewhere this skips when no daemon answers).
+@Suite("Pairing mDNS (real daemon)", .serialized)
+struct PairingMDNSTests {
+    static var required: Bool { ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_AVAHI"] == "1" }
+
+    /// `avahi-browse -rtp` lines naming `name`; nil when no daemon answers.
+    static func browse(_ name: String) async throws -> [String]? {
+        let (status, output) = try await run(["avahi-browse", "-rtp", "_listenup-pair._tcp"])
+        guard status == 0 else { return nil }
+        return output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("=") && $0.contains(name) }
+    }
+
+    static func wait(timeout: TimeInterval = 10, until condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        return try await condition()
+    }
+
+    @Test func advertisedWhileOpenWithdrawnAfter() async throws {
+        guard try await Self.browse("probe") != nil else {
+            if Self.required { Issue.record("avahi-daemon is not answering") }
+            return
+        }
+        let name = "PairingTest-\(UUID().uuidString.prefix(8))" // no spaces: avahi-browse -p escapes them
+        let fixture = try ServerFixture {
+            $0.advertise = true
+            $0.desktopName = name
+        }
+        let port = try await fixture.server.start()
+        defer { Task { await fixture.server.stop() } }
+        #expect(try await Self.browse(name)?.isEmpty == true)
+        _ = try fixture.server.openPairing()
+        let seen = try await Self.wait { try await Self.browse(name)?.isEmpty == false }
+        #expect(seen)
+        let line = try await Self.browse(name)?.first ?? ""
+        #expect(line.hasPrefix("=;lo;"), "announced on loopback only: \(line)")
+        #expect(line.contains(";\(port);"), "\(line)")
+        #expect(line.contains("\"fp=\(fixture.server.identity.fingerprintBase64URL)\""), "\(line)")
+        fixture.server.closePairing()
+        #expect(try await Self.wait { try await Self.browse(name)?.isEmpty == true })
+        await fixture.server.stop()
+    }
+}
