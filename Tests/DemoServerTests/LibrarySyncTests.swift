@@ -114,4 +114,24 @@ struct LibrarySyncTests {
         #expect(model.books.count == 40)
         #expect(model.snapshot["offline"] == true)
     }
+
+    @MainActor
+    @Test func aSignedInLibrarySyncsAndItsCoversArriveSniffedAsPNG() async throws {
+        let (server, client) = try await signedIn(books: 12)
+        defer { Task { await server.stop() } }
+        let session = try #require(await client.currentSession)
+        var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
+        dependencies.openLibrary = { _, _ in LibraryStore.inMemory() }
+        dependencies.coverDirectory = { _, _ in nil }
+        let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+        defer { model.deactivate() }
+        #expect(!model.coversAvailable, "no client before the stored session is read")
+        for _ in 0..<300 where model.books.count < 12 || !model.coversAvailable { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(model.books.count == 12)
+        #expect(model.coversAvailable, "the page re-binds its cells when this turns true")
+        let book = try #require(model.books.first)
+        #expect(book.hasCover)
+        // The demo server labels its PNG covers image/jpeg, like the real one.
+        #expect(await model.cover(for: book)?.format == .png)
+    }
 }

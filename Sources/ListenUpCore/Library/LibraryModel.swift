@@ -102,6 +102,9 @@ public final class LibraryModel: ScreenModel {
     public private(set) var selection: Details?
     /// The cache has been read once (its books, if any, are in ``books``).
     public private(set) var hasLoadedCache = false
+    /// Covers can be fetched: the session's client is ready. Cells shown
+    /// before then ask again when this turns true.
+    public private(set) var coversAvailable = false
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -247,6 +250,7 @@ public final class LibraryModel: ScreenModel {
         self.client = client
         coverLoader = CoverLoader(client: client, directory: dependencies.coverDirectory(session.serverURL, session.userID),
                                   logger: dependencies.logger)
+        coversAvailable = true
         return client
     }
 

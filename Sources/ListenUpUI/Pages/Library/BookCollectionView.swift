@@ -131,6 +131,15 @@ final class BookCollectionView {
         }
     }
 
+    /// Binds every live cell again: covers that could not be asked for
+    /// before (no client yet) are fetched now.
+    func rebindAll() {
+        for cell in cells.values {
+            guard let id = cell.bookID, let book = books[id] else { continue }
+            bind(cell, to: book)
+        }
+    }
+
     /// How many book cells exist now (bounded by the viewport, not the library).
     var liveCellCount: Int { cells.count }
 

@@ -38,6 +38,7 @@ final class LibraryPage: RoutePage {
     private var typedAt: ContinuousClock.Instant?
     private var renderedQuery = ""
     private var shownContent = false
+    private var coversAvailable = false
     private let logger = Logger(label: "io.github.listenup.Desktop.library")
 
     /// The sort choices, in the drop-down's order.
@@ -225,6 +226,10 @@ final class LibraryPage: RoutePage {
         gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
         collection.setLayout(model.layout)
         collection.show(visible)
+        if model.coversAvailable, !coversAvailable {
+            coversAvailable = true
+            collection.rebindAll()
+        }
 
         let fraction = model.syncProgress?.fraction
         gtk_widget_set_visible(syncBar.widget, fraction != nil && !books.isEmpty ? 1 : 0)
