@@ -9,7 +9,8 @@ extension RouteNode {
         route: .pairing,
         serves: { _ in false },
         model: { context in
-            let model = PairingModel(client: context.dependencies.pairing, dismiss: context.dismiss)
+            let model = PairingModel(client: context.dependencies.pairing, moduleSize: PairingModel.screenModuleSize,
+                                     dismiss: context.dismiss)
             model.send(.open)
             return model
         },
@@ -72,6 +73,10 @@ extension PairingModel: ScreenModel {
 }
 
 extension PairingModel {
+    /// QR pixels per module on screen (and in `--qr-png`): 5 keeps a
+    /// version 10 code (the usual URI) near 325 px, inside the 440 px column.
+    public static let screenModuleSize = 5
+
     private static let previewNow = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// A well-formed URI on a documentation address (nothing listens there).
@@ -85,7 +90,7 @@ extension PairingModel {
     }
 
     static var previewQR: QRImage? {
-        (try? QRMatrix.encode(previewURIText)).map { QRImage(matrix: $0, moduleSize: 8) }
+        (try? QRMatrix.encode(previewURIText)).map { QRImage(matrix: $0, moduleSize: screenModuleSize) }
     }
 
     static let previewRequest = PairingHost.Request(clientName: "Anna’s Pixel", clientModel: "Pixel 8",

@@ -34,6 +34,7 @@ final class LoginPage: RoutePage {
         layout.card.append(passwordField.widget)
         layout.card.append(signInButton.widget)
         layout.appendToColumn(changeServerButton)
+        layout.appendToColumn(PairDeviceLink.make())
 
         emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
         passwordField.onChange { [weak model] in model?.send(.passwordChanged($0)) }

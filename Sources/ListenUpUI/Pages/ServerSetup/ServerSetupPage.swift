@@ -67,6 +67,7 @@ final class ServerSetupPage: RoutePage {
         lanCard.append(lanList.widget)
         layout.appendToColumn(lanCard.widget)
         gtk_widget_set_margin_top(lanCard.widget, 8)
+        layout.appendToColumn(PairDeviceLink.make())
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
