@@ -20,8 +20,8 @@ extension RouteNode {
             .init("request") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
                                               request: PairingModel.previewRequest, devices: PairingModel.previewDevices) },
             .init("expired") { $0.showPreview(phase: .expired, devices: PairingModel.previewDevices) },
-            .init("devices") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
-                                              devices: PairingModel.previewManyDevices) },
+            // Expired, so the list is in view without scrolling past the QR.
+            .init("devices") { $0.showPreview(phase: .expired, devices: PairingModel.previewManyDevices) },
             .init("empty") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR) },
             .init("failed") { $0.showPreview(phase: .failed(message: "could not bind 0.0.0.0:0 (preview)"),
                                              devices: PairingModel.previewDevices) },

@@ -82,7 +82,8 @@ struct AppNavigatorOverlayTests {
             #expect(navigator.preview(.pairing, state: state))
             let model = try #require(navigator.activeModel as? PairingModel)
             switch state {
-            case "open", "devices": #expect(model.qrImage != nil && model.codeValidUntil != nil)
+            case "open": #expect(model.qrImage != nil && model.codeValidUntil != nil)
+            case "devices": #expect(model.devices.count == 3)
             case "request": #expect(model.request?.comparisonCode.count == 6)
             case "expired": #expect(model.phase == .expired)
             default: if case .failed = model.phase {} else { Issue.record("not failed: \(model.phase)") }

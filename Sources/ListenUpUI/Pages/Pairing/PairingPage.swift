@@ -113,6 +113,11 @@ final class PairingPage: RoutePage {
         layout.appendToColumn(closeButton)
 
         connections.append(copyButton.connect(.clicked) { [weak self] in self?.copyLink() })
+        // The dialog is transient for the window: a request that came before the page was shown waits for it.
+        connections.append(widget.connect(.map) { [weak self] in
+            guard let self else { return }
+            self.renderRequest(self.model.request)
+        })
         connections.append(closeButton.connect(.clicked) { [weak model] in model?.dismiss() })
         newCodeButton.onClick { [weak model] in model?.send(.showNewCode) }
         let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
@@ -218,12 +223,17 @@ final class PairingPage: RoutePage {
     private func renderRequest(_ request: PairingHost.Request?) {
         if let request, request.id == dialogRequest { return }
         closeDialog()
-        guard let request else { return }
-        let parent = gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
-        let body = tr("Check that %@ shows the same code:", request.clientName) + "\n\n" + Self.spaced(request.comparisonCode)
-            + "\n\n" + (request.clientModel.isEmpty ? "" : request.clientModel)
+        guard let request, let root = gtk_widget_get_root(widget), gtk_widget_get_mapped(widget) != 0 else { return }
+        let parent = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self)
+        let device = request.clientModel.isEmpty ? request.clientName : "\(request.clientName) (\(request.clientModel))"
+        let body = tr("Pair only if %@ shows this same code:", device)
         let made = newObject(adw_message_dialog_new(parent, tr("Pair with %@?", request.clientName), body))
+        let code = OpaquePointer(newObject(gtk_label_new(Self.spaced(request.comparisonCode))))
+        code.addClasses(.title1, StyleClass("comparison-code"))
+        gtk_label_set_selectable(code, 1)
+        code.widget.setAccessibleLabel(tr("Comparison code %@", request.comparisonCode.map(String.init).joined(separator: " ")))
         let message = made.cast(to: AdwMessageDialog.self)
+        adw_message_dialog_set_extra_child(message, code.widget)
         adw_message_dialog_add_response(message, "refuse", tr("Refuse"))
         adw_message_dialog_add_response(message, "pair", tr("Pair"))
         adw_message_dialog_set_response_appearance(message, "pair", ADW_RESPONSE_SUGGESTED)
@@ -280,7 +290,7 @@ final class PairingPage: RoutePage {
             parts.append(tr("Last seen %@", formatter.string(from: device.lastSeen)))
             adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), parts.joined(separator: " · "))
             let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
-            revoke.addClasses(StyleClass("destructive-action"), .flat)
+            revoke.addClasses(StyleClass("destructive-action"))
             gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
             revoke.setAccessibleLabel(tr("Revoke %@", device.name))
             adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
