@@ -26,7 +26,7 @@ extension Dependencies {
         let settings = dependencies.settings
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
-            status: dependencies.pairingStatus, serverURL: { settings.load().serverURL }, logger: logger).1
+            status: dependencies.pairingStatus, serverURL: { settings.load().serverURL }, logger: logger)
         return dependencies
     }
 }

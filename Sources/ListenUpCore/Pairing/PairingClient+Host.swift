@@ -17,24 +17,42 @@ extension PairingClient {
     /// The app's pairing: one ``PairingHost`` with its files in `dataDirectory`
     /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
     /// LAN by default), reporting `status` to paired devices.
-    /// - Returns: the host (nil if it could not be built) and a client driving it.
+    ///
+    /// The host is built on first use (the pairing screen opening), once, so a
+    /// start-up that never pairs creates no TLS identity and touches no files.
+    /// If building fails, opening reports it and the next opening tries again.
     public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
-                            serverURL: @escaping @Sendable () -> String?, logger: Logger) -> (PairingHost?, PairingClient) {
-        do {
-            let host = try PairingHost(
-                storage: PairingStorage(directory: dataDirectory),
-                configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
-                logger: logger,
-                status: {
-                    var current = status.value
-                    if current.serverURL == nil { current.serverURL = serverURL() }
-                    return current
-                })
-            return (host, .live(host))
-        } catch {
-            logger.error("Pairing is unavailable", metadata: ["error": "\(error)"])
-            return (nil, .unavailable(String(describing: error)))
+                            serverURL: @escaping @Sendable () -> String?, logger: Logger) -> PairingClient {
+        let made = LockedValue<PairingHost?>(nil)
+        let host: @Sendable () throws -> PairingHost = {
+            try made.withLock { cached in
+                if let cached { return cached }
+                do {
+                    let host = try PairingHost(
+                        storage: PairingStorage(directory: dataDirectory),
+                        configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
+                        logger: logger,
+                        status: {
+                            var current = status.value
+                            if current.serverURL == nil { current.serverURL = serverURL() }
+                            return current
+                        })
+                    cached = host
+                    return host
+                } catch {
+                    logger.error("Pairing is unavailable", metadata: ["error": "\(error)"])
+                    throw error
+                }
+            }
         }
+        return PairingClient(
+            events: { (try? host())?.events() ?? AsyncStream { $0.finish() } },
+            start: { try await host().start() },
+            open: { try host().openPairing() },
+            close: { made.value?.closePairing() },
+            answer: { id, accept in made.value?.answer(id, accept: accept) },
+            devices: { (try? host())?.devices ?? [] },
+            revoke: { try host().revoke(deviceID: $0) })
     }
 
     /// What companions see as this desktop's name: the machine's host name,
