@@ -89,8 +89,9 @@ final class PairingPageTests: XCTestCase {
                     let page = window.currentPage
                     switch step {
                     case 0 where page is ServerSetupPage:
-                        // The primary menu's "Pair a Device…".
-                        gtk_widget_activate_action_variant(window.window, "win.pair-device", nil)
+                        // The page's "Pair a Device…" link: it runs the primary menu's win.pair-device.
+                        guard let setup = page as? ServerSetupPage else { return true }
+                        emit("clicked", on: setup.pairLink)
                         step = 1
                     case 1 where (page as? PairingPage)?.showsQR == true:
                         guard let page = page as? PairingPage, let model = navigator.activeModel as? PairingModel,
