@@ -4,6 +4,7 @@ import GtkBridge
 import ListenUpCore
 import Logging
 import Pairing
+import QRCode
 import XCTest
 @testable import ListenUpUI
 
@@ -175,6 +176,27 @@ final class PairingPageTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         Task.detached { await host.stop(); done.signal() }
         done.wait()
+    }
+
+    /// HiDPI: the texture is the image upscaled by whole pixels, still pure black and white.
+    func testTextureUpscalesByWholePixels() throws {
+        let image = QRImage(matrix: try QRMatrix.encode("listenup-pair:v1?name=x"), moduleSize: 3)
+        let doubled = PairingPage.rgba(image, scale: 2)
+        XCTAssertEqual(doubled.count, image.size * image.size * 16)
+        XCTAssertEqual(PairingPage.rgba(image, scale: 1), image.rgbaPixels)
+        let side = image.size * 2
+        for y in stride(from: 0, to: side, by: 7) {
+            for x in stride(from: 0, to: side, by: 5) {
+                XCTAssertEqual(doubled[(y * side + x) * 4], image.grayPixels[(y / 2) * image.size + x / 2])
+                XCTAssertEqual(doubled[(y * side + x) * 4 + 3], 255)
+            }
+        }
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let texture = PairingPage.texture(for: image, scale: 2)
+            XCTAssertEqual(texture.map { Int(gdk_texture_get_width($0)) }, side)
+            if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        }
     }
 
     /// Previews: each state renders its parts (no network).

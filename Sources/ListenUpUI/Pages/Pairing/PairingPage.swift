@@ -45,7 +45,8 @@ final class PairingPage: RoutePage {
                                 subtitle: tr("Scan this code with the ListenUp app on your phone or tablet."))
 
         picture = OpaquePointer(newObject(gtk_picture_new()))
-        gtk_picture_set_can_shrink(picture, 0)
+        // Sized by hand to the image's size in logical pixels (see renderQR).
+        gtk_picture_set_can_shrink(picture, 1)
         gtk_widget_set_halign(picture.widget, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(picture.widget, GTK_ALIGN_CENTER)
         picture.widget.setAccessibleLabel(tr("Pairing QR code"))
@@ -113,6 +114,12 @@ final class PairingPage: RoutePage {
         layout.appendToColumn(closeButton)
 
         connections.append(copyButton.connect(.clicked) { [weak self] in self?.copyLink() })
+        // On a HiDPI screen the texture is redrawn for the new scale.
+        connections.append(picture.connectNotify("scale-factor") { [weak self] in
+            guard let self else { return }
+            self.shownImage = nil
+            self.renderQR(self.model.qrImage)
+        })
         // The dialog is transient for the window: a request that came before the page was shown waits for it.
         connections.append(widget.connect(.map) { [weak self] in
             guard let self else { return }
@@ -182,18 +189,45 @@ final class PairingPage: RoutePage {
             gtk_picture_set_paintable(picture, nil)
             return
         }
-        let texture = Self.texture(for: image)
+        // One texture pixel per device pixel: the picture's logical size is
+        // the image's, the texture has `scale` times as many pixels, so GTK
+        // draws it 1:1 and never smooths a module edge.
+        let scale = max(1, Int(gtk_widget_get_scale_factor(picture.widget)))
+        let texture = Self.texture(for: image, scale: scale)
+        gtk_widget_set_size_request(picture.widget, Int32(image.size), Int32(image.size))
         gtk_picture_set_paintable(picture, texture)
         if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }
     }
 
-    /// The image as a texture, pixel for pixel: the model draws it at an
-    /// integer module size, and the picture shows it unscaled.
-    static func texture(for image: QRImage) -> OpaquePointer? {
-        let pixels = image.rgbaPixels
+    /// The image as a texture, each pixel repeated `scale`×`scale` times
+    /// (nearest neighbour: the model draws at an integer module size, and
+    /// GTK 4.8's GtkPicture has no filter setting, so scaling is done here).
+    static func texture(for image: QRImage, scale: Int = 1) -> OpaquePointer? {
+        let pixels = Self.rgba(image, scale: scale)
+        let side = image.size * scale
         let bytes = pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
-        return gdk_memory_texture_new(Int32(image.size), Int32(image.size), GDK_MEMORY_R8G8B8A8, bytes, gsize(image.size * 4))
+        return gdk_memory_texture_new(Int32(side), Int32(side), GDK_MEMORY_R8G8B8A8, bytes, gsize(side * 4))
+    }
+
+    /// RGBA bytes of `image` upscaled by `scale` (nearest neighbour).
+    nonisolated static func rgba(_ image: QRImage, scale: Int) -> [UInt8] {
+        guard scale > 1 else { return image.rgbaPixels }
+        let size = image.size, side = size * scale
+        var out = [UInt8](repeating: 255, count: side * side * 4)
+        image.grayPixels.withUnsafeBufferPointer { gray in
+            for y in 0..<side {
+                let row = (y / scale) * size
+                for x in 0..<side {
+                    let value = gray[row + x / scale]
+                    let index = (y * side + x) * 4
+                    out[index] = value
+                    out[index + 1] = value
+                    out[index + 2] = value
+                }
+            }
+        }
+        return out
     }
 
     private func updateCountdown() {
