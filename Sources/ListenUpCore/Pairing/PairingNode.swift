@@ -96,17 +96,16 @@ extension PairingModel {
     static let previewRequest = PairingHost.Request(clientName: "Anna’s Pixel", clientModel: "Pixel 8",
                                                     comparisonCode: "042917", remoteAddress: "192.0.2.31")
 
-    static var previewDevices: [PairedDevice] {
-        [PairedDevice(id: "eO_92_fSpVLtuyJl", name: "Anna’s Pixel", model: "Pixel 8", pairedAt: Date().addingTimeInterval(-86_400 * 3),
-                      lastSeen: Date().addingTimeInterval(-300), expiresAt: Date().addingTimeInterval(86_400 * 27))]
-    }
+    // Fixed dates, so screenshots do not change from run to run.
+    static let previewDevices: [PairedDevice] = [
+        PairedDevice(id: "eO_92_fSpVLtuyJl", name: "Anna’s Pixel", model: "Pixel 8", pairedAt: previewNow.addingTimeInterval(-86_400 * 3),
+                     lastSeen: previewNow.addingTimeInterval(-300), expiresAt: previewNow.addingTimeInterval(86_400 * 27)),
+    ]
 
-    static var previewManyDevices: [PairedDevice] {
-        previewDevices + [
-            PairedDevice(id: "q1w2e3r4t5y6u7i8", name: "Kitchen Tablet", model: "Galaxy Tab A8", pairedAt: Date().addingTimeInterval(-86_400 * 20),
-                         lastSeen: Date().addingTimeInterval(-86_400 * 2), expiresAt: Date().addingTimeInterval(86_400 * 10)),
-            PairedDevice(id: "z9x8c7v6b5n4m3l2", name: "companion", model: "listenup-companion", pairedAt: Date().addingTimeInterval(-3_600),
-                         lastSeen: Date().addingTimeInterval(-3_600), expiresAt: Date().addingTimeInterval(86_400 * 30)),
-        ]
-    }
+    static let previewManyDevices: [PairedDevice] = previewDevices + [
+        PairedDevice(id: "q1w2e3r4t5y6u7i8", name: "Kitchen Tablet", model: "Galaxy Tab A8", pairedAt: previewNow.addingTimeInterval(-86_400 * 20),
+                     lastSeen: previewNow.addingTimeInterval(-86_400 * 2), expiresAt: previewNow.addingTimeInterval(86_400 * 10)),
+        PairedDevice(id: "z9x8c7v6b5n4m3l2", name: "companion", model: "listenup-companion", pairedAt: previewNow.addingTimeInterval(-3_600),
+                     lastSeen: previewNow.addingTimeInterval(-3_600), expiresAt: previewNow.addingTimeInterval(86_400 * 30)),
+    ]
 }
