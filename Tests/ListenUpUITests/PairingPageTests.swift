@@ -75,6 +75,8 @@ final class PairingPageTests: XCTestCase {
             var statusCode: String?
             var reportedRoute: String?
             var openAfterClose: Bool?
+            var listed = false
+            var revokedStatusCode: String?
             var timedOut = false
             MainContext.installDispatchBridge()
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
@@ -134,7 +136,19 @@ final class PairingPageTests: XCTestCase {
                         let statusBody = try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin,
                                                         "-H", "Authorization: Bearer \(token ?? "")", "\(target.base)/api/v1/status"])
                         reportedRoute = ((try? JSONSerialization.jsonObject(with: Data((statusBody?.output ?? "").utf8))) as? [String: Any])?["active_route"] as? String
-                        if let page = page as? PairingPage { emit("clicked", on: page.closeButton) }
+                        step = 5
+                    case 5 where (page as? PairingPage)?.deviceTitles == ["UI Phone"]:
+                        // The new device is listed; Revoke it.
+                        guard let page = page as? PairingPage, let revoke = page.revokeButton(at: 0) else { return true }
+                        listed = true
+                        emit("clicked", on: revoke)
+                        step = 6
+                    case 6 where (page as? PairingPage)?.deviceTitles.isEmpty == true:
+                        guard let page = page as? PairingPage, let target else { return true }
+                        revokedStatusCode = (try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null",
+                                                            "-w", "%{http_code}", "-H", "Authorization: Bearer \(token ?? "")",
+                                                            "\(target.base)/api/v1/status"]))?.output
+                        emit("clicked", on: page.closeButton)
                         step = 4
                     case 4 where page is ServerSetupPage:
                         if let target {
@@ -171,7 +185,9 @@ final class PairingPageTests: XCTestCase {
             XCTAssertEqual(statusCode, "200")
             XCTAssertEqual(reportedRoute, "pairing", "status tells paired devices what the desktop shows")
             XCTAssertEqual(openAfterClose, false, "closing the page closes pairing")
-            XCTAssertEqual(host.devices.map(\.name), ["UI Phone"])
+            XCTAssertTrue(listed, "the paired device appears in the list")
+            XCTAssertEqual(revokedStatusCode, "401", "Revoke stops the token at once")
+            XCTAssertTrue(host.devices.isEmpty)
         }
         let done = DispatchSemaphore(value: 0)
         Task.detached { await host.stop(); done.signal() }

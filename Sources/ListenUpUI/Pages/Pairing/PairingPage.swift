@@ -32,7 +32,8 @@ final class PairingPage: RoutePage {
     private var dialogRequest: UUID?
     private var dialogConnection: SignalConnection?
     private var shownImage: QRImage?
-    private var deviceRows: [(row: UnsafeMutablePointer<GtkWidget>, device: PairedDevice, connection: SignalConnection)] = []
+    private var deviceRows: [(row: UnsafeMutablePointer<GtkWidget>, device: PairedDevice, revoke: UnsafeMutablePointer<GtkWidget>,
+                              connection: SignalConnection)] = []
     private var ticker: MainLoopSource?
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
@@ -331,12 +332,17 @@ final class PairingPage: RoutePage {
             gtk_list_box_append(deviceList, row)
             let id = device.id
             let connection = revoke.connect(.clicked) { [weak model] in model?.send(.revoke(deviceID: id)) }
-            return (row, device, connection)
+            return (row, device, revoke, connection)
         }
     }
 
     /// The device rows' titles (tests).
     var deviceTitles: [String] { deviceRows.map(\.device.name) }
+
+    /// The Revoke button of the device row at `index` (tests).
+    func revokeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+        deviceRows.indices.contains(index) ? deviceRows[index].revoke : nil
+    }
 
     /// Whether the QR picture shows a texture.
     var showsQR: Bool { gtk_widget_get_visible(picture.widget) != 0 && gtk_picture_get_paintable(picture) != nil }
