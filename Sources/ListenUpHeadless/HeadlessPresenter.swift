@@ -8,7 +8,14 @@ import Logging
 /// navigation, `{"event":"state","route":…,"state":{…}}` whenever the active
 /// screen's model changes, and `{"event":"error","code":…,"message":…}` for
 /// commands it cannot carry out. Reads one JSON command per line:
-/// `{"action":"quit"}`, or an action for the active screen. Never touches GTK.
+/// `{"action":"quit"}`, `{"action":"openPairing"}` (from any screen), or an
+/// action for the active screen. Never touches GTK.
+///
+/// While the pairing screen is open it also writes
+/// `{"event":"pairingCode","uri":…,"expiresAt":…}` for each new code (after
+/// writing its QR to the `--qr-png` file, if given) and
+/// `{"event":"pairingRequest","client":…,"model":…,"comparisonCode":…}` for
+/// each request waiting for `{"action":"confirmPairing","accept":true|false}`.
 @MainActor
 public final class HeadlessPresenter {
     private let navigator: AppNavigator
@@ -19,13 +26,19 @@ public final class HeadlessPresenter {
     private var observedModel: ObjectIdentifier?
     private var lastRoute: Route?
     private var lastState: JSONValue?
+    private let qrPNGPath: String?
+    private var pairingObservation: StateObservation?
+    private var lastPairingURI: String?
+    private var lastRequestID: UUID?
 
     /// - Parameters:
     ///   - navigator: the core to present.
     ///   - emit: writes one line; ``HeadlessPresenter/standardOutput`` in the app.
-    public init(navigator: AppNavigator, logger: Logger, emit: @escaping @MainActor (JSONValue) -> Void) {
+    ///   - qrPNGPath: where to write the pairing QR (PNG) for each new code (`--qr-png`).
+    public init(navigator: AppNavigator, logger: Logger, qrPNGPath: String? = nil, emit: @escaping @MainActor (JSONValue) -> Void) {
         self.navigator = navigator
         self.logger = logger
+        self.qrPNGPath = qrPNGPath
         self.emit = emit
     }
 
@@ -38,6 +51,7 @@ public final class HeadlessPresenter {
     public func stop() {
         routeObservation?.cancel()
         stateObservation?.cancel()
+        pairingObservation?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -61,6 +75,10 @@ public final class HeadlessPresenter {
             return .carryOn
         }
         if action == "quit" { return .quit }
+        if action == "openPairing" {
+            if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
+            return .carryOn
+        }
         let command = ScreenCommand(action: action, arguments: members)
         guard let model = navigator.activeModel, model.handle(command) else {
             emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
@@ -78,6 +96,8 @@ public final class HeadlessPresenter {
             lastState = nil
             emit(["event": "route", "route": .string(route.rawValue)])
             stateObservation?.cancel()
+            pairingObservation?.cancel()
+            pairingObservation = nil
             observedModel = identity
             if let model {
                 stateObservation = StateObservation { [weak self, weak model] in
@@ -85,7 +105,51 @@ public final class HeadlessPresenter {
                     self.stateChanged(route: route, snapshot: model.snapshot)
                 }
             }
+            if let pairing = model as? PairingModel {
+                lastPairingURI = nil
+                lastRequestID = nil
+                pairingObservation = StateObservation { [weak self, weak pairing] in
+                    guard let self, let pairing else { return }
+                    self.pairingChanged(pairing)
+                }
+            }
         }
+    }
+
+    /// Reports each new code (once its QR file is written) and each new request.
+    private func pairingChanged(_ model: PairingModel) {
+        let phase = model.phase
+        let image = model.qrImage
+        let request = model.request
+        if case .open(let uri, _, _) = phase, uri != lastPairingURI, let validUntil = model.codeValidUntil {
+            var ready = true
+            if let qrPNGPath {
+                if let image {
+                    do {
+                        try image.pngData().write(to: URL(fileURLWithPath: qrPNGPath), options: .atomic)
+                    } catch {
+                        logger.error("Cannot write the QR PNG", metadata: ["path": "\(qrPNGPath)", "error": "\(error)"])
+                    }
+                } else {
+                    ready = false // wait for the image of this code
+                }
+            }
+            if ready {
+                lastPairingURI = uri
+                emit(["event": "pairingCode", "uri": .string(uri), "expiresAt": .string(Self.rfc3339(validUntil))])
+            }
+        }
+        if let request, request.id != lastRequestID {
+            lastRequestID = request.id
+            emit(["event": "pairingRequest", "client": .string(request.clientName), "model": .string(request.clientModel),
+                  "comparisonCode": .string(request.comparisonCode)])
+        }
+    }
+
+    private static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
     }
 
     private func stateChanged(route: Route, snapshot: JSONValue) {

@@ -12,8 +12,10 @@ public enum HeadlessRunner {
     /// - Parameter begin: runs once the presenter listens (e.g. `navigator.start()`),
     ///   so the first navigation is reported too.
     @MainActor
-    public static func run(navigator: AppNavigator, logger: Logger, begin: @MainActor () -> Void) -> Never {
-        let presenter = HeadlessPresenter(navigator: navigator, logger: logger, emit: HeadlessPresenter.standardOutput)
+    /// - Parameter qrPNGPath: `--qr-png`: where each pairing code's QR is written.
+    public static func run(navigator: AppNavigator, logger: Logger, qrPNGPath: String? = nil, begin: @MainActor () -> Void) -> Never {
+        let presenter = HeadlessPresenter(navigator: navigator, logger: logger, qrPNGPath: qrPNGPath,
+                                          emit: HeadlessPresenter.standardOutput)
         presenter.start()
         begin()
         let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)

@@ -18,6 +18,21 @@ public struct PairedDevice: Codable, Sendable, Equatable, Identifiable {
     public var expiresAt: Date
     /// Hex SHA-256 of its bearer token (the token itself is never stored).
     var tokenHash: String
+
+    /// A device as shown (previews, tests); it carries no token, so it authenticates nothing.
+    public init(id: String, name: String, model: String, pairedAt: Date, lastSeen: Date, expiresAt: Date) {
+        self.init(id: id, name: name, model: model, pairedAt: pairedAt, lastSeen: lastSeen, expiresAt: expiresAt, tokenHash: "")
+    }
+
+    init(id: String, name: String, model: String, pairedAt: Date, lastSeen: Date, expiresAt: Date, tokenHash: String) {
+        self.id = id
+        self.name = name
+        self.model = model
+        self.pairedAt = pairedAt
+        self.lastSeen = lastSeen
+        self.expiresAt = expiresAt
+        self.tokenHash = tokenHash
+    }
 }
 
 /// The paired devices, persisted as `paired-devices.json` (0600) next to the

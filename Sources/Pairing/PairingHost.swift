@@ -23,6 +23,15 @@ public final class PairingHost: Sendable {
         public let comparisonCode: String
         /// Where the request came from.
         public let remoteAddress: String
+
+        /// A request (the host makes them; previews and tests make their own).
+        public init(id: UUID = UUID(), clientName: String, clientModel: String, comparisonCode: String, remoteAddress: String) {
+            self.id = id
+            self.clientName = clientName
+            self.clientModel = clientModel
+            self.comparisonCode = comparisonCode
+            self.remoteAddress = remoteAddress
+        }
     }
 
     /// What the app is told.

@@ -15,7 +15,8 @@ struct ListenUpCommand: ParsableCommand {
         abstract: "ListenUp for Linux: a desktop client for ListenUp audiobook servers.",
         discussion: """
         Environment: LISTENUP_LOG=trace|debug|info|warning|error sets the log level (logs go to stderr); \
-        LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder.
+        LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder; \
+        LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1).
         """
     )
 
@@ -34,6 +35,10 @@ struct ListenUpCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Start with this server instead of the saved one (it is checked, and saved once verified).", valueName: "URL"))
     var server: String?
 
+    @Option(name: .customLong("qr-png"),
+            help: ArgumentHelp("With --headless: write the pairing QR code to this PNG for each new code.", valueName: "FILE.png"))
+    var qrPNG: String?
+
     func validate() throws {
         if let preview, PreviewTarget(preview) == nil {
             throw ValidationError("Unknown preview “\(preview)”. Run listenup --list-previews for the names.")
@@ -43,6 +48,9 @@ struct ListenUpCommand: ParsableCommand {
         }
         if headless, screenshot != nil {
             throw ValidationError("--screenshot needs a display; it cannot be combined with --headless.")
+        }
+        if qrPNG != nil, !headless {
+            throw ValidationError("--qr-png is for --headless; the window shows the QR code itself.")
         }
     }
 
@@ -80,7 +88,7 @@ struct ListenUpCommand: ParsableCommand {
 
         if headless {
             // GTK is never initialised on this path.
-            HeadlessRunner.run(navigator: navigator, logger: logger) {
+            HeadlessRunner.run(navigator: navigator, logger: logger, qrPNGPath: qrPNG) {
                 if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
             }
         }

@@ -97,6 +97,10 @@ final class LibraryPageTests: XCTestCase {
             XCTAssertEqual(model.query, "nothing at all like this")
             XCTAssertEqual(String(cString: gtk_editable_get_text(page.searchEntry.opaque)), "nothing at all like this")
             XCTAssertTrue(page.shownTitles.isEmpty)
+            // The page renders one main-queue hop after the model; on a loaded
+            // machine 60 ms of settling is not always enough.
+            MainContext.iterate(until: { String(cString: adw_status_page_get_title(page.statusPage.opaque)) == "No Results" },
+                                timeout: .seconds(5))
             XCTAssertNotEqual(gtk_widget_get_visible(page.statusPage), 0)
             XCTAssertEqual(String(cString: adw_status_page_get_title(page.statusPage.opaque)), "No Results")
 

@@ -44,8 +44,8 @@ final class MainWindowTests: XCTestCase {
 }
 
 extension MainWindowTests {
-    /// Signed in: the primary menu shows, and its Sign Out wipes the session
-    /// and lands on Sign in, where the menu hides again.
+    /// The primary menu shows on every screen; signed in, its Sign Out wipes the
+    /// session and lands on Sign in, where Sign Out is disabled.
     func testSignOutFromThePrimaryMenu() throws {
         let server = try XCTUnwrap(URL(string: "http://127.0.0.1:9"))
         let stored = StoredSession(serverURL: server, accessToken: "a", refreshToken: "r", sessionID: "session-1", userID: "user-1",
@@ -57,7 +57,7 @@ extension MainWindowTests {
             let navigator = AppNavigator(registry: .standard, dependencies: .test(
                 settings: AppSettings(serverURL: server.absoluteString), sessions: sessions))
             let app = newObject(adw_application_new("io.github.listenup.Desktop.SignOutTest", G_APPLICATION_NON_UNIQUE))
-            var seen: [(page: String, menu: Bool)] = []
+            var seen: [(page: String, menu: Bool, signOut: Bool)] = []
             var timedOut = false
             app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
@@ -70,11 +70,11 @@ extension MainWindowTests {
                     let page = String(describing: window.currentPage.map { type(of: $0) })
                     switch step {
                     case 0 where navigator.activeRoute == .library && page.contains("LibraryPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0))
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, g_action_get_enabled(window.signOutAction) != 0))
                         gtk_widget_activate_action_variant(window.window, "win.sign-out", nil)
                         step = 1
                     case 1 where navigator.activeRoute == .login && page.contains("LoginPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0))
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, g_action_get_enabled(window.signOutAction) != 0))
                         gtk_window_destroy(window.window.cast(to: GtkWindow.self))
                         return false
                     default:
@@ -94,7 +94,8 @@ extension MainWindowTests {
             g_object_unref(app)
             XCTAssertFalse(timedOut)
             XCTAssertEqual(seen.map(\.page), ["Optional(ListenUpUI.LibraryPage)", "Optional(ListenUpUI.LoginPage)"])
-            XCTAssertEqual(seen.map(\.menu), [true, false])
+            XCTAssertEqual(seen.map(\.menu), [true, true])
+            XCTAssertEqual(seen.map(\.signOut), [true, false])
         }
         let left = LockedValue<StoredSession?>(stored)
         let done = DispatchSemaphore(value: 0)

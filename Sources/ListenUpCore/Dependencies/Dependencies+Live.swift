@@ -23,6 +23,10 @@ extension Dependencies {
         dependencies.coverDirectory = { server, userID in
             CoverLoader.directory(in: cache, server: server, userID: userID)
         }
+        let settings = dependencies.settings
+        dependencies.pairing = PairingClient.host(
+            dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
+            status: dependencies.pairingStatus, serverURL: { settings.load().serverURL }, logger: logger)
         return dependencies
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpAPI
 import Logging
+import Pairing
 
 /// Every service the core uses, built once in the composition root and passed
 /// down through initialisers. Three variants: `live` (the real app), `preview`
@@ -31,6 +32,12 @@ public struct Dependencies: Sendable {
     /// How often the library runs a delta sync while it is shown (the server
     /// announces no edits).
     public var periodicSync: Duration = .seconds(15 * 60)
+    /// Pairing companion devices: one ``PairingHost`` for the whole run in the
+    /// app (``PairingClient/host(dataDirectory:desktopName:status:serverURL:logger:)``),
+    /// ``PairingClient/inert`` in previews and tests unless a test sets a loopback one.
+    public var pairing: PairingClient = .inert
+    /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.
+    public let pairingStatus = LockedValue(DiscoveryServer.Status(activeRoute: Route.loading.rawValue))
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,

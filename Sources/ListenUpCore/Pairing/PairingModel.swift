@@ -52,6 +52,8 @@ public final class PairingModel {
     public private(set) var revokeFailed = false
 
     @ObservationIgnored private let client: PairingClient
+    @ObservationIgnored private let codeGrace: TimeInterval
+    @ObservationIgnored private let dismissAction: @MainActor () -> Void
     @ObservationIgnored private let renderer: QRRenderer
     @ObservationIgnored private var listening: Task<Void, Never>?
     @ObservationIgnored private var drawing: Task<Void, Never>?
@@ -63,8 +65,13 @@ public final class PairingModel {
     /// - Parameters:
     ///   - client: the pairing machinery (``PairingClient/live(_:)`` in the app).
     ///   - moduleSize: QR pixels per module.
-    public init(client: PairingClient, moduleSize: Int = 8) {
+    ///   - codeGrace: how long a code stays valid after its replacement (the server's rule).
+    ///   - dismiss: closes the screen (the navigator's overlay); ``dismiss()`` calls it.
+    public init(client: PairingClient, moduleSize: Int = 8, codeGrace: TimeInterval = PairingCodes.Timing().grace,
+                dismiss: @escaping @MainActor () -> Void = {}) {
         self.client = client
+        self.codeGrace = codeGrace
+        self.dismissAction = dismiss
         let renderer = QRRenderer(moduleSize: moduleSize)
         self.renderer = renderer
         let (requests, renders) = AsyncStream.makeStream(of: String?.self)
@@ -137,6 +144,26 @@ public final class PairingModel {
             }
             devices = client.devices()
         }
+    }
+
+    /// When the code on screen stops being accepted: its replacement time plus
+    /// the grace, but never after pairing closes. Nil unless open.
+    public var codeValidUntil: Date? {
+        guard case .open(_, let rotatesAt, let closesAt) = phase else { return nil }
+        return min(rotatesAt.addingTimeInterval(codeGrace), closesAt)
+    }
+
+    /// Leaves the screen (Close, or headless `closePairing`); the navigator then
+    /// deactivates the model, which closes pairing.
+    public func dismiss() { dismissAction() }
+
+    /// Puts the model in a state without a server (`--preview pairing:STATE`).
+    func showPreview(phase: Phase, qrImage: QRImage? = nil, request: PairingHost.Request? = nil, devices: [PairedDevice] = []) {
+        starting?.cancel()
+        self.phase = phase
+        self.qrImage = qrImage
+        self.request = request
+        self.devices = devices
     }
 
     private func apply(_ event: PairingHost.Event) {

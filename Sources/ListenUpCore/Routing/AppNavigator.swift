@@ -1,7 +1,15 @@
 import Logging
 import Observation
+import Pairing
 
 /// Follows the auth state and keeps the active screen: its route and model.
+///
+/// Two layers: the *base* screen follows the auth state; an *overlay* screen
+/// (pairing) is opened by the user from anywhere with ``open(_:)`` and closed
+/// with ``closeOverlay()``. While an overlay is open it is the active screen,
+/// and the base keeps following the auth state underneath (its model lives on,
+/// or is replaced if the auth state now needs another screen); closing the
+/// overlay shows the base again.
 ///
 /// Main actor only. It never asks the UI anything: presenters observe
 /// ``activeRoute`` and ``activeModel`` and realise them (GTK pages, or JSON
@@ -14,6 +22,13 @@ public final class AppNavigator {
     public private(set) var activeRoute: Route = .loading
     /// The model of the route on screen; nil only when no node serves the state.
     public private(set) var activeModel: (any ScreenModel)?
+    /// The overlay on screen (e.g. ``Route/pairing``), if any.
+    public private(set) var overlayRoute: Route?
+
+    /// The screen that serves the auth state (under the overlay, if one is open).
+    @ObservationIgnored private var baseRoute: Route = .loading
+    @ObservationIgnored private var baseModel: (any ScreenModel)?
+    @ObservationIgnored private var overlayModel: (any ScreenModel)?
 
     @ObservationIgnored private let registry: RouteRegistry
     @ObservationIgnored private let dependencies: Dependencies
@@ -73,6 +88,31 @@ public final class AppNavigator {
         return true
     }
 
+    /// Opens `route` as an overlay over whatever the auth state shows (the
+    /// user's "Pair a Device…"). Opening the overlay already open does nothing.
+    /// - Returns: false if no node is registered for `route`.
+    @discardableResult
+    public func open(_ route: Route) -> Bool {
+        guard let node = registry.node(for: route) else { return false }
+        if overlayRoute == route, overlayModel != nil { return true }
+        overlayModel?.deactivate()
+        overlayModel = node.makeModel(context())
+        overlayRoute = route
+        publish()
+        dependencies.logger.debug("Route", metadata: ["route": "\(route.rawValue)", "reason": "overlay opened"])
+        return true
+    }
+
+    /// Closes the overlay, if any, and shows the screen of the current auth state.
+    public func closeOverlay() {
+        guard overlayRoute != nil else { return }
+        overlayModel?.deactivate()
+        overlayModel = nil
+        overlayRoute = nil
+        resolve(reason: "overlay closed")
+        publish()
+    }
+
     /// The route that serves `state` in this registry, if any.
     public func route(for state: AuthState) -> Route? {
         registry.node(serving: state)?.route
@@ -81,29 +121,53 @@ public final class AppNavigator {
     private func resolve(reason: String) {
         guard let node = registry.node(serving: authState) else {
             dependencies.logger.error("No screen serves auth state", metadata: ["state": "\(authState.name)"])
-            if activeRoute != .loading || activeModel != nil {
-                activeModel?.deactivate()
-                activeModel = nil
-                activeRoute = .loading
+            if baseRoute != .loading || baseModel != nil {
+                baseModel?.deactivate()
+                baseModel = nil
+                baseRoute = .loading
+                publish()
             }
             return
         }
-        if node.route == activeRoute, activeModel != nil { return }
+        if node.route == baseRoute, baseModel != nil { return }
         activate(node)
         dependencies.logger.debug("Route", metadata: ["route": "\(node.route.rawValue)", "reason": "\(reason)"])
     }
 
     private func activate(_ node: RouteNode) {
-        activeModel?.deactivate()
-        let context = RouteContext(dependencies: dependencies, authState: authState) { [weak self] event in
+        baseModel?.deactivate()
+        baseModel = node.makeModel(context())
+        baseRoute = node.route
+        publish()
+    }
+
+    private func context() -> RouteContext {
+        RouteContext(dependencies: dependencies, authState: authState, send: { [weak self] event in
             self?.send(event)
-        }
-        activeModel = node.makeModel(context)
-        activeRoute = node.route
+        }, dismiss: { [weak self] in
+            self?.closeOverlay()
+        })
+    }
+
+    /// Sets the observed active route and model from the two layers (only
+    /// when they change, so observers are not woken for nothing).
+    private func publish() {
+        let route = overlayRoute ?? baseRoute
+        let model = overlayRoute != nil ? overlayModel : baseModel
+        if activeRoute != route { activeRoute = route }
+        if activeModel.map(ObjectIdentifier.init) != model.map(ObjectIdentifier.init) { activeModel = model }
+        dependencies.pairingStatus.value = DiscoveryServer.Status(
+            activeRoute: route.rawValue, serverURL: authState.session?.serverURL.absoluteString,
+            userDisplayName: authState.session?.displayName)
     }
 }
 
 extension AuthState {
+    /// The signed-in session, if any.
+    var session: Session? {
+        if case .authenticated(let session) = self { session } else { nil }
+    }
+
     /// The state's name, for logs (never carries secrets).
     public var name: String {
         switch self {

@@ -8,11 +8,15 @@ public struct RouteContext {
     /// Reports what happened (a verified server, a sign-in, …); the
     /// navigator moves the auth state accordingly.
     public let send: @MainActor @Sendable (AuthEvent) -> Void
+    /// Closes this screen if it is an overlay (``AppNavigator/closeOverlay()``).
+    public let dismiss: @MainActor @Sendable () -> Void
 
-    public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void,
+                dismiss: @escaping @MainActor @Sendable () -> Void = {}) {
         self.dependencies = dependencies
         self.authState = authState
         self.send = send
+        self.dismiss = dismiss
     }
 }
 

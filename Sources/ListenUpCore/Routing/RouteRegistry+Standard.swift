@@ -6,5 +6,6 @@ extension RouteRegistry {
         .adminSetup,
         .login,
         .library,
+        .pairing,
     ])
 }

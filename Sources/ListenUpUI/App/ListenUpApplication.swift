@@ -106,12 +106,27 @@ public final class ListenUpApplication {
         if let path = options.screenshotPath, let window {
             if WidgetRenderer.savePNG(of: window.window, to: path) {
                 logger.info("Screenshot written", metadata: ["path": "\(path)"])
+                saveDialogScreenshot(besides: path)
             } else {
                 logger.error("Screenshot failed", metadata: ["path": "\(path)"])
                 exitStatus = 1
             }
         }
         quit()
+    }
+
+    /// A dialog the page shows (the pairing confirmation) is a window of its
+    /// own: it goes to `<name>-dialog.png` beside the window's screenshot.
+    private func saveDialogScreenshot(besides path: String) {
+        guard let dialog = (window?.currentPage as? PairingPage)?.dialog else { return }
+        let dialogPath = (path.hasSuffix(".png") ? String(path.dropLast(4)) : path) + "-dialog.png"
+        _ = MainContext.iterate(until: { gtk_widget_get_mapped(dialog) != 0 && gtk_widget_get_width(dialog) > 0 }, timeout: .seconds(2))
+        MainContext.iterate(until: { false }, timeout: .milliseconds(100))
+        if WidgetRenderer.savePNG(of: dialog, to: dialogPath) {
+            logger.info("Dialog screenshot written", metadata: ["path": "\(dialogPath)"])
+        } else {
+            logger.warning("Dialog screenshot failed", metadata: ["path": "\(dialogPath)"])
+        }
     }
 
     /// Closes the window and ends the main loop.

@@ -22,10 +22,12 @@ public final class MainWindow {
     private var retiring: [(any RoutePage, UnsafeMutablePointer<GtkWidget>)] = []
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
-    /// The primary menu (shown while signed in).
+    /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
     let menuButton: UnsafeMutablePointer<GtkWidget>
     /// `win.sign-out`.
-    private let signOutAction: OpaquePointer
+    let signOutAction: OpaquePointer
+    /// `win.pair-device` (the menu item and the link buttons on the sign-in and server pages).
+    let pairDeviceAction: OpaquePointer
 
     /// Builds the window for `application`; it is not shown yet.
     public init(application: UnsafeMutablePointer<AdwApplication>, navigator: AppNavigator, pages: PageRegistry, logger: Logger) {
@@ -40,11 +42,15 @@ public final class MainWindow {
         windowTitle = newObject(adw_window_title_new("ListenUp", nil))
         adw_header_bar_set_title_widget(header.opaque, windowTitle)
 
-        // Primary menu: Sign Out while signed in.
+        // Primary menu: Pair a Device… always; Sign Out, enabled while signed in.
         signOutAction = g_simple_action_new("sign-out", nil)
         g_action_map_add_action(OpaquePointer(window), signOutAction)
         g_object_unref(UnsafeMutableRawPointer(signOutAction))
+        pairDeviceAction = g_simple_action_new("pair-device", nil)
+        g_action_map_add_action(OpaquePointer(window), pairDeviceAction)
+        g_object_unref(UnsafeMutableRawPointer(pairDeviceAction))
         let menu: OpaquePointer = g_menu_new()
+        g_menu_append(menu, tr("Pair a Device…"), "win.pair-device")
         g_menu_append(menu, tr("Sign Out"), "win.sign-out")
         menuButton = newObject(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
@@ -70,6 +76,9 @@ public final class MainWindow {
         connections.append(UnsafeMutableRawPointer(signOutAction).connect(.activate, trampoline: actionActivateTrampoline, body: { [weak self] in
             self?.signOut()
         } as @MainActor () -> Void))
+        connections.append(UnsafeMutableRawPointer(pairDeviceAction).connect(.activate, trampoline: actionActivateTrampoline, body: { [weak self] in
+            self?.openPairing()
+        } as @MainActor () -> Void))
         observation = StateObservation { [weak self] in self?.follow() }
     }
 
@@ -87,11 +96,16 @@ public final class MainWindow {
         (navigator.activeModel as? LibraryModel)?.send(.signOut)
     }
 
+    /// Opens the pairing screen over the current one (Pair a Device…).
+    func openPairing() {
+        navigator.open(.pairing)
+    }
+
     private func follow() {
         let route = navigator.activeRoute
-        let signedIn = route == .library
-        g_simple_action_set_enabled(signOutAction, signedIn ? 1 : 0)
-        gtk_widget_set_visible(menuButton, signedIn ? 1 : 0)
+        let signedIn: Bool = if case .authenticated = navigator.authState { true } else { false }
+        g_simple_action_set_enabled(signOutAction, signedIn && route == .library ? 1 : 0)
+        g_simple_action_set_enabled(pairDeviceAction, route == .pairing ? 0 : 1)
         guard let model = navigator.activeModel else { return }
         let identity = ObjectIdentifier(model)
         guard route != pageRoute || identity != pageModel else { return }

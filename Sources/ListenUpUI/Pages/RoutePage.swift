@@ -47,5 +47,6 @@ public struct PageRegistry: Sendable {
         (.adminSetup, { ($0 as? AdminSetupModel).map(AdminSetupPage.init) }),
         (.login, { ($0 as? LoginModel).map(LoginPage.init) }),
         (.library, { ($0 as? LibraryModel).map(LibraryPage.init) }),
+        (.pairing, { ($0 as? PairingModel).map(PairingPage.init) }),
     ])
 }

@@ -1,5 +1,6 @@
 import CAdwaita
 import GtkBridge
+import ListenUpCore
 
 /// The layout the set-up pages share: on the glass backdrop, a centred
 /// column (clamped to 440 px) with an icon, a title and a subtitle over a
@@ -102,4 +103,18 @@ final class NoticeRow {
 
     var text: String { String(cString: gtk_label_get_label(label)) }
     var isVisible: Bool { gtk_widget_get_visible(widget) != 0 }
+}
+
+/// "Pair a Device…" as a link under a form: it runs the window's
+/// `win.pair-device` action (the primary menu's entry), so it needs no model.
+@MainActor
+enum PairDeviceLink {
+    static func make() -> UnsafeMutablePointer<GtkWidget> {
+        let button = newObject(gtk_button_new_with_label(tr("Pair a Device…")))
+        button.addClasses(.flat)
+        gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
+        gtk_actionable_set_action_name(OpaquePointer(button), "win.pair-device")
+        button.setAccessibleDescription(tr("Show a QR code that a phone or tablet can scan to pair with this computer"))
+        return button
+    }
 }

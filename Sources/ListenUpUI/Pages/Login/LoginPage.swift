@@ -14,6 +14,8 @@ final class LoginPage: RoutePage {
     let signInButton: ListenUpButton
     let changeServerButton: UnsafeMutablePointer<GtkWidget>
     let noticeRow: NoticeRow
+    /// "Pair a Device…" (runs `win.pair-device`).
+    let pairLink: UnsafeMutablePointer<GtkWidget>
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -34,6 +36,8 @@ final class LoginPage: RoutePage {
         layout.card.append(passwordField.widget)
         layout.card.append(signInButton.widget)
         layout.appendToColumn(changeServerButton)
+        pairLink = PairDeviceLink.make()
+        layout.appendToColumn(pairLink)
 
         emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
         passwordField.onChange { [weak model] in model?.send(.passwordChanged($0)) }

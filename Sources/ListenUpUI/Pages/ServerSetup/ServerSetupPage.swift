@@ -26,6 +26,8 @@ final class ServerSetupPage: RoutePage {
     /// How long the LAN spinner turns after the page opens.
     let lanSpinnerDuration: Duration
     private var lanRows: [(row: UnsafeMutablePointer<GtkWidget>, server: LANServer)] = []
+    /// "Pair a Device…" (runs `win.pair-device`).
+    let pairLink: UnsafeMutablePointer<GtkWidget>
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -67,6 +69,8 @@ final class ServerSetupPage: RoutePage {
         lanCard.append(lanList.widget)
         layout.appendToColumn(lanCard.widget)
         gtk_widget_set_margin_top(lanCard.widget, 8)
+        pairLink = PairDeviceLink.make()
+        layout.appendToColumn(pairLink)
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }

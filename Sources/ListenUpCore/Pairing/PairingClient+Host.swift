@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import ListenUpAPI
+import Pairing
+
+extension PairingClient {
+    /// A client for a host that could not be built: opening reports `message`.
+    public static func unavailable(_ message: String) -> PairingClient {
+        PairingClient(events: { AsyncStream { $0.finish() } }, start: { throw PairingError.storage(message) }, open: {},
+                      close: {}, answer: { _, _ in }, devices: { [] }, revoke: { _ in })
+    }
+
+    /// No network, nothing happens (previews put the model in a state themselves).
+    public static let inert = PairingClient(events: { AsyncStream { _ in } }, start: {}, open: {}, close: {},
+                                            answer: { _, _ in }, devices: { [] }, revoke: { _ in })
+
+    /// The app's pairing: one ``PairingHost`` with its files in `dataDirectory`
+    /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
+    /// LAN by default), reporting `status` to paired devices.
+    ///
+    /// The host is built on first use (the pairing screen opening), once, so a
+    /// start-up that never pairs creates no TLS identity and touches no files.
+    /// If building fails, opening reports it and the next opening tries again.
+    public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
+                            serverURL: @escaping @Sendable () -> String?, logger: Logger) -> PairingClient {
+        let made = LockedValue<PairingHost?>(nil)
+        let host: @Sendable () throws -> PairingHost = {
+            try made.withLock { cached in
+                if let cached { return cached }
+                do {
+                    let host = try PairingHost(
+                        storage: PairingStorage(directory: dataDirectory),
+                        configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
+                        logger: logger,
+                        status: {
+                            var current = status.value
+                            if current.serverURL == nil { current.serverURL = serverURL() }
+                            return current
+                        })
+                    cached = host
+                    return host
+                } catch {
+                    logger.error("Pairing is unavailable", metadata: ["error": "\(error)"])
+                    throw error
+                }
+            }
+        }
+        return PairingClient(
+            events: { (try? host())?.events() ?? AsyncStream { $0.finish() } },
+            start: { try await host().start() },
+            open: { try host().openPairing() },
+            close: { made.value?.closePairing() },
+            answer: { id, accept in made.value?.answer(id, accept: accept) },
+            devices: { (try? host())?.devices ?? [] },
+            revoke: { try host().revoke(deviceID: $0) })
+    }
+
+    /// What companions see as this desktop's name: the machine's host name,
+    /// else the user's real name (GECOS), else "ListenUp Desktop".
+    public static func desktopName(hostName: String = ProcessInfo.processInfo.hostName) -> String {
+        let host = hostName.split(separator: ".").first.map(String.init) ?? ""
+        if !host.isEmpty, host != "localhost" { return PairingURI.displayName(host) }
+        if let entry = getpwuid(getuid()), let gecos = entry.pointee.pw_gecos {
+            let real = String(cString: gecos).split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            if !real.isEmpty { return PairingURI.displayName(real) }
+        }
+        return "ListenUp Desktop"
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Pairing
+import QRCode
+
+extension RouteNode {
+    /// Pair a device: an overlay the user opens from anywhere (``AppNavigator/open(_:)``);
+    /// no auth state is served by it. Opening the screen opens pairing; leaving it closes pairing.
+    public static let pairing = RouteNode(
+        route: .pairing,
+        serves: { _ in false },
+        model: { context in
+            let model = PairingModel(client: context.dependencies.pairing, moduleSize: PairingModel.screenModuleSize,
+                                     dismiss: context.dismiss)
+            model.send(.open)
+            return model
+        },
+        previews: [
+            .init("open") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
+                                           devices: PairingModel.previewDevices) },
+            .init("request") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
+                                              request: PairingModel.previewRequest, devices: PairingModel.previewDevices) },
+            .init("expired") { $0.showPreview(phase: .expired, devices: PairingModel.previewDevices) },
+            // Expired, so the list is in view without scrolling past the QR.
+            .init("devices") { $0.showPreview(phase: .expired, devices: PairingModel.previewManyDevices) },
+            .init("empty") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR) },
+            .init("failed") { $0.showPreview(phase: .failed(message: "could not bind 0.0.0.0:0 (preview)"),
+                                             devices: PairingModel.previewDevices) },
+        ]
+    )
+}
+
+extension PairingModel: ScreenModel {
+    /// `{"phase":…,"hasQR":…,"request":{client,model}|null,"devices":[{id,name,model}]}`
+    /// (never the URI or its code: those go out only as `pairingCode` events).
+    public var snapshot: JSONValue {
+        let phaseName: String = switch phase {
+        case .closed: "closed"
+        case .starting: "starting"
+        case .open: "open"
+        case .expired: "expired"
+        case .failed: "failed"
+        }
+        let requestValue: JSONValue = request.map { ["client": .string($0.clientName), "model": .string($0.clientModel)] } ?? .null
+        return [
+            "phase": .string(phaseName),
+            "hasQR": .bool(qrImage != nil),
+            "request": requestValue,
+            "devices": .array(devices.map { ["id": .string($0.id), "name": .string($0.name), "model": .string($0.model)] }),
+        ]
+    }
+
+    /// `confirmPairing {"accept": Bool}` (only with a pending request), `closePairing`,
+    /// `showNewCode`, `revokeDevice {"id": String}`.
+    public func handle(_ command: ScreenCommand) -> Bool {
+        switch command.action {
+        case "confirmPairing":
+            guard request != nil, case .bool(let accept)? = command.arguments["accept"], command.arguments.count == 1 else { return false }
+            send(.answer(accept: accept))
+        case "closePairing":
+            dismiss()
+        case "showNewCode":
+            send(.showNewCode)
+        case "revokeDevice":
+            guard case .string(let id)? = command.arguments["id"] else { return false }
+            send(.revoke(deviceID: id))
+        default:
+            return false
+        }
+        return true
+    }
+
+    public func deactivate() { send(.close) }
+}
+
+extension PairingModel {
+    /// QR pixels per module on screen (and in `--qr-png`): 5 keeps a
+    /// version 10 code (the usual URI) near 325 px, inside the 440 px column.
+    public static let screenModuleSize = 5
+
+    private static let previewNow = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// A well-formed URI on a documentation address (nothing listens there).
+    static let previewURIText: String = PairingURI(
+        name: "Anna’s Desk", addresses: ["192.0.2.20"], port: 45678, fingerprint: Array(repeating: 0x5A, count: 32),
+        session: Array(repeating: 0x11, count: 16), code: Array(repeating: 0x22, count: 16),
+        expiresAt: previewNow.addingTimeInterval(30)).description
+
+    static var previewOpen: Phase {
+        .open(uri: previewURIText, codeRotatesAt: Date().addingTimeInterval(24), closesAt: Date().addingTimeInterval(270))
+    }
+
+    static var previewQR: QRImage? {
+        (try? QRMatrix.encode(previewURIText)).map { QRImage(matrix: $0, moduleSize: screenModuleSize) }
+    }
+
+    static let previewRequest = PairingHost.Request(clientName: "Anna’s Pixel", clientModel: "Pixel 8",
+                                                    comparisonCode: "042917", remoteAddress: "192.0.2.31")
+
+    // Fixed dates, so screenshots do not change from run to run.
+    static let previewDevices: [PairedDevice] = [
+        PairedDevice(id: "eO_92_fSpVLtuyJl", name: "Anna’s Pixel", model: "Pixel 8", pairedAt: previewNow.addingTimeInterval(-86_400 * 3),
+                     lastSeen: previewNow.addingTimeInterval(-300), expiresAt: previewNow.addingTimeInterval(86_400 * 27)),
+    ]
+
+    static let previewManyDevices: [PairedDevice] = previewDevices + [
+        PairedDevice(id: "q1w2e3r4t5y6u7i8", name: "Kitchen Tablet", model: "Galaxy Tab A8", pairedAt: previewNow.addingTimeInterval(-86_400 * 20),
+                     lastSeen: previewNow.addingTimeInterval(-86_400 * 2), expiresAt: previewNow.addingTimeInterval(86_400 * 10)),
+        PairedDevice(id: "z9x8c7v6b5n4m3l2", name: "companion", model: "listenup-companion", pairedAt: previewNow.addingTimeInterval(-3_600),
+                     lastSeen: previewNow.addingTimeInterval(-3_600), expiresAt: previewNow.addingTimeInterval(86_400 * 30)),
+    ]
+}
