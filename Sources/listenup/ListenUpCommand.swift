@@ -35,9 +35,19 @@ struct ListenUpCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Start with this server instead of the saved one (it is checked, and saved once verified).", valueName: "URL"))
     var server: String?
 
+    @Flag(name: .customLong("pair"), help: "Open Pair a Device at start (the QR code for a companion).")
+    var openPairing = false
+
     @Option(name: .customLong("qr-png"),
             help: ArgumentHelp("With --headless: write the pairing QR code to this PNG for each new code.", valueName: "FILE.png"))
     var qrPNG: String?
+
+    /// Follows the saved state (or `server`), with pairing open on top if asked.
+    @MainActor
+    private func startLive(_ navigator: AppNavigator, server: ServerAddress?) {
+        navigator.start(server: server)
+        if openPairing { _ = navigator.open(.pairing) }
+    }
 
     func validate() throws {
         if let preview, PreviewTarget(preview) == nil {
@@ -89,7 +99,7 @@ struct ListenUpCommand: ParsableCommand {
         if headless {
             // GTK is never initialised on this path.
             HeadlessRunner.run(navigator: navigator, logger: logger, qrPNGPath: qrPNG) {
-                if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
+                if let target { navigator.preview(target.route, state: target.state) } else { startLive(navigator, server: startServer) }
             }
         }
 
@@ -97,7 +107,7 @@ struct ListenUpCommand: ParsableCommand {
             logger.error("No display found. Set DISPLAY or WAYLAND_DISPLAY, or run listenup --headless.")
             return 1
         }
-        if let target { navigator.preview(target.route, state: target.state) } else { navigator.start(server: startServer) }
+        if let target { navigator.preview(target.route, state: target.state) } else { startLive(navigator, server: startServer) }
         let options = ListenUpApplication.Options(
             screenshotPath: screenshot,
             exitAfterFirstFrame: ["1", "content"].contains(environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"]),

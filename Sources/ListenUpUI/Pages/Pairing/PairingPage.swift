@@ -353,6 +353,15 @@ final class PairingPage: RoutePage {
 
     private var isShowingQR: Bool { if case .open = model.phase { true } else { false } }
 
+    /// Ready once the QR is on screen, or the page says why there is none.
+    var isContentReady: Bool {
+        switch model.phase {
+        case .closed, .starting: false
+        case .open: showsQR
+        case .expired, .failed: true
+        }
+    }
+
     func teardown() {
         ticker?.cancel()
         ticker = nil
