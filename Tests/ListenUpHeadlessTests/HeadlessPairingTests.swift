@@ -120,4 +120,15 @@ struct HeadlessPairingTests {
         app.send(#"{"action":"quit"}"#)
         #expect(app.waitForExit() == 0)
     }
+
+    @Test func dashDashPairOpensPairingAtStartOverTheSavedState() throws {
+        let app = try HeadlessProcess(arguments: ["--headless", "--pair"], environment: Self.loopback)
+        #expect(app.waitForLine { $0["event"] as? String == "pairingCode" } != nil, "stderr: \(app.stderr)")
+        app.send(#"{"action":"closePairing"}"#)
+        let routes = app.waitForLines(count: 2) { $0["event"] as? String == "route" && $0["route"] as? String != "loading" }
+            .compactMap { $0["route"] as? String }
+        #expect(routes == ["pairing", "serverSetup"], "\(app.allLines)")
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
 }
