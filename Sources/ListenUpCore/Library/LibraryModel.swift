@@ -165,10 +165,8 @@ public final class LibraryModel: ScreenModel {
             return (index, index.order(by: sort), (try? store.progress()) ?? [:])
         }.value
         guard !Task.isCancelled else { return }
-        let elapsed = ContinuousClock.now - started
         dependencies.logger.debug("Library cache read", metadata: [
-            "books": "\(loaded.0.entries.count)",
-            "ms": "\(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+            "books": "\(loaded.0.entries.count)", "ms": "\(Int((ContinuousClock.now - started).milliseconds))",
         ])
         index = loaded.0
         order = loaded.1

@@ -59,8 +59,8 @@ public struct LibrarySync: Sendable {
             }
             stored += page.books.count
             logger?.debug("Sync page stored", metadata: [
-                "books": "\(page.books.count)", "waitedMs": "\(milliseconds(fetched - started))",
-                "storeMs": "\(milliseconds(clock.now - fetched))",
+                "books": "\(page.books.count)", "waitedMs": "\(Int((fetched - started).milliseconds))",
+                "storeMs": "\(Int((clock.now - fetched).milliseconds))",
             ])
             await progress(stored)
             guard let next else { return }
@@ -72,8 +72,4 @@ public struct LibrarySync: Sendable {
             page = try await withTaskCancellationHandler { await next.value } onCancel: { next.cancel() }.get()
         }
     }
-}
-
-private func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
 }

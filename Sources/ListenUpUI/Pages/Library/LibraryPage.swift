@@ -319,8 +319,7 @@ final class LibraryPage: RoutePage {
         let results = model.visible.count
         FramePaint.afterNext(of: widget) { [weak self] in
             guard let self else { return }
-            let elapsed = ContinuousClock.now - typed
-            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
+            let ms = (ContinuousClock.now - typed).milliseconds
             self.logger.debug("Search shown", metadata: [
                 "ms": "\((ms * 10).rounded() / 10)", "results": "\(results)", "cells": "\(self.collection.liveCellCount)",
             ])
