@@ -77,6 +77,7 @@ final class BookDetailsPanel {
         let facts = [BookCell.duration(book.duration), details.publisher ?? "", details.publishYear ?? ""].filter { !$0.isEmpty }
         label(facts.joined(separator: " · "), .caption, .dimLabel)
         if let progress = book.progress {
+            // TRANSLATORS: %@ is a whole percentage, e.g. “42 % listened”.
             label(progress.finished ? tr("Finished") : tr("%@ % listened", String(Int(progress.fraction * 100))), .caption)
         }
 
@@ -87,11 +88,12 @@ final class BookDetailsPanel {
         if !details.contributors.isEmpty {
             label(tr("People"), .heading)
             for person in details.contributors {
+                // TRANSLATORS: a contributor: their name, then their roles (e.g. “Ray Porter — Narrator”).
                 label(tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", ")))
             }
         }
         if !details.chapters.isEmpty {
-            label(details.chapters.count == 1 ? tr("1 Chapter") : tr("%@ Chapters", String(details.chapters.count)), .heading)
+            label(trn("%@ Chapter", "%@ Chapters", count: details.chapters.count, String(details.chapters.count)), .heading)
             let list = OpaquePointer(newObject(gtk_list_box_new()))
             gtk_list_box_set_selection_mode(list, GTK_SELECTION_NONE)
             list.addClasses(StyleClass("boxed-list"))

@@ -255,14 +255,16 @@ final class LibraryPage: RoutePage {
 
     private func summaryLine() -> String {
         let books = model.books
-        let count = books.count == 1 ? tr("1 book") : tr("%@ books", books.count.formatted())
+        let count = trn("%@ book", "%@ books", count: books.count, books.count.formatted())
         let user = model.session?.displayName ?? ""
+        // TRANSLATORS: the library subtitle; %@ is the book count, e.g. “1,204 books”.
         if model.isOffline { return tr("Offline · %@ saved on this computer", count) }
         if case .loading = model.status { return tr("Setting up your library…") }
         if let progress = model.syncProgress, !books.isEmpty, progress.stored > 0 {
             return tr("%@ · updating…", count)
         }
         if !model.query.isEmpty {
+            // TRANSLATORS: search results: matching books “of” all books, e.g. “12 of 1,204 books”.
             return tr("%@ of %@", model.visible.count.formatted(), count)
         }
         return user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
@@ -277,7 +279,9 @@ final class LibraryPage: RoutePage {
             adw_status_page_set_title(statusPage.opaque, tr("Setting Up Your Library"))
             let progress = model.syncProgress
             if let progress, let expected = progress.expected {
-                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library: %@ of %@ books", progress.stored.formatted(), expected.formatted()))
+                let text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
+                               count: expected, progress.stored.formatted(), expected.formatted())
+                adw_status_page_set_description(statusPage.opaque, text)
             } else {
                 adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))
             }

@@ -321,7 +321,9 @@ final class PairingPage: RoutePage {
             adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
             var parts: [String] = []
             if !device.model.isEmpty { parts.append(device.model) }
+            // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
             parts.append(tr("Paired %@", formatter.string(from: device.pairedAt)))
+            // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
             parts.append(tr("Last seen %@", formatter.string(from: device.lastSeen)))
             adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), parts.joined(separator: " · "))
             let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
