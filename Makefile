@@ -15,15 +15,18 @@ deps:
 deps-test:
 	@build-aux/ensure-deps test
 
+# The binary, plus its compiled schema and translations in .build/ (build-aux/compile-data).
 build: deps
 	$(SWIFT) build --product listenup
+	build-aux/compile-data
 
 run: build
-	$(BIN)
+	GSETTINGS_SCHEMA_DIR=.build/schemas $(BIN)
 
 # The demo server (a generated library) and the app pointed at it, in a sandbox.
 demo: deps
 	$(SWIFT) build --product listenup
+	build-aux/compile-data
 	$(SWIFT) build --product listenup-demo-server
 	build-aux/run-demo
 
@@ -34,7 +37,10 @@ demo: deps
 # avahi-daemon is started first (build-aux/start-avahi) for the LAN tests.
 test: deps-test
 	build-aux/check-sources
+	build-aux/check-translatable
+	build-aux/update-po --check
 	$(SWIFT) build --build-tests
+	build-aux/compile-data
 	build-aux/start-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
 

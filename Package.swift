@@ -52,6 +52,9 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .target(name: "Keyring", dependencies: ["CLibSecret"]),
+        // GIO's GSettings (no GTK): the app's settings under the schema in data/.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "GSettings", dependencies: ["CGio"]),
         // Avahi (avahi-client with avahi-glib): ListenUp servers on the LAN.
         .systemLibrary(
             name: "CAvahi",
@@ -65,7 +68,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI", "Keyring", "LANDiscovery", "Pairing", "QRCode",
+                "CGettext", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -168,6 +171,7 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "GSettingsTests", dependencies: ["GSettings"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
         .testTarget(
             name: "PairingTests",
@@ -185,11 +189,12 @@ let package = Package(
         .testTarget(
             name: "ListenUpCoreTests",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport",
+                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "GSettings",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ListenUpHeadlessTests", dependencies: ["ListenUpHeadless", "listenup", "listenup-demo-server", "DemoServer"]),
+        .testTarget(name: "ListenUpHeadlessTests",
+                    dependencies: ["ListenUpHeadless", "listenup", "listenup-demo-server", "DemoServer", "ListenUpTestSupport"]),
         .testTarget(name: "ListenUpUITests", dependencies: ["ListenUpUI", "GtkBridge", "CAdwaita", "ListenUpCore", "ListenUpTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

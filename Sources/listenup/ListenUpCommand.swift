@@ -78,9 +78,10 @@ struct ListenUpCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "io.github.listenup.Desktop")
-        let executable = DataDirectory.currentExecutable()
-        Localization.bind(localeDirectory: executable.deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("share/locale").path)
+        let locations = ResourceLocations()
+        let localeDirectory = locations.localeDirectory(environment: environment)
+        Localization.bind(localeDirectory: localeDirectory)
+        logger.debug("Translations: \(localeDirectory)")
 
         if listPreviews {
             for node in RouteRegistry.standard.nodes {
@@ -91,7 +92,7 @@ struct ListenUpCommand: ParsableCommand {
 
         let target = preview.flatMap(PreviewTarget.init)
         let dependencies: Dependencies = target == nil
-            ? .live(environment: environment, logger: logger)
+            ? .live(environment: environment, locations: locations, logger: logger)
             : .preview(logger: logger)
         let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
         let startServer = server.flatMap { try? ServerAddress.parse($0).get() }
@@ -117,7 +118,7 @@ struct ListenUpCommand: ParsableCommand {
         )
         let app = ListenUpApplication(
             navigator: navigator,
-            data: DataDirectory.locate(environment: environment, executable: executable),
+            data: DataDirectory.locate(environment: environment, executable: locations.executable),
             options: options,
             logger: logger
         )

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpTestSupport
 
 /// Runs the real `listenup --headless` binary as a child process with no
 /// display (DISPLAY and WAYLAND_DISPLAY removed) and HOME/XDG in a temp folder.
@@ -52,6 +53,7 @@ final class HeadlessProcess: @unchecked Sendable {
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["LISTENUP_LOG"] = "debug"
+        environment.merge(CompiledSchema.childEnvironment) { $1 }
         environment.merge(overrides) { $1 }
         process.executableURL = Self.binary
         process.arguments = arguments

@@ -1,5 +1,6 @@
 import CAdwaita
 import Foundation
+import ListenUpTestSupport
 import GtkBridge
 import XCTest
 
@@ -29,6 +30,7 @@ final class ScreenshotTests: XCTestCase {
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["GTK_A11Y"] = "none"
+        environment.merge(CompiledSchema.childEnvironment) { $1 }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         try process.run()

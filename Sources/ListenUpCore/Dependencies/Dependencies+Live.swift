@@ -5,10 +5,11 @@ import Logging
 extension Dependencies {
     /// The real services: settings and sessions under the XDG directories of
     /// `environment`, the network, LAN discovery.
-    public static func live(environment: [String: String], logger: Logger) -> Dependencies {
+    public static func live(environment: [String: String], locations: ResourceLocations = ResourceLocations(),
+                            logger: Logger) -> Dependencies {
         let directories = XDGDirectories(environment: environment)
         var dependencies = Dependencies(
-            settings: .file(in: XDGDirectories.app(directories.configHome), logger: logger),
+            settings: .live(locations: locations, legacyDirectory: XDGDirectories.app(directories.configHome), logger: logger),
             directories: directories,
             logger: logger,
             transport: .live,

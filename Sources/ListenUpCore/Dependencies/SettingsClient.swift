@@ -11,12 +11,73 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var librarySort: String?
     /// Grid or list (``LibraryLayout`` raw value).
     public var libraryLayout: String?
+    /// Follow the system, or always light or dark.
+    public var colorScheme: ColorSchemePreference = .system
+    /// The main window when it was last closed.
+    public var window: WindowState = WindowState()
 
-    public init(serverURL: String? = nil, instanceID: String? = nil, librarySort: String? = nil, libraryLayout: String? = nil) {
+    public init(serverURL: String? = nil, instanceID: String? = nil, librarySort: String? = nil, libraryLayout: String? = nil,
+                colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState()) {
         self.serverURL = serverURL
         self.instanceID = instanceID
         self.librarySort = librarySort
         self.libraryLayout = libraryLayout
+        self.colorScheme = colorScheme
+        self.window = window
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case serverURL, instanceID, librarySort, libraryLayout, colorScheme, window
+    }
+
+    /// Reads files written before `colorScheme` and `window` existed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        serverURL = try container.decodeIfPresent(String.self, forKey: .serverURL)
+        instanceID = try container.decodeIfPresent(String.self, forKey: .instanceID)
+        librarySort = try container.decodeIfPresent(String.self, forKey: .librarySort)
+        libraryLayout = try container.decodeIfPresent(String.self, forKey: .libraryLayout)
+        colorScheme = try container.decodeIfPresent(ColorSchemePreference.self, forKey: .colorScheme) ?? .system
+        window = try container.decodeIfPresent(WindowState.self, forKey: .window) ?? WindowState()
+    }
+}
+
+/// The appearance the user chose (Preferences → Appearance).
+public enum ColorSchemePreference: String, CaseIterable, Codable, Sendable {
+    /// Follow the system's light or dark style.
+    case system = "default"
+    case light
+    case dark
+}
+
+/// The main window's size and state, restored at the next start.
+public struct WindowState: Codable, Equatable, Sendable {
+    /// The default size's width, in logical pixels.
+    public var width: Int
+    /// The default size's height, in logical pixels.
+    public var height: Int
+    public var maximized: Bool
+
+    /// The size a first start opens with.
+    public static let defaultWidth = 900
+    public static let defaultHeight = 680
+    /// Smaller saved sizes are not restored (a window that small is a mistake).
+    public static let minimumWidth = 360
+    public static let minimumHeight = 294
+
+    public init(width: Int = WindowState.defaultWidth, height: Int = WindowState.defaultHeight, maximized: Bool = false) {
+        self.width = width
+        self.height = height
+        self.maximized = maximized
+    }
+
+    /// The size to open with: the saved one, or the default when the saved
+    /// one is too small (or nonsense).
+    public var restoredSize: (width: Int, height: Int) {
+        guard width >= Self.minimumWidth, height >= Self.minimumHeight, width <= 16_384, height <= 16_384 else {
+            return (Self.defaultWidth, Self.defaultHeight)
+        }
+        return (width, height)
     }
 }
 

@@ -39,6 +39,19 @@ public final class AppNavigator {
         resolve(reason: "init")
     }
 
+    /// The app's settings (the window's size, the appearance…).
+    public var settings: SettingsClient { dependencies.settings }
+
+    /// The pairing machinery (the preferences list the paired devices).
+    var pairingClient: PairingClient { dependencies.pairing }
+
+    /// Signs out of the library, from wherever the user asks (the primary
+    /// menu, the preferences): only the library holds a signed-in session.
+    public func signOut() {
+        if overlayRoute != nil { closeOverlay() }
+        (activeModel as? LibraryModel)?.send(.signOut)
+    }
+
     /// Reads the saved server (settings) and its session (secret store),
     /// then moves to the state they imply: no server → server setup; a
     /// server and a session → the library straight away (the session is

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpCore
 
 /// Finds the app's data files (CSS, later icons and schemas) both in a
 /// checkout and when installed.
@@ -17,7 +18,7 @@ public struct DataDirectory: Sendable, Equatable {
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     /// Locates the data folder, or nil if none holds `style.css`.
-    public static func locate(environment: [String: String], executable: URL = currentExecutable()) -> DataDirectory? {
+    public static func locate(environment: [String: String], executable: URL = ResourceLocations.currentExecutable()) -> DataDirectory? {
         var candidates: [URL] = []
         if let explicit = environment["LISTENUP_DATA_DIR"], !explicit.isEmpty {
             candidates.append(URL(fileURLWithPath: explicit))
@@ -38,11 +39,4 @@ public struct DataDirectory: Sendable, Equatable {
             .map { DataDirectory(url: $0.standardizedFileURL) }
     }
 
-    /// The running binary, resolved through `/proc/self/exe`.
-    public static func currentExecutable() -> URL {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        return URL(fileURLWithPath: CommandLine.arguments.first ?? "listenup").standardizedFileURL
-    }
 }

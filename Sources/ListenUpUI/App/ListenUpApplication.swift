@@ -44,6 +44,7 @@ public final class ListenUpApplication {
     private let logger: Logger
     private var theme: GlassTheme?
     private var window: MainWindow?
+    private var preferences: PreferencesWindow?
     private var connections: [SignalConnection] = []
     private var exitStatus: Int32 = 0
 
@@ -56,7 +57,61 @@ public final class ListenUpApplication {
         let flags = options.nonUnique ? G_APPLICATION_NON_UNIQUE : G_APPLICATION_DEFAULT_FLAGS
         application = newObject(adw_application_new(Self.applicationID, flags))
         connections.append(application.connect(.activate) { [weak self] in self?.activate() })
+        addActions()
     }
+
+    /// `app.quit` (Ctrl+Q), `app.preferences` (Ctrl+,), `app.shortcuts`
+    /// (F1, Ctrl+?), `app.about`; Ctrl+W closes the window (`window.close`,
+    /// GTK's own action).
+    private func addActions() {
+        let map = OpaquePointer(application)
+        var added: [SignalConnection] = []
+        Actions.add("quit", to: map, connections: &added) { [weak self] in
+            self?.window?.saveWindowState()
+            self?.quit()
+        }
+        Actions.add("preferences", to: map, connections: &added) { [weak self] in self?.showPreferences() }
+        Actions.add("shortcuts", to: map, connections: &added) { [weak self] in
+            guard let window = self?.window?.window else { return }
+            ShortcutsWindow.present(over: window)
+        }
+        Actions.add("about", to: map, connections: &added) { [weak self] in
+            guard let window = self?.window?.window else { return }
+            AboutWindow.present(over: window)
+        }
+        connections += added
+        for (action, accelerators) in Self.accelerators {
+            let strings = accelerators.map { strdup($0) }
+            var pointers = strings.map { UnsafePointer($0) } + [nil]
+            gtk_application_set_accels_for_action(application.cast(to: GtkApplication.self), action, &pointers)
+            for string in strings { free(string) }
+        }
+    }
+
+    /// The app's keyboard shortcuts by action (the shortcuts window lists the same).
+    static let accelerators: [(String, [String])] = [
+        ("app.quit", ["<Control>q"]),
+        ("app.preferences", ["<Control>comma"]),
+        ("app.shortcuts", ["F1", "<Control>question"]),
+        ("window.close", ["<Control>w"]),
+    ]
+
+    /// Opens the preferences, or brings the open ones to the front.
+    func showPreferences() {
+        guard let main = window else { return }
+        if let preferences {
+            preferences.present()
+            return
+        }
+        let opened = PreferencesWindow(model: navigator.makePreferences(), parent: main.window) { [weak self] in
+            self?.preferences = nil
+        }
+        preferences = opened
+        opened.present()
+    }
+
+    /// The preferences window, while open.
+    var preferencesWindow: PreferencesWindow? { preferences }
 
     /// Runs the GLib main loop until the app quits.
     /// - Returns: the process exit status.
@@ -75,6 +130,7 @@ public final class ListenUpApplication {
             window.present()
             return
         }
+        Appearance.apply(navigator.settings.load().colorScheme)
         theme = GlassTheme(data: data, override: options.glassOverride, logger: logger)
         let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
         window = main

@@ -3,15 +3,18 @@ import GtkBridge
 import ListenUpCore
 import Logging
 
-/// The app window: a header bar over the page of the active route.
+/// The app window: a header bar over the page of the active route, inside a
+/// toast overlay for transient messages.
 ///
 /// Follows the navigator: each route change builds the new page, cross-fades
 /// to it (instantly when animations are off) and tears the old one down.
+/// Opens at the size and state it was closed with (GSettings).
 @MainActor
 public final class MainWindow {
     /// The `AdwApplicationWindow`.
     public let window: UnsafeMutablePointer<GtkWidget>
     private let stack: OpaquePointer
+    private let toasts: OpaquePointer
     private let windowTitle: UnsafeMutablePointer<GtkWidget>
     private let navigator: AppNavigator
     private let pages: PageRegistry
@@ -22,6 +25,8 @@ public final class MainWindow {
     private var retiring: [(any RoutePage, UnsafeMutablePointer<GtkWidget>)] = []
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
+    private var libraryObservation: StateObservation?
+    private var libraryWasOffline = false
     /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
     let menuButton: UnsafeMutablePointer<GtkWidget>
     /// `win.sign-out`.
@@ -35,23 +40,29 @@ public final class MainWindow {
         self.pages = pages
         self.logger = logger
         window = newObject(adw_application_window_new(application.cast(to: GtkApplication.self)))
-        gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
+        let saved = navigator.settings.load().window
+        gtk_window_set_default_size(window.cast(to: GtkWindow.self), Int32(saved.restoredSize.width), Int32(saved.restoredSize.height))
+        if saved.maximized { gtk_window_maximize(window.cast(to: GtkWindow.self)) }
         gtk_window_set_title(window.cast(to: GtkWindow.self), "ListenUp")
 
         let header = newObject(adw_header_bar_new())
         windowTitle = newObject(adw_window_title_new("ListenUp", nil))
         adw_header_bar_set_title_widget(header.opaque, windowTitle)
 
-        // Primary menu: Pair a Device… always; Sign Out, enabled while signed in.
-        signOutAction = g_simple_action_new("sign-out", nil)
-        g_action_map_add_action(OpaquePointer(window), signOutAction)
-        g_object_unref(UnsafeMutableRawPointer(signOutAction))
-        pairDeviceAction = g_simple_action_new("pair-device", nil)
-        g_action_map_add_action(OpaquePointer(window), pairDeviceAction)
-        g_object_unref(UnsafeMutableRawPointer(pairDeviceAction))
+        // Primary menu: Pair a Device… always; Sign Out, enabled while signed
+        // in; then the app's Preferences, Keyboard Shortcuts and About.
         let menu: OpaquePointer = g_menu_new()
-        g_menu_append(menu, tr("Pair a Device…"), "win.pair-device")
-        g_menu_append(menu, tr("Sign Out"), "win.sign-out")
+        let session: OpaquePointer = g_menu_new()
+        g_menu_append(session, tr("Pair a Device…"), "win.pair-device")
+        g_menu_append(session, tr("Sign Out"), "win.sign-out")
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(session))
+        g_object_unref(UnsafeMutableRawPointer(session))
+        let app: OpaquePointer = g_menu_new()
+        g_menu_append(app, tr("Preferences"), "app.preferences")
+        g_menu_append(app, tr("Keyboard Shortcuts"), "app.shortcuts")
+        g_menu_append(app, tr("About ListenUp"), "app.about")
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(app))
+        g_object_unref(UnsafeMutableRawPointer(app))
         menuButton = newObject(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
         gtk_menu_button_set_menu_model(menuButton.opaque, UnsafeMutablePointer<GMenuModel>(menu))
@@ -66,19 +77,28 @@ public final class MainWindow {
         gtk_stack_set_transition_duration(stack, 150)
         gtk_widget_set_vexpand(stack.widget, 1)
 
+        toasts = OpaquePointer(newObject(adw_toast_overlay_new()))
+        adw_toast_overlay_set_child(toasts, stack.widget)
+        gtk_widget_set_vexpand(toasts.widget, 1)
         let content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_box_append(content.cast(to: GtkBox.self), header)
-        gtk_box_append(content.cast(to: GtkBox.self), stack.widget)
+        gtk_box_append(content.cast(to: GtkBox.self), toasts.widget)
         adw_application_window_set_content(window.cast(to: AdwApplicationWindow.self), content)
 
-        connections.append(stack.connectNotify("transition-running") { [weak self] in self?.dropRetiredPages() })
-        connections.append(window.connect(.destroy) { [weak self] in self?.close() })
-        connections.append(UnsafeMutableRawPointer(signOutAction).connect(.activate, trampoline: actionActivateTrampoline, body: { [weak self] in
-            self?.signOut()
-        } as @MainActor () -> Void))
-        connections.append(UnsafeMutableRawPointer(pairDeviceAction).connect(.activate, trampoline: actionActivateTrampoline, body: { [weak self] in
-            self?.openPairing()
-        } as @MainActor () -> Void))
+        var connections: [SignalConnection] = []
+        signOutAction = Actions.add("sign-out", to: OpaquePointer(window), connections: &connections) { [weak navigator] in
+            navigator?.signOut()
+        }
+        pairDeviceAction = Actions.add("pair-device", to: OpaquePointer(window), connections: &connections) { [weak navigator] in
+            navigator?.open(.pairing)
+        }
+        self.connections = connections
+        self.connections.append(stack.connectNotify("transition-running") { [weak self] in self?.dropRetiredPages() })
+        self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
+        self.connections.append(window.connectReturningBool(.closeRequest) { [weak self] in
+            self?.saveWindowState()
+            return false
+        })
         observation = StateObservation { [weak self] in self?.follow() }
     }
 
@@ -93,12 +113,51 @@ public final class MainWindow {
 
     /// Signs out of the library (the primary menu's Sign Out).
     func signOut() {
-        (navigator.activeModel as? LibraryModel)?.send(.signOut)
+        navigator.signOut()
     }
 
     /// Opens the pairing screen over the current one (Pair a Device…).
     func openPairing() {
         navigator.open(.pairing)
+    }
+
+    /// Shows `text` briefly over the page (a transient error or a confirmation).
+    public func showToast(_ text: String) {
+        adw_toast_overlay_add_toast(toasts, adw_toast_new(text))
+    }
+
+    /// Keeps the size and maximised state for the next start.
+    func saveWindowState() {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_default_size(window.cast(to: GtkWindow.self), &width, &height)
+        var settings = navigator.settings.load()
+        let state = WindowState(width: Int(width), height: Int(height),
+                                maximized: gtk_window_is_maximized(window.cast(to: GtkWindow.self)) != 0)
+        guard state != settings.window else { return }
+        settings.window = state
+        do {
+            try navigator.settings.save(settings)
+        } catch {
+            logger.warning("Window state not saved", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Says so with a toast when the library loses the server (the page's
+    /// subtitle keeps saying "Offline" after the toast is gone).
+    private func watchLibrary(_ library: LibraryModel?) {
+        libraryObservation?.cancel()
+        libraryObservation = nil
+        guard let library else { return }
+        libraryWasOffline = library.isOffline
+        libraryObservation = StateObservation { [weak self, weak library] in
+            guard let self, let library else { return }
+            let offline = library.isOffline
+            if offline, !self.libraryWasOffline {
+                self.showToast(tr("Can't reach the server. Showing the library saved on this computer."))
+            }
+            self.libraryWasOffline = offline
+        }
     }
 
     private func follow() {
@@ -114,6 +173,7 @@ public final class MainWindow {
             return
         }
         if let old = page { retiring.append((old, old.widget)) }
+        watchLibrary(model as? LibraryModel)
         page = newPage
         pageRoute = route
         pageModel = identity
@@ -135,19 +195,10 @@ public final class MainWindow {
 
     private func close() {
         observation?.cancel()
+        libraryObservation?.cancel()
         page?.teardown()
         for (old, _) in retiring { old.teardown() }
         retiring.removeAll()
         page = nil
     }
 }
-
-/// `activate (GSimpleAction *action, GVariant *parameter, gpointer data)`.
-private let actionActivateTrampoline: GCallback = unsafeBitCast(
-    { (_: UnsafeMutableRawPointer?, _: UnsafeMutableRawPointer?, data: UnsafeMutableRawPointer?) in
-        guard let data else { return }
-        let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
-        MainActor.assumeIsolated { body() }
-    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
-    to: GCallback.self
-)

@@ -44,6 +44,7 @@ public struct StyleClass: Hashable, Sendable {
     public static let caption = StyleClass("caption")
     public static let dimLabel = StyleClass("dim-label")
     public static let flat = StyleClass("flat")
+    public static let destructiveAction = StyleClass("destructive-action")
 }
 
 extension GPointer {

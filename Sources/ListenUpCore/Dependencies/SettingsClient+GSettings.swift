@@ -1,0 +1,98 @@
+import Foundation
+import GSettings
+import Logging
+
+extension SettingsClient {
+    /// The GSettings schema id (also the application id).
+    public static let schemaID = "io.github.listenup.Desktop"
+
+    /// Settings in GSettings under `store`'s schema (`data/io.github.listenup.Desktop.gschema.xml`).
+    /// Saving writes only the keys that changed.
+    public static func gsettings(_ store: SettingsStore) -> SettingsClient {
+        SettingsClient(
+            load: {
+                func text(_ key: String) -> String? { store.string(key).flatMap { $0.isEmpty ? nil : $0 } }
+                return AppSettings(
+                    serverURL: text("server-url"),
+                    instanceID: text("instance-id"),
+                    librarySort: text("library-sort"),
+                    libraryLayout: text("library-layout"),
+                    colorScheme: text("color-scheme").flatMap(ColorSchemePreference.init(rawValue:)) ?? .system,
+                    window: WindowState(
+                        width: store.integer("window-width") ?? WindowState.defaultWidth,
+                        height: store.integer("window-height") ?? WindowState.defaultHeight,
+                        maximized: store.bool("window-maximized") ?? false)
+                )
+            },
+            save: { settings in
+                var refused: [String] = []
+                func write(_ key: String, _ value: String?) {
+                    let value = value ?? ""
+                    if store.string(key) != value, !store.set(key, string: value) {
+                        // nil for an enum key means "back to the default".
+                        if value.isEmpty { store.reset(key) } else { refused.append(key) }
+                    }
+                }
+                write("server-url", settings.serverURL)
+                write("instance-id", settings.instanceID)
+                write("library-sort", settings.librarySort)
+                write("library-layout", settings.libraryLayout)
+                write("color-scheme", settings.colorScheme.rawValue)
+                if store.integer("window-width") != settings.window.width, !store.set("window-width", integer: settings.window.width) {
+                    refused.append("window-width")
+                }
+                if store.integer("window-height") != settings.window.height, !store.set("window-height", integer: settings.window.height) {
+                    refused.append("window-height")
+                }
+                if store.bool("window-maximized") != settings.window.maximized {
+                    store.set("window-maximized", bool: settings.window.maximized)
+                }
+                store.flush()
+                if !refused.isEmpty { throw SettingsError.writeFailed("GSettings refused \(refused.joined(separator: ", "))") }
+            }
+        )
+    }
+
+    /// The app's settings as a GNOME app keeps them: GSettings, with the
+    /// schema from GLib's sources or from `locations` (installed prefix,
+    /// checkout build folder).
+    ///
+    /// A `settings.json` left by earlier versions in `legacyDirectory` is
+    /// imported once and renamed `settings.json.migrated`, so nothing the user
+    /// set is lost. When the schema is nowhere to be found (a binary run
+    /// straight from a fresh build folder), the app still runs: settings are
+    /// held in memory for this run (seeded from that file if present), and a
+    /// warning says so.
+    public static func live(locations: ResourceLocations, legacyDirectory: URL, logger: Logger) -> SettingsClient {
+        live(store: Result { try SettingsStore(schemaID: schemaID, extraSchemaDirectories: locations.schemaDirectories) },
+             legacyDirectory: legacyDirectory, logger: logger)
+    }
+
+    /// ``live(locations:legacyDirectory:logger:)`` with the store already
+    /// opened (or not): the import and the fallback, testable on their own.
+    static func live(store opened: Result<SettingsStore, any Error>, legacyDirectory: URL, logger: Logger) -> SettingsClient {
+        let legacy = SettingsClient.file(in: legacyDirectory, logger: logger)
+        let legacyURL = legacyDirectory.appendingPathComponent("settings.json")
+        let hasLegacy = FileManager.default.fileExists(atPath: legacyURL.path)
+        let store: SettingsStore
+        do {
+            store = try opened.get()
+        } catch {
+            logger.warning("Settings: \(error); settings are kept in memory for this run. Run `make run`, or install the app, to keep them.")
+            return .inMemory(hasLegacy ? legacy.load() : AppSettings())
+        }
+        logger.debug("Settings: GSettings schema \(schemaID) from \(store.schemaDirectory ?? "the default sources")",
+                     metadata: ["backend": "\(store.backendName)"])
+        let client = SettingsClient.gsettings(store)
+        if hasLegacy {
+            do {
+                try client.save(legacy.load())
+                try FileManager.default.moveItem(at: legacyURL, to: legacyURL.appendingPathExtension("migrated"))
+                logger.info("Settings: imported settings.json into GSettings", metadata: ["path": "\(legacyURL.path).migrated"])
+            } catch {
+                logger.warning("Settings: settings.json could not be imported", metadata: ["error": "\(error)"])
+            }
+        }
+        return client
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Observation
+import Pairing
+
+/// The preferences window: the server and account (with Sign Out), the
+/// paired devices (with Revoke), and the appearance.
+///
+/// `@MainActor`; made by ``AppNavigator/makePreferences()``, it reads the
+/// navigator's auth state live, so Sign Out greys out the moment the user is
+/// signed out elsewhere. A failure the user should hear about (a setting not
+/// saved, a device not revoked) lands in ``notice`` for a toast.
+@MainActor @Observable
+public final class PreferencesModel {
+    /// The appearance chosen, as saved.
+    public private(set) var colorScheme: ColorSchemePreference
+    /// Paired devices, oldest first.
+    public private(set) var devices: [PairedDevice] = []
+    /// A one-line message for a toast; the window clears it once shown.
+    public var notice: String?
+
+    @ObservationIgnored private let settings: SettingsClient
+    @ObservationIgnored private let pairing: PairingClient
+    @ObservationIgnored private weak var navigator: AppNavigator?
+
+    init(navigator: AppNavigator, settings: SettingsClient, pairing: PairingClient) {
+        self.navigator = navigator
+        self.settings = settings
+        self.pairing = pairing
+        colorScheme = settings.load().colorScheme
+        devices = pairing.devices()
+    }
+
+    /// The server the app talks to, if one is set up.
+    public var serverURL: String? {
+        switch navigator?.authState {
+        case .authenticated(let session): session.serverURL.absoluteString
+        default: settings.load().serverURL
+        }
+    }
+
+    /// The signed-in user's name, when signed in.
+    public var userName: String? {
+        if case .authenticated(let session) = navigator?.authState { session.displayName } else { nil }
+    }
+
+    /// Whether Sign Out can do anything now.
+    public var canSignOut: Bool {
+        guard case .authenticated = navigator?.authState else { return false }
+        return navigator?.activeModel is LibraryModel || navigator?.overlayRoute != nil
+    }
+
+    /// Saves `scheme`; the window applies it (libadwaita's style manager).
+    public func setColorScheme(_ scheme: ColorSchemePreference) {
+        guard scheme != colorScheme else { return }
+        var saved = settings.load()
+        saved.colorScheme = scheme
+        do {
+            try settings.save(saved)
+            colorScheme = scheme
+        } catch {
+            notice = tr("The appearance could not be saved.")
+        }
+    }
+
+    /// Signs out of the server (as the primary menu's Sign Out does).
+    public func signOut() {
+        navigator?.signOut()
+    }
+
+    /// Forgets a paired device; its token stops working at once.
+    public func revoke(deviceID: String) {
+        do {
+            try pairing.revoke(deviceID)
+        } catch {
+            notice = tr("The device could not be removed. Try again.")
+        }
+        devices = pairing.devices()
+    }
+
+    /// Reads the paired devices again (the window was shown again).
+    public func refreshDevices() {
+        devices = pairing.devices()
+    }
+}
+
+extension AppNavigator {
+    /// A model for the preferences window, over this navigator's services.
+    public func makePreferences() -> PreferencesModel {
+        PreferencesModel(navigator: self, settings: settings, pairing: pairingClient)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The app's GSettings schema from `data/`, compiled once per test process
+/// into a temp folder, for child processes (`GSETTINGS_SCHEMA_DIR`) and
+/// in-process stores alike. Tests never depend on `make` having compiled it.
+public enum CompiledSchema {
+    /// The checkout's `data/` folder.
+    public static let dataFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("data")
+
+    /// A folder holding `gschemas.compiled` with `io.github.listenup.Desktop`.
+    public static let directory: Result<String, CompileError> = compile()
+
+    /// Why the schema could not be compiled.
+    public struct CompileError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The environment a child process of the app needs to keep its settings
+    /// under `home` alone: the schema, and GLib's keyfile backend (which
+    /// writes `$XDG_CONFIG_HOME/glib-2.0/settings/keyfile`, never the
+    /// desktop's dconf database).
+    public static var childEnvironment: [String: String] {
+        var environment = ["GSETTINGS_BACKEND": "keyfile"]
+        if case .success(let directory) = directory { environment["GSETTINGS_SCHEMA_DIR"] = directory }
+        return environment
+    }
+
+    private static func compile() -> Result<String, CompileError> {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-schemas-\(getpid())")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let name = "io.github.listenup.Desktop.gschema.xml"
+            let target = folder.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: target)
+            try FileManager.default.copyItem(at: dataFolder.appendingPathComponent(name), to: target)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["glib-compile-schemas", "--strict", folder.path]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                return .failure(CompileError(description: "glib-compile-schemas exited with \(process.terminationStatus)"))
+            }
+            return .success(folder.path)
+        } catch {
+            return .failure(CompileError(description: "\(error)"))
+        }
+    }
+}

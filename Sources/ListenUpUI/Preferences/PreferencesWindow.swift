@@ -1,0 +1,176 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+import Pairing
+
+/// The preferences window (`AdwPreferencesWindow`): Server and account with
+/// Sign Out, Appearance (follow the system, light, dark), and the paired
+/// devices with Revoke. Follows its ``PreferencesModel`` live.
+@MainActor
+final class PreferencesWindow {
+    /// The window; it destroys itself when closed.
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let model: PreferencesModel
+    private let serverRow: UnsafeMutablePointer<GtkWidget>
+    private let accountRow: UnsafeMutablePointer<GtkWidget>
+    private let signOutButton: UnsafeMutablePointer<GtkWidget>
+    private let schemeButtons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)]
+    private let devicesGroup: UnsafeMutablePointer<GtkWidget>
+    private var deviceRows: [UnsafeMutablePointer<GtkWidget>] = []
+    private var shownDevices: [PairedDevice]?
+    private var connections: [SignalConnection] = []
+    private var observation: StateObservation?
+    private var onClose: (@MainActor () -> Void)?
+
+    init(model: PreferencesModel, parent: UnsafeMutablePointer<GtkWidget>, onClose: @escaping @MainActor () -> Void) {
+        self.model = model
+        self.onClose = onClose
+        window = newObject(adw_preferences_window_new())
+        gtk_window_set_title(window.cast(to: GtkWindow.self), tr("Preferences"))
+        gtk_window_set_transient_for(window.cast(to: GtkWindow.self), parent.cast(to: GtkWindow.self))
+        gtk_window_set_modal(window.cast(to: GtkWindow.self), 1)
+        gtk_window_set_default_size(window.cast(to: GtkWindow.self), 600, 640)
+        adw_preferences_window_set_search_enabled(window.cast(to: AdwPreferencesWindow.self), 0)
+
+        let page = newObject(adw_preferences_page_new())
+        adw_preferences_page_set_title(page.cast(to: AdwPreferencesPage.self), tr("General"))
+        adw_preferences_page_set_icon_name(page.cast(to: AdwPreferencesPage.self), "preferences-system-symbolic")
+
+        // Server and account.
+        let server = Self.group(tr("Server"), description: nil)
+        serverRow = newObject(adw_action_row_new())
+        adw_preferences_row_set_title(serverRow.cast(to: AdwPreferencesRow.self), tr("Address"))
+        accountRow = newObject(adw_action_row_new())
+        adw_preferences_row_set_title(accountRow.cast(to: AdwPreferencesRow.self), tr("Account"))
+        signOutButton = newObject(gtk_button_new_with_label(tr("Sign Out")))
+        gtk_widget_set_valign(signOutButton, GTK_ALIGN_CENTER)
+        signOutButton.setAccessibleDescription(tr("Signs out of the server on this computer; the library saved here stays"))
+        adw_action_row_add_suffix(accountRow.cast(to: AdwActionRow.self), signOutButton)
+        adw_preferences_group_add(server.cast(to: AdwPreferencesGroup.self), serverRow)
+        adw_preferences_group_add(server.cast(to: AdwPreferencesGroup.self), accountRow)
+
+        // Appearance: three rows with grouped check buttons (radio behaviour).
+        let appearance = Self.group(tr("Appearance"), description: nil)
+        var buttons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)] = []
+        let titles: [(ColorSchemePreference, String)] = [
+            (.system, tr("Follow System Style")), (.light, tr("Light")), (.dark, tr("Dark")),
+        ]
+        for (scheme, title) in titles {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), title)
+            let check = newObject(gtk_check_button_new())
+            gtk_widget_set_valign(check, GTK_ALIGN_CENTER)
+            check.setAccessibleLabel(title)
+            if let first = buttons.first?.1 { gtk_check_button_set_group(check.cast(to: GtkCheckButton.self), first.cast(to: GtkCheckButton.self)) }
+            adw_action_row_add_prefix(row.cast(to: AdwActionRow.self), check)
+            adw_action_row_set_activatable_widget(row.cast(to: AdwActionRow.self), check)
+            adw_preferences_group_add(appearance.cast(to: AdwPreferencesGroup.self), row)
+            buttons.append((scheme, check))
+        }
+        schemeButtons = buttons
+
+        // Paired devices.
+        devicesGroup = Self.group(tr("Paired Devices"),
+                                  description: tr("Phones and tablets that may reach this computer's library. Revoke one to lock it out at once."))
+
+        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), server.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), appearance.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), devicesGroup.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), page.cast(to: AdwPreferencesPage.self))
+
+        connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
+        for (scheme, check) in schemeButtons {
+            connections.append(check.connectNotify("active") { [weak self] in
+                guard let self, gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) != 0 else { return }
+                self.model.setColorScheme(scheme)
+            })
+        }
+        connections.append(window.connect(.destroy) { [weak self] in self?.closed() })
+        observation = StateObservation { [weak self] in self?.follow() }
+    }
+
+    func present() {
+        gtk_window_present(window.cast(to: GtkWindow.self))
+    }
+
+    private static func group(_ title: String, description: String?) -> UnsafeMutablePointer<GtkWidget> {
+        let group = newObject(adw_preferences_group_new())
+        adw_preferences_group_set_title(group.cast(to: AdwPreferencesGroup.self), title)
+        if let description { adw_preferences_group_set_description(group.cast(to: AdwPreferencesGroup.self), description) }
+        return group
+    }
+
+    private func follow() {
+        adw_action_row_set_subtitle(serverRow.cast(to: AdwActionRow.self), model.serverURL ?? tr("No server is set up yet."))
+        if let name = model.userName {
+            adw_action_row_set_subtitle(accountRow.cast(to: AdwActionRow.self), tr("Signed in as %@", name))
+        } else {
+            adw_action_row_set_subtitle(accountRow.cast(to: AdwActionRow.self), tr("Not signed in"))
+        }
+        gtk_widget_set_sensitive(signOutButton, model.canSignOut ? 1 : 0)
+        for (scheme, check) in schemeButtons where scheme == model.colorScheme {
+            if gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) == 0 { gtk_check_button_set_active(check.cast(to: GtkCheckButton.self), 1) }
+        }
+        Appearance.apply(model.colorScheme)
+        showDevices(model.devices)
+        if let notice = model.notice {
+            adw_preferences_window_add_toast(window.cast(to: AdwPreferencesWindow.self), adw_toast_new(notice))
+            model.notice = nil
+        }
+    }
+
+    private func showDevices(_ devices: [PairedDevice]) {
+        guard devices != shownDevices else { return }
+        shownDevices = devices
+        for row in deviceRows { adw_preferences_group_remove(devicesGroup.cast(to: AdwPreferencesGroup.self), row) }
+        deviceRows.removeAll()
+        if devices.isEmpty {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), tr("No devices are paired with this computer yet."))
+            adw_preferences_group_add(devicesGroup.cast(to: AdwPreferencesGroup.self), row)
+            deviceRows.append(row)
+            return
+        }
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        for device in devices {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
+            // TRANSLATORS: a paired device's model and when it was last seen, e.g. “Pixel 8 · last seen 23 Nov 2026, 10:04”.
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("%@ · last seen %@", device.model, formatter.string(from: device.lastSeen)))
+            let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
+            revoke.addClasses(.destructiveAction)
+            gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
+            revoke.setAccessibleLabel(tr("Revoke %@", device.name))
+            let id = device.id
+            connections.append(revoke.connect(.clicked) { [weak self] in self?.model.revoke(deviceID: id) })
+            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
+            adw_preferences_group_add(devicesGroup.cast(to: AdwPreferencesGroup.self), row)
+            deviceRows.append(row)
+        }
+    }
+
+    private func closed() {
+        observation?.cancel()
+        observation = nil
+        connections.removeAll()
+        onClose?()
+        onClose = nil
+    }
+}
+
+/// The app's colour scheme through libadwaita's style manager.
+@MainActor
+enum Appearance {
+    static func apply(_ preference: ColorSchemePreference) {
+        let scheme: AdwColorScheme = switch preference {
+        case .system: ADW_COLOR_SCHEME_DEFAULT
+        case .light: ADW_COLOR_SCHEME_FORCE_LIGHT
+        case .dark: ADW_COLOR_SCHEME_FORCE_DARK
+        }
+        let manager = adw_style_manager_get_default()
+        if adw_style_manager_get_color_scheme(manager) != scheme { adw_style_manager_set_color_scheme(manager, scheme) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GSettings
+import ListenUpTestSupport
+import Logging
+import Testing
+@testable import ListenUpCore
+
+/// `SettingsClient.gsettings` and `.live` over the real schema (compiled from
+/// data/) with values in a key file in a temp folder.
+@Suite("SettingsClient over GSettings")
+struct GSettingsClientTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-gsettings-\(UUID().uuidString)")
+    let logs = LogCapture()
+
+    var keyfile: String { folder.appendingPathComponent("keyfile").path }
+
+    func openStore() throws -> SettingsStore {
+        try SettingsStore(schemaID: SettingsClient.schemaID, extraSchemaDirectories: [CompiledSchema.directory.get()],
+                          backend: .keyfile(path: keyfile))
+    }
+
+    @Test func roundTripsEveryField() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", librarySort: "duration",
+                                libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true))
+        try SettingsClient.gsettings(openStore()).save(saved)
+        #expect(try SettingsClient.gsettings(openStore()).load() == saved)
+    }
+
+    @Test func defaultsAreTheSchemaDefaults() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let loaded = try SettingsClient.gsettings(openStore()).load()
+        #expect(loaded.serverURL == nil)
+        #expect(loaded.librarySort == "title")
+        #expect(loaded.colorScheme == .system)
+        #expect(loaded.window == WindowState())
+    }
+
+    @Test func clearingTheServerWritesAnEmptyValue() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = try SettingsClient.gsettings(openStore())
+        try client.save(AppSettings(serverURL: "https://a.example", librarySort: "author"))
+        try client.save(AppSettings(serverURL: nil, librarySort: nil))
+        let loaded = try SettingsClient.gsettings(openStore()).load()
+        #expect(loaded.serverURL == nil)
+        #expect(loaded.librarySort == "title", "back to the schema default")
+    }
+
+    @Test func aValueOutsideTheSchemaIsRefusedAndReported() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = try SettingsClient.gsettings(openStore())
+        #expect(throws: SettingsError.self) { try client.save(AppSettings(librarySort: "pages")) }
+        #expect(client.load().librarySort == "title")
+    }
+
+    @Test func anOldSettingsFileIsImportedOnceAndKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let legacy = folder.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+        try Data(#"{"serverURL":"https://old.example","librarySort":"author","libraryLayout":"list"}"#.utf8)
+            .write(to: legacy.appendingPathComponent("settings.json"))
+        let client = SettingsClient.live(store: Result { try openStore() }, legacyDirectory: legacy, logger: logs.logger)
+        #expect(client.load().serverURL == "https://old.example")
+        #expect(client.load().librarySort == "author")
+        #expect(!FileManager.default.fileExists(atPath: legacy.appendingPathComponent("settings.json").path))
+        #expect(FileManager.default.fileExists(atPath: legacy.appendingPathComponent("settings.json.migrated").path))
+        // A second start finds nothing to import and keeps what GSettings holds.
+        try client.save(AppSettings(serverURL: "https://new.example"))
+        let again = SettingsClient.live(store: Result { try openStore() }, legacyDirectory: legacy, logger: logs.logger)
+        #expect(again.load().serverURL == "https://new.example")
+    }
+
+    @Test func noSchemaMeansMemoryAndAWarningNotACrash() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = Result<SettingsStore, any Error> {
+            try SettingsStore(schemaID: "io.github.listenup.Missing", extraSchemaDirectories: [], backend: .memory)
+        }
+        let client = SettingsClient.live(store: missing, legacyDirectory: folder, logger: logs.logger)
+        try client.save(AppSettings(serverURL: "https://a.example"))
+        #expect(client.load().serverURL == "https://a.example")
+        #expect(logs.text.contains("kept in memory for this run"))
+    }
+
+    @Test func resourceLocationsFindTheCheckoutAndThePrefix() {
+        let checkout = ResourceLocations(executable: URL(fileURLWithPath: "/src/app/.build/x86_64-unknown-linux-gnu/debug/listenup"))
+        #expect(checkout.schemaDirectories == ["/src/app/.build/x86_64-unknown-linux-gnu/share/glib-2.0/schemas", "/src/app/.build/schemas"])
+        let installed = ResourceLocations(executable: URL(fileURLWithPath: "/app/bin/listenup"))
+        #expect(installed.schemaDirectories == ["/app/share/glib-2.0/schemas"])
+        #expect(installed.localeDirectory(environment: [:]) == "/app/share/locale")
+        #expect(installed.localeDirectory(environment: ["LISTENUP_LOCALE_DIR": "/x/locale"]) == "/x/locale")
+    }
+}
