@@ -2,18 +2,26 @@
 #   make run    build and start the app
 #   make test   build and run every test (under Xvfb)
 # Both install missing system packages first (build-aux/ensure-deps).
+# And to put the app on the desktop (meson-helper/README.md):
+#   make install     PREFIX ?= ~/.local
+#   make uninstall
 
 SWIFT ?= swift
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 BIN := .build/debug/listenup
+PREFIX ?= $(HOME)/.local
+MESON_BUILD := .build/meson
 
-.PHONY: run test build demo deps deps-test screenshots bench bench-library clean
+.PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library clean
 
 deps:
 	@build-aux/ensure-deps run
 
 deps-test:
 	@build-aux/ensure-deps test
+
+deps-install:
+	@build-aux/ensure-deps install
 
 # The binary, plus its compiled schema and translations in .build/ (build-aux/compile-data).
 build: deps
@@ -43,6 +51,28 @@ test: deps-test
 	build-aux/compile-data
 	build-aux/start-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
+
+# A release build installed into $(PREFIX) with meson-helper: binary, CSS,
+# desktop entry, metainfo, icons, GSettings schema, translations. The meson
+# build folder remembers the prefix and what it installed, for uninstall.
+# A second install into another prefix would replace that record, so it stops
+# and asks for `make uninstall` first.
+install: deps-install
+	@if [ -f $(MESON_BUILD)/build.ninja ]; then \
+	  old=$$(meson introspect --buildoptions $(MESON_BUILD) | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))'); \
+	  if [ "$$old" != "$(PREFIX)" ] && grep -qv '^#' $(MESON_BUILD)/meson-logs/install-log.txt 2>/dev/null; then \
+	    echo "make install: already installed into $$old; run 'make uninstall' first, or 'make install PREFIX=$$old'" >&2; exit 1; \
+	  fi; \
+	  meson configure $(MESON_BUILD) -Dprefix="$(PREFIX)"; \
+	else \
+	  meson setup $(MESON_BUILD) meson-helper --prefix "$(PREFIX)"; \
+	fi
+	meson install -C $(MESON_BUILD)
+
+# Removes exactly the files the last `make install` wrote (its install log),
+# refreshes the prefix's schema, icon and desktop caches, drops empty folders.
+uninstall:
+	meson-helper/uninstall $(MESON_BUILD)
 
 # Screenshots for docs/screenshots/ (light, dark, high contrast).
 screenshots: build deps-test
