@@ -43,6 +43,7 @@ demo: deps
 # child processes themselves) and inside a private D-Bus session with an
 # unlocked gnome-keyring (build-aux/with-keyring), so libsecret is real;
 # avahi-daemon is started first (build-aux/start-avahi) for the LAN tests.
+# Last, build-aux/test-install installs into a temporary prefix and runs that.
 test: deps-test
 	build-aux/check-sources
 	build-aux/check-translatable
@@ -51,6 +52,7 @@ test: deps-test
 	build-aux/compile-data
 	build-aux/start-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
+	build-aux/test-install
 
 # A release build installed into $(PREFIX) with meson-helper: binary, CSS,
 # desktop entry, metainfo, icons, GSettings schema, translations. The meson
