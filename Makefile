@@ -43,6 +43,7 @@ test: deps-test
 	build-aux/compile-data
 	build-aux/start-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
+	$(XVFB) build-aux/test-accessibility
 
 # Screenshots for docs/screenshots/ (light, dark, high contrast).
 screenshots: build deps-test
