@@ -52,6 +52,7 @@ test: deps-test
 	build-aux/compile-data
 	build-aux/start-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-keyring $(SWIFT) test --skip-build
+	$(XVFB) build-aux/test-accessibility
 	build-aux/test-install
 
 # A release build installed into $(PREFIX) with meson-helper: binary, CSS,

@@ -44,3 +44,39 @@ extension GPointer {
         g_value_unset(&value)
     }
 }
+
+/// Makes a widget of `type` with the accessible role `role`.
+///
+/// The role is construct-only, so widgets whose default role is wrong for
+/// their use (an error message is an `alert`, which screen readers announce
+/// as it appears) are made here rather than with their `_new` function.
+@MainActor
+public func newWidget(of type: GType, role: GtkAccessibleRole) -> UnsafeMutablePointer<GtkWidget> {
+    var value = GValue()
+    g_value_init(&value, gtk_accessible_role_get_type())
+    g_value_set_enum(&value, gint(role.rawValue))
+    defer { g_value_unset(&value) }
+    let object: UnsafeMutablePointer<GObject>? = "accessible-role".withCString { name in
+        var names: [UnsafePointer<CChar>?] = [name]
+        return withUnsafePointer(to: &value) { g_object_new_with_properties(type, 1, &names, $0) }
+    }
+    return UnsafeMutableRawPointer(newObject(object)).assumingMemoryBound(to: GtkWidget.self)
+}
+
+extension GPointer {
+    /// The first descendant of this widget (depth first) that is a `type`;
+    /// for naming the inner parts of composite widgets (the scrolled window
+    /// inside an `AdwStatusPage`) that have no accessor of their own.
+    @MainActor
+    public func firstDescendant(ofType type: GType) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0 {
+                return current
+            }
+            if let found = current.firstDescendant(ofType: type) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+}

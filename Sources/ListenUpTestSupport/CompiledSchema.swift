@@ -48,3 +48,37 @@ public enum CompiledSchema {
         }
     }
 }
+
+/// The checkout's translations (`po/<lang>.po` for each language in
+/// `po/LINGUAS`), compiled once per test process with msgfmt into a temp
+/// `locale` folder, for child processes (`LISTENUP_LOCALE_DIR`).
+public enum CompiledTranslations {
+    /// A folder with `<lang>/LC_MESSAGES/listenup.mo`.
+    public static let directory: Result<String, CompiledSchema.CompileError> = compile()
+
+    private static func compile() -> Result<String, CompiledSchema.CompileError> {
+        let po = CompiledSchema.dataFolder.deletingLastPathComponent().appendingPathComponent("po")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-locale-\(getpid())")
+        do {
+            let languages = try String(contentsOf: po.appendingPathComponent("LINGUAS"), encoding: .utf8)
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            for language in languages {
+                let target = folder.appendingPathComponent("\(language)/LC_MESSAGES")
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("listenup.mo").path,
+                                     po.appendingPathComponent("\(language).po").path]
+                try process.run()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else {
+                    return .failure(CompiledSchema.CompileError(description: "msgfmt \(language).po exited with \(process.terminationStatus)"))
+                }
+            }
+            return .success(folder.path)
+        } catch {
+            return .failure(CompiledSchema.CompileError(description: "\(error)"))
+        }
+    }
+}

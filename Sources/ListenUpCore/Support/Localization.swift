@@ -43,6 +43,35 @@ public enum Localization {
         return result + rest
     }
 
+    /// The user's locale for numbers (`LC_ALL`, else `LC_NUMERIC`, else
+    /// `LANG`): Foundation on Linux does not read the POSIX variables itself.
+    public static let numberLocale = posixLocale(category: "LC_NUMERIC")
+    /// The user's locale for dates and times (`LC_ALL`, `LC_TIME`, `LANG`).
+    public static let timeLocale = posixLocale(category: "LC_TIME")
+
+    /// A count as the user's locale writes it ("10,000", "10.000", "10 000").
+    public static func number(_ value: Int) -> String {
+        value.formatted(.number.locale(numberLocale))
+    }
+
+    /// A date and time, medium date and short time, in the user's locale.
+    public static func dateAndTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = timeLocale
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter.string(from: date)
+    }
+
+    /// `de_DE.UTF-8@euro` → `de_DE`; `C`, `POSIX` or nothing → `en_US`.
+    static func posixLocale(category: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Locale {
+        let value = [environment["LC_ALL"], environment[category], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let identifier = String(value.prefix { $0 != "." && $0 != "@" })
+        guard !identifier.isEmpty, identifier != "C", identifier != "POSIX" else { return Locale(identifier: "en_US") }
+        return Locale(identifier: identifier)
+    }
+
     /// Binds the domain to `localeDirectory` (`…/share/locale`) and selects the
     /// user's locale for messages.
     public static func bind(localeDirectory: String) {

@@ -131,6 +131,7 @@ public final class ListenUpApplication {
             return
         }
         Appearance.apply(navigator.settings.load().colorScheme)
+        addIconSearchPaths()
         theme = GlassTheme(data: data, override: options.glassOverride, logger: logger)
         let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
         window = main
@@ -139,6 +140,19 @@ public final class ListenUpApplication {
             watchFirstFrame(of: main.window)
         }
         main.present()
+    }
+
+    /// The app icon (About, the window) comes from the icon theme: installed,
+    /// `<prefix>/share/icons` is on it through XDG_DATA_DIRS; from a checkout
+    /// (`data/icons`) or a prefix outside XDG_DATA_DIRS, it is added here.
+    private func addIconSearchPaths() {
+        gtk_window_set_default_icon_name(AppInfo.id)
+        guard let data, let display = gdk_display_get_default() else { return }
+        let theme = gtk_icon_theme_get_for_display(display)
+        for folder in [data.file("icons"), data.url.deletingLastPathComponent().appendingPathComponent("icons")]
+        where FileManager.default.fileExists(atPath: folder.appendingPathComponent("hicolor").path) {
+            gtk_icon_theme_add_search_path(theme, folder.path)
+        }
     }
 
     private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {

@@ -37,6 +37,9 @@ enum ShortcutsWindow {
         defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
         guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
         let window = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)
+        // GTK leaves the window's search button and field unnamed.
+        gtk_window_get_titlebar(window)?.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Search Shortcuts"))
+        window.firstDescendant(ofType: gtk_search_entry_get_type())?.setAccessibleLabel(tr("Search Shortcuts"))
         gtk_window_set_transient_for(window, parent.cast(to: GtkWindow.self))
         gtk_window_set_modal(window, 1)
         gtk_window_present(window)

@@ -32,7 +32,8 @@ public final class GlassTextField {
         entry = newObject(gtk_entry_new())
         gtk_entry_set_placeholder_text(entry.cast(to: GtkEntry.self), placeholder)
         gtk_entry_set_input_purpose(entry.cast(to: GtkEntry.self), purpose)
-        entry.setAccessibleLabel(label)
+        // The label above names the entry (its mnemonic widget, a labelled-by
+        // relation); a label property as well would make screen readers say it twice.
         if isSecret {
             let field = entry.cast(to: GtkEntry.self)
             gtk_entry_set_visibility(field, 0)
@@ -42,7 +43,8 @@ public final class GlassTextField {
         }
         gtk_label_set_mnemonic_widget(title, entry)
 
-        errorLabel = OpaquePointer(newObject(gtk_label_new(nil)))
+        // An alert: screen readers announce the error as it appears.
+        errorLabel = OpaquePointer(newWidget(of: gtk_label_get_type(), role: GTK_ACCESSIBLE_ROLE_ALERT))
         gtk_label_set_xalign(errorLabel, 0)
         gtk_label_set_wrap(errorLabel, 1)
         errorLabel.addClasses(.error, .caption)

@@ -78,6 +78,8 @@ final class PreferencesWindow {
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), appearance.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), devicesGroup.cast(to: AdwPreferencesGroup.self))
         adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), page.cast(to: AdwPreferencesPage.self))
+        // The page's scrolled window can take focus; name it after the page.
+        page.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("General"))
 
         connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
         for (scheme, check) in schemeButtons {
@@ -132,14 +134,11 @@ final class PreferencesWindow {
             deviceRows.append(row)
             return
         }
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
         for device in devices {
             let row = newObject(adw_action_row_new())
             adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
             // TRANSLATORS: a paired device's model and when it was last seen, e.g. “Pixel 8 · last seen 23 Nov 2026, 10:04”.
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("%@ · last seen %@", device.model, formatter.string(from: device.lastSeen)))
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("%@ · last seen %@", device.model, Localization.dateAndTime(device.lastSeen)))
             let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
             revoke.addClasses(.destructiveAction)
             gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)

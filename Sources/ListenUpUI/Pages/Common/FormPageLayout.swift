@@ -21,6 +21,9 @@ final class FormPageLayout {
         ref = GObjectRef(borrowing: widget)
         gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         widget.addClasses(.backdrop)
+        // The scrolled page can take focus (to scroll by keyboard): name it
+        // after the page, as a screen reader announces it.
+        widget.setAccessibleLabel(title)
 
         column = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
         gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
@@ -80,7 +83,10 @@ final class NoticeRow {
     private let icon: UnsafeMutablePointer<GtkWidget>
 
     init() {
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
+        // An alert, so screen readers announce each status or error as it appears.
+        widget = newWidget(of: gtk_box_get_type(), role: GTK_ACCESSIBLE_ROLE_ALERT)
+        gtk_orientable_set_orientation(OpaquePointer(widget), GTK_ORIENTATION_HORIZONTAL)
+        gtk_box_set_spacing(widget.cast(to: GtkBox.self), 8)
         widget.addClasses(.notice)
         icon = newObject(gtk_image_new_from_icon_name("dialog-information-symbolic"))
         gtk_widget_set_valign(icon, GTK_ALIGN_START)
@@ -95,7 +101,11 @@ final class NoticeRow {
 
     /// Shows `text` (nil hides the row); `isError` uses the error styling and icon.
     func show(_ text: String?, isError: Bool = false) {
+        // A new message while one is shown: hide first, so the alert appears
+        // again and is announced again.
+        if text != nil, text != self.text, isVisible { gtk_widget_set_visible(widget, 0) }
         gtk_label_set_label(label, text ?? "")
+        widget.setAccessibleLabel(text ?? "")
         gtk_widget_set_visible(widget, text == nil ? 0 : 1)
         widget.setClass(.error, isError)
         gtk_image_set_from_icon_name(icon.opaque, isError ? "dialog-warning-symbolic" : "dialog-information-symbolic")

@@ -157,6 +157,12 @@ final class BookCell {
         description += ", " + Self.duration(book.duration)
         widget.setAccessibleLabel(book.title)
         widget.setAccessibleDescription(description)
+        // The grid or list item around the cell is what takes focus: it
+        // needs the name too (GTK 4.8 has no accessible label for list items).
+        if let item = gtk_widget_get_parent(widget) {
+            item.setAccessibleLabel(book.title)
+            item.setAccessibleDescription(description)
+        }
         cover.showPlaceholder(for: book.title)
     }
 

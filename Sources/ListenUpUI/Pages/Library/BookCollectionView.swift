@@ -62,6 +62,7 @@ final class BookCollectionView {
             gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
             gtk_scrolled_window_set_child(scrolled.opaque, view)
             gtk_widget_set_vexpand(scrolled, 1)
+            scrolled.setAccessibleLabel(tr("Books"))
             gtk_stack_add_named(widget.opaque, scrolled, name)
         }
 

@@ -32,6 +32,7 @@ final class BookDetailsPanel {
         let scrolled = newObject(gtk_scrolled_window_new())
         gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scrolled, 1)
+        scrolled.setAccessibleLabel(tr("Book Details"))
         content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8))
         gtk_widget_set_margin_start(content, 18)
         gtk_widget_set_margin_end(content, 18)
@@ -77,8 +78,11 @@ final class BookDetailsPanel {
         let facts = [BookCell.duration(book.duration), details.publisher ?? "", details.publishYear ?? ""].filter { !$0.isEmpty }
         label(facts.joined(separator: " · "), .caption, .dimLabel)
         if let progress = book.progress {
-            // TRANSLATORS: %@ is a whole percentage, e.g. “42 % listened”.
-            label(progress.finished ? tr("Finished") : tr("%@ % listened", String(Int(progress.fraction * 100))), .caption)
+            let listened = progress.finished
+                ? tr("Finished")
+                // TRANSLATORS: %@ is a whole percentage, e.g. “42 % listened”.
+                : tr("%@ % listened", Localization.number(Int(progress.fraction * 100)))
+            label(listened, .caption)
         }
 
         if !details.description.isEmpty {
@@ -93,7 +97,7 @@ final class BookDetailsPanel {
             }
         }
         if !details.chapters.isEmpty {
-            label(trn("%@ Chapter", "%@ Chapters", count: details.chapters.count, String(details.chapters.count)), .heading)
+            label(trn("%@ Chapter", "%@ Chapters", count: details.chapters.count, Localization.number(details.chapters.count)), .heading)
             let list = OpaquePointer(newObject(gtk_list_box_new()))
             gtk_list_box_set_selection_mode(list, GTK_SELECTION_NONE)
             list.addClasses(StyleClass("boxed-list"))

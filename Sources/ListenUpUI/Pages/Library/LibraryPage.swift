@@ -86,6 +86,8 @@ final class LibraryPage: RoutePage {
         sortDropDown = newObject(gtk_drop_down_new_from_strings(sortNameArray))
         for name in sortNames { free(name) }
         sortDropDown.setAccessibleLabel(tr("Sort By"))
+        // The drop-down's own button is what takes focus; name it as well.
+        sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Sort By"))
         gtk_widget_set_tooltip_text(sortDropDown, tr("Sort By"))
         gridToggle = newObject(gtk_toggle_button_new())
         gtk_button_set_icon_name(gridToggle.cast(to: GtkButton.self), "view-grid-symbolic")
@@ -113,6 +115,8 @@ final class LibraryPage: RoutePage {
         collection = BookCollectionView(model: model)
         statusPage = newObject(adw_status_page_new())
         gtk_widget_set_vexpand(statusPage, 1)
+        // Its inner scrolled window can take focus; give it a name to announce.
+        statusPage.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("Library"))
         let statusChild = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
         gtk_widget_set_halign(statusChild, GTK_ALIGN_CENTER)
         statusProgress = OpaquePointer(newObject(gtk_progress_bar_new()))
@@ -221,6 +225,13 @@ final class LibraryPage: RoutePage {
         }
         if let index = Self.sorts.firstIndex(where: { $0.0 == model.sort }) {
             gtk_drop_down_set_selected(sortDropDown.opaque, guint(index))
+            // The item shown in the button can take focus too (a private
+            // GtkListItemWidget, found by type name): it says the order.
+            let itemType = g_type_from_name("GtkListItemWidget")
+            if itemType != 0 {
+                sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?
+                    .firstDescendant(ofType: itemType)?.setAccessibleLabel(Self.sorts[index].1)
+            }
         }
         gtk_toggle_button_set_active(gridToggle.cast(to: GtkToggleButton.self), model.layout == .grid ? 1 : 0)
         gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
@@ -255,7 +266,7 @@ final class LibraryPage: RoutePage {
 
     private func summaryLine() -> String {
         let books = model.books
-        let count = trn("%@ book", "%@ books", count: books.count, books.count.formatted())
+        let count = trn("%@ book", "%@ books", count: books.count, Localization.number(books.count))
         let user = model.session?.displayName ?? ""
         // TRANSLATORS: the library subtitle; %@ is the book count, e.g. “1,204 books”.
         if model.isOffline { return tr("Offline · %@ saved on this computer", count) }
@@ -265,7 +276,7 @@ final class LibraryPage: RoutePage {
         }
         if !model.query.isEmpty {
             // TRANSLATORS: search results: matching books “of” all books, e.g. “12 of 1,204 books”.
-            return tr("%@ of %@", model.visible.count.formatted(), count)
+            return tr("%@ of %@", Localization.number(model.visible.count), count)
         }
         return user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
     }
@@ -280,7 +291,7 @@ final class LibraryPage: RoutePage {
             let progress = model.syncProgress
             if let progress, let expected = progress.expected {
                 let text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
-                               count: expected, progress.stored.formatted(), expected.formatted())
+                               count: expected, Localization.number(progress.stored), Localization.number(expected))
                 adw_status_page_set_description(statusPage.opaque, text)
             } else {
                 adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))

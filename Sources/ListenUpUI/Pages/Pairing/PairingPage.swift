@@ -313,18 +313,15 @@ final class PairingPage: RoutePage {
             entry.connection.disconnect()
             gtk_list_box_remove(deviceList, entry.row)
         }
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
         deviceRows = devices.map { device in
             let row = newObject(adw_action_row_new())
             adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
             var parts: [String] = []
             if !device.model.isEmpty { parts.append(device.model) }
             // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
-            parts.append(tr("Paired %@", formatter.string(from: device.pairedAt)))
+            parts.append(tr("Paired %@", Localization.dateAndTime(device.pairedAt)))
             // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
-            parts.append(tr("Last seen %@", formatter.string(from: device.lastSeen)))
+            parts.append(tr("Last seen %@", Localization.dateAndTime(device.lastSeen)))
             adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), parts.joined(separator: " · "))
             let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
             revoke.addClasses(StyleClass("destructive-action"))

@@ -128,7 +128,8 @@ final class ServerSetupPage: RoutePage {
         lanRows = servers.map { server in
             let row = newObject(adw_action_row_new())
             adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), server.name)
-            let subtitle = server.version.map { "\(server.hostAndPort) · \(tr("version")) \($0)" } ?? server.hostAndPort
+            // TRANSLATORS: a server found on the network: its address, then its version (e.g. “nas.local:8080 · version 1.0.0”).
+            let subtitle = server.version.map { tr("%@ · version %@", server.hostAndPort, $0) } ?? server.hostAndPort
             adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
             gtk_list_box_row_set_activatable(row.cast(to: GtkListBoxRow.self), 1)
             let arrow = newObject(gtk_image_new_from_icon_name("go-next-symbolic"))
