@@ -29,6 +29,7 @@ public final class GlassTheme {
         self.override = override
         self.logger = logger
         if let data {
+            logger.debug("Styles: CSS from \(data.url.path)")
             base = StyleSheet(path: data.file("style.css").path, logger: logger)
             dark = StyleSheet(path: data.file("style-dark.css").path, logger: logger)
             highContrast = StyleSheet(path: data.file("style-hc.css").path, logger: logger)
