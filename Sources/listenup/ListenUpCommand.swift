@@ -16,6 +16,7 @@ struct ListenUpCommand: ParsableCommand {
         discussion: """
         Environment: LISTENUP_LOG=trace|debug|info|warning|error sets the log level (logs go to stderr); \
         LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder; \
+        LISTENUP_LOCALE_DIR at the translations (<lang>/LC_MESSAGES/listenup.mo); \
         LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1).
         """
     )
