@@ -154,7 +154,7 @@ public final class MainWindow {
             guard let self, let library else { return }
             let offline = library.isOffline
             if offline, !self.libraryWasOffline {
-                self.showToast(tr("Can't reach the server. Showing the library saved on this computer."))
+                self.showToast(tr("Can't reach the server. Showing your saved library."))
             }
             self.libraryWasOffline = offline
         }

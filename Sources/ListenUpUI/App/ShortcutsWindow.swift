@@ -27,7 +27,7 @@ enum ShortcutsWindow {
                 ("Escape", tr("Close the Book Details")),
             ]),
             Group(title: tr("Pair a Device"), shortcuts: [
-                ("Escape", tr("Close Pair a Device")),
+                ("Escape", tr("Stop Pairing")),
             ]),
         ]
     }
