@@ -155,14 +155,13 @@ final class BookCell {
         var description = book.authors
         if !book.series.isEmpty { description += ", " + book.series }
         description += ", " + Self.duration(book.duration)
-        widget.setAccessibleLabel(book.title)
-        widget.setAccessibleDescription(description)
-        // The grid or list item around the cell is what takes focus: it
-        // needs the name too (GTK 4.8 has no accessible label for list items).
-        if let item = gtk_widget_get_parent(widget) {
-            item.setAccessibleLabel(book.title)
-            item.setAccessibleDescription(description)
-        }
+        // The grid or list item around the cell is what takes focus and what
+        // a screen reader reads (GTK 4.8 names it after its type otherwise);
+        // naming only it keeps a bind at two accessible updates, which a
+        // search repeats for every kept cell.
+        let named = gtk_widget_get_parent(widget) ?? widget
+        named.setAccessibleLabel(book.title)
+        named.setAccessibleDescription(description)
         cover.showPlaceholder(for: book.title)
     }
 
