@@ -18,6 +18,7 @@ final class PreferencesWindow {
     private let schemeButtons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)]
     private let devicesGroup: UnsafeMutablePointer<GtkWidget>
     private var deviceRows: [UnsafeMutablePointer<GtkWidget>] = []
+    private var deviceConnections: [SignalConnection] = []
     private var shownDevices: [PairedDevice]?
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
@@ -125,6 +126,8 @@ final class PreferencesWindow {
     private func showDevices(_ devices: [PairedDevice]) {
         guard devices != shownDevices else { return }
         shownDevices = devices
+        for connection in deviceConnections { connection.disconnect() }
+        deviceConnections.removeAll()
         for row in deviceRows { adw_preferences_group_remove(devicesGroup.cast(to: AdwPreferencesGroup.self), row) }
         deviceRows.removeAll()
         if devices.isEmpty {
@@ -144,7 +147,7 @@ final class PreferencesWindow {
             gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
             revoke.setAccessibleLabel(tr("Revoke %@", device.name))
             let id = device.id
-            connections.append(revoke.connect(.clicked) { [weak self] in self?.model.revoke(deviceID: id) })
+            deviceConnections.append(revoke.connect(.clicked) { [weak self] in self?.model.revoke(deviceID: id) })
             adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
             adw_preferences_group_add(devicesGroup.cast(to: AdwPreferencesGroup.self), row)
             deviceRows.append(row)
@@ -155,6 +158,7 @@ final class PreferencesWindow {
         observation?.cancel()
         observation = nil
         connections.removeAll()
+        deviceConnections.removeAll()
         onClose?()
         onClose = nil
     }
