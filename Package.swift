@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
-        .testTarget(name: "GSettingsTests", dependencies: ["GSettings"]),
+        .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
         .testTarget(
             name: "PairingTests",

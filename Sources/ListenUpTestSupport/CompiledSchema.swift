@@ -26,6 +26,18 @@ public enum CompiledSchema {
         return environment
     }
 
+    /// Runs a tool from the PATH; throws unless it exits with 0.
+    static func runTool(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CompileError(description: "\(arguments[0]) exited with \(process.terminationStatus)")
+        }
+    }
+
     private static func compile() -> Result<String, CompileError> {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-schemas-\(getpid())")
         do {
@@ -34,15 +46,10 @@ public enum CompiledSchema {
             let target = folder.appendingPathComponent(name)
             try? FileManager.default.removeItem(at: target)
             try FileManager.default.copyItem(at: dataFolder.appendingPathComponent(name), to: target)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["glib-compile-schemas", "--strict", folder.path]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                return .failure(CompileError(description: "glib-compile-schemas exited with \(process.terminationStatus)"))
-            }
+            try runTool(["glib-compile-schemas", "--strict", folder.path])
             return .success(folder.path)
+        } catch let error as CompileError {
+            return .failure(error)
         } catch {
             return .failure(CompileError(description: "\(error)"))
         }
@@ -66,17 +73,12 @@ public enum CompiledTranslations {
             for language in languages {
                 let target = folder.appendingPathComponent("\(language)/LC_MESSAGES")
                 try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["msgfmt", "--check", "-o", target.appendingPathComponent("listenup.mo").path,
-                                     po.appendingPathComponent("\(language).po").path]
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else {
-                    return .failure(CompiledSchema.CompileError(description: "msgfmt \(language).po exited with \(process.terminationStatus)"))
-                }
+                try CompiledSchema.runTool(["msgfmt", "--check", "-o", target.appendingPathComponent("listenup.mo").path,
+                                            po.appendingPathComponent("\(language).po").path])
             }
             return .success(folder.path)
+        } catch let error as CompiledSchema.CompileError {
+            return .failure(error)
         } catch {
             return .failure(CompiledSchema.CompileError(description: "\(error)"))
         }

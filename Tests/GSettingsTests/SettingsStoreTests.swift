@@ -1,31 +1,19 @@
 import Foundation
 import GSettings
+import ListenUpTestSupport
 import Testing
 
-/// The real schema from data/, compiled by glib-compile-schemas into a temp
-/// folder, with values kept in a key file there.
+/// The real schema from data/ (compiled by `CompiledSchema`), with values kept
+/// in a key file in a temp folder.
 struct SettingsStoreTests {
     static let schemaID = "io.github.listenup.Desktop"
 
-    let folder: URL
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gsettings-\(UUID().uuidString)")
     let schemas: String
-    let keyfile: String
+    var keyfile: String { folder.appendingPathComponent("keyfile").path }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gsettings-\(UUID().uuidString)")
-        let schemaFolder = folder.appendingPathComponent("schemas")
-        try FileManager.default.createDirectory(at: schemaFolder, withIntermediateDirectories: true)
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/io.github.listenup.Desktop.gschema.xml")
-        try FileManager.default.copyItem(at: data, to: schemaFolder.appendingPathComponent(data.lastPathComponent))
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compile.arguments = ["glib-compile-schemas", "--strict", schemaFolder.path]
-        try compile.run()
-        compile.waitUntilExit()
-        try #require(compile.terminationStatus == 0)
-        schemas = schemaFolder.path
-        keyfile = folder.appendingPathComponent("keyfile").path
+        schemas = try CompiledSchema.directory.get()
     }
 
     func open() throws -> SettingsStore {

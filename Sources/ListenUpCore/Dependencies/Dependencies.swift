@@ -65,7 +65,7 @@ public struct Dependencies: Sendable {
     /// Services for previews: in memory, seeded with `settings`; no network
     /// (every request fails as unreachable), no LAN servers.
     public static func preview(settings: AppSettings = AppSettings(), logger: Logger) -> Dependencies {
-        Dependencies(
+        var dependencies = Dependencies(
             settings: .inMemory(settings),
             directories: XDGDirectories(environment: ["HOME": NSTemporaryDirectory()]),
             logger: logger,
@@ -74,6 +74,11 @@ public struct Dependencies: Sendable {
             discovery: .fixed([]),
             deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux", clientName: "ListenUp for Linux", clientVersion: DeviceInfo.appVersion)
         )
+        // Preferences in a preview lists the pairing screen's preview devices.
+        let devices = LockedValue(PairingModel.previewDevices)
+        dependencies.pairing = PairingClient(events: { AsyncStream { _ in } }, start: {}, open: {}, close: {}, answer: { _, _ in },
+                                             devices: { devices.value }, revoke: { id in devices.value.removeAll { $0.id == id } })
+        return dependencies
     }
 
     /// Services for tests: in memory, silent logger unless one is given.
@@ -81,6 +86,7 @@ public struct Dependencies: Sendable {
                             sessions: SessionStore = .inMemory(), discovery: ServerDiscoveryClient = .fixed([]),
                             logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) -> Dependencies {
         var dependencies = preview(settings: settings, logger: logger)
+        dependencies.pairing = .inert
         dependencies.transport = transport
         dependencies.sessions = sessions
         dependencies.discovery = discovery

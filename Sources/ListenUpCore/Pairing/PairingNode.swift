@@ -77,7 +77,7 @@ extension PairingModel {
     /// version 10 code (the usual URI) near 325 px, inside the 440 px column.
     public static let screenModuleSize = 5
 
-    private static let previewNow = Date(timeIntervalSince1970: 1_767_225_600)
+    nonisolated private static let previewNow = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// A well-formed URI on a documentation address (nothing listens there).
     static let previewURIText: String = PairingURI(
@@ -97,7 +97,7 @@ extension PairingModel {
                                                     comparisonCode: "042917", remoteAddress: "192.0.2.31")
 
     // Fixed dates, so screenshots do not change from run to run.
-    static let previewDevices: [PairedDevice] = [
+    nonisolated static let previewDevices: [PairedDevice] = [
         PairedDevice(id: "eO_92_fSpVLtuyJl", name: "Anna’s Pixel", model: "Pixel 8", pairedAt: previewNow.addingTimeInterval(-86_400 * 3),
                      lastSeen: previewNow.addingTimeInterval(-300), expiresAt: previewNow.addingTimeInterval(86_400 * 27)),
     ]

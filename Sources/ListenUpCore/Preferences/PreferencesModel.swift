@@ -45,8 +45,7 @@ public final class PreferencesModel {
 
     /// Whether Sign Out can do anything now.
     public var canSignOut: Bool {
-        guard case .authenticated = navigator?.authState else { return false }
-        return navigator?.activeModel is LibraryModel || navigator?.overlayRoute != nil
+        if case .authenticated = navigator?.authState { true } else { false }
     }
 
     /// Saves `scheme`; the window applies it (libadwaita's style manager).

@@ -110,9 +110,6 @@ public final class ListenUpApplication {
         opened.present()
     }
 
-    /// The preferences window, while open.
-    var preferencesWindow: PreferencesWindow? { preferences }
-
     /// Runs the GLib main loop until the app quits.
     /// - Returns: the process exit status.
     public func run() -> Int32 {

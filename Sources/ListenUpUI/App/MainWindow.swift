@@ -111,16 +111,6 @@ public final class MainWindow {
         page?.focusDefault()
     }
 
-    /// Signs out of the library (the primary menu's Sign Out).
-    func signOut() {
-        navigator.signOut()
-    }
-
-    /// Opens the pairing screen over the current one (Pair a Device…).
-    func openPairing() {
-        navigator.open(.pairing)
-    }
-
     /// Shows `text` briefly over the page (a transient error or a confirmation).
     public func showToast(_ text: String) {
         adw_toast_overlay_add_toast(toasts, adw_toast_new(text))
