@@ -109,6 +109,124 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Every bound cell shows the book at its position.
+    @MainActor
+    private static func assertCellsShowTheirBooks(_ page: LibraryPage, _ model: LibraryModel,
+                                                  file: StaticString = #filePath, line: UInt = #line) {
+        let titles = page.collection.boundTitles
+        XCTAssertFalse(titles.isEmpty, "cells are bound", file: file, line: line)
+        for (position, title) in titles {
+            XCTAssertLessThan(position, model.visible.count, file: file, line: line)
+            guard position < model.visible.count else { continue }
+            XCTAssertEqual(title, model.visible[position].title, "the cell at \(position)", file: file, line: line)
+        }
+    }
+
+    /// A search that changes every book shown keeps GTK's cells and binds
+    /// them again (GTK 4.8 rebuilt ~250 of them for a model of books): the
+    /// ones on screen before the frame, the others after it, hidden until
+    /// then.
+    func testASearchRebindsTheCellsItHasOnScreenFirst() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage(books: Self.books(10_000))
+            defer { page.teardown(); window.close() }
+            let made = page.collection.cellsMade
+            let cells = page.collection.liveCellCount
+            XCTAssertGreaterThan(cells, 100, "GTK keeps rows beyond the screen")
+            Self.assertCellsShowTheirBooks(page, model)
+
+            // "title 9" changes the book at every position. The model filters
+            // at once; the collection is given the result here, as the page
+            // does on its next render, so nothing runs in between.
+            let before = page.shownTitles
+            model.send(.search("title 9"))
+            XCTAssertEqual(model.query, "title 9")
+            XCTAssertEqual(zip(before, page.shownTitles).filter { $0 == $1 }.count, 0, "no position keeps its book")
+            page.collection.show(model.visible, fromTop: true)
+            let waiting = page.collection.waitingCellCount
+            XCTAssertGreaterThan(waiting, cells / 2, "cells off screen wait for the frame")
+            XCTAssertLessThan(waiting, cells, "the cells on screen are bound at once")
+            XCTAssertTrue(page.collection.waitingCellsAreHidden, "a waiting cell shows no stale book")
+            Self.assertCellsShowTheirBooks(page, model)
+
+            window.settle()
+            MainContext.iterate(until: { page.collection.waitingCellCount == 0 })
+            XCTAssertEqual(page.collection.waitingCellCount, 0, "the rest are bound after the frame")
+            XCTAssertEqual(page.collection.boundTitles.count, page.collection.liveCellCount)
+            Self.assertCellsShowTheirBooks(page, model)
+            XCTAssertEqual(page.collection.cellsMade, made, "no cell was made for the search")
+            XCTAssertEqual(page.collection.positionCount, model.visible.count)
+        }
+    }
+
+    /// From "No Results" back to thousands of books, the positions beyond
+    /// the screen (and so their new cells) come after the first frame.
+    func testResultsGrowingFromNothingFillTheScreenFirst() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage(books: Self.books(2_000))
+            defer { page.teardown(); window.close() }
+            Self.type("nothing like this", into: page, model: model, window: window)
+            XCTAssertEqual(page.collection.positionCount, 0)
+            XCTAssertEqual(page.collection.liveCellCount, 0)
+
+            gtk_editable_set_text(page.searchEntry.opaque, "")
+            MainContext.iterate(until: { model.query.isEmpty && page.collection.positionCount > 0 })
+            XCTAssertEqual(model.visible.count, 2_000)
+            XCTAssertGreaterThan(page.collection.positionCount, 0)
+            XCTAssertLessThan(page.collection.positionCount, 200, "a screenful first")
+
+            window.settle()
+            MainContext.iterate(until: { page.collection.positionCount == 2_000 })
+            XCTAssertEqual(page.collection.positionCount, 2_000, "then all of them")
+            Self.assertCellsShowTheirBooks(page, model)
+        }
+    }
+
+    /// Scrolled down, a new search starts at its first result; a book
+    /// arriving meanwhile (live update) keeps the place.
+    func testANewSearchStartsAtTheTopAndALiveUpdateKeepsThePlace() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage(books: Self.books(2_000))
+            defer { page.teardown(); window.close() }
+            guard let adjustment = gtk_scrollable_get_vadjustment(page.collection.grid.opaque) else { return XCTFail("no adjustment") }
+            gtk_adjustment_set_value(adjustment, 3_000)
+            window.settle()
+            XCTAssertEqual(gtk_adjustment_get_value(adjustment), 3_000, accuracy: 1)
+
+            var books = Self.books(2_000)
+            books.append(CachedBook(id: "new", title: "A New Book", authors: "Someone", narrators: "", series: "",
+                                    duration: 60_000, createdAt: Date(), updatedAt: Date()))
+            model.showForPreview(books, status: .loaded)
+            window.settle()
+            XCTAssertEqual(model.visible.first?.title, "A New Book")
+            // GTK keeps its anchor row in view; rows of other heights above it
+            // may move it by a few pixels.
+            XCTAssertEqual(gtk_adjustment_get_value(adjustment), 3_000, accuracy: 100, "a live update keeps the place")
+            MainContext.iterate(until: { page.collection.waitingCellCount == 0 })
+            Self.assertCellsShowTheirBooks(page, model)
+
+            Self.type("title 1", into: page, model: model, window: window)
+            XCTAssertEqual(gtk_adjustment_get_value(adjustment), 0, "a new search starts at the top")
+            MainContext.iterate(until: { page.collection.waitingCellCount == 0 })
+            Self.assertCellsShowTheirBooks(page, model)
+        }
+    }
+
+    /// The latency log counts from the key event's own time stamp.
+    func testKeyPressTimesAreReadOnTheMonotonicClock() {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let nowMS = UInt32(truncatingIfNeeded: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+        let now = ContinuousClock.now
+        guard let pressed = KeyPressTime.instant(ofEventTime: nowMS &- 40, now: now) else { return XCTFail("a key 40 ms ago") }
+        XCTAssertEqual((now - pressed).milliseconds, 40, accuracy: 5)
+        XCTAssertNil(KeyPressTime.instant(ofEventTime: nowMS &- 60_000, now: now), "a stamp on another clock")
+        XCTAssertNil(KeyPressTime.instant(ofEventTime: nowMS &+ 5_000, now: now), "a stamp in the future")
+    }
+
     func testTheSortDropDownOrdersTheBooks() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }

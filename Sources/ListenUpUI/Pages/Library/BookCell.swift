@@ -79,7 +79,8 @@ final class BookCell {
     private let series: OpaquePointer
     private let duration: OpaquePointer
     private let progress: OpaquePointer
-    private(set) var bookID: String?
+    /// The book shown (nil while unbound or waiting).
+    private(set) var book: LibraryModel.Book?
     var coverTask: Task<Void, Never>?
 
     init(style: Style) {
@@ -140,7 +141,8 @@ final class BookCell {
 
     /// Shows `book` (the cover comes separately).
     func bind(_ book: LibraryModel.Book) {
-        bookID = book.id
+        self.book = book
+        gtk_widget_set_opacity(widget, 1)
         gtk_label_set_label(title, book.title)
         gtk_label_set_label(authors, book.authors)
         gtk_label_set_label(series, book.series)
@@ -165,10 +167,17 @@ final class BookCell {
         cover.showPlaceholder(for: book.title)
     }
 
+    /// Shows nothing until `bind`: the book it holds is no longer the one at
+    /// its position. Its text stays, so nothing is measured again.
+    func waitForBook() {
+        unbind()
+        gtk_widget_set_opacity(widget, 0)
+    }
+
     func unbind() {
         coverTask?.cancel()
         coverTask = nil
-        bookID = nil
+        book = nil
     }
 
     /// "12 h 5 min", "45 min", "" for unknown.

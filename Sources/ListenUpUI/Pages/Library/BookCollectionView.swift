@@ -3,39 +3,57 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// The books, as a virtualised GtkGridView of cards or a GtkListView of rows
-/// (one shared model, a GtkStringList of book ids). Only the cells on screen
-/// (plus a few GTK keeps ready) exist; they are re-bound while scrolling.
-/// A new list of books becomes one splice of the changed middle, so a live
-/// insertion does not rebuild the view or lose the scroll position.
+/// The books, as a virtualised GtkGridView of cards or a GtkListView of rows.
+/// Only the cells on screen (plus the rows GTK keeps ready) exist; they are
+/// re-bound while scrolling.
+///
+/// The views' model holds positions, not books: item *n* shows `ids[n]`, and
+/// a new list of books only adds or removes positions at the end. GTK 4.8
+/// keeps a cell only for an item object it gets back in the same
+/// `items-changed`; with a model of books, a search that changed the results
+/// destroyed every cell it kept (30 rows of `max-columns`, ~250) and built
+/// new ones, 150–350 ms before its frame. Here the cells stay and are bound
+/// again: at once those that can be on screen, the others (made
+/// transparent meanwhile) once the frame showing the results is painted, or
+/// as soon as the view scrolls.
 @MainActor
 final class BookCollectionView {
     let widget: UnsafeMutablePointer<GtkWidget>
     let grid: UnsafeMutablePointer<GtkWidget>
     let list: UnsafeMutablePointer<GtkWidget>
-    private let strings: OpaquePointer
-    /// The selection model over `strings`, given to the visible view only.
+    /// One item per position shown (its string is unused).
+    private let positions: OpaquePointer
+    /// The selection model over `positions`, given to the visible view only.
     private let selection: OpaquePointer
     private let model: LibraryModel
+    /// The books shown, in order: position `n` shows `ids[n]`.
     private var ids: [String] = []
     private var books: [String: LibraryModel.Book] = [:]
     /// The cells alive now, by their GtkListItem's address.
     private var cells: [Int: BookCell] = [:]
-    /// Decoded covers, a few more than the cells GTK 4.8's grid keeps alive
-    /// (~400 at 1000×700): with fewer, clearing a search decoded the first
-    /// screens' covers again.
-    private let textures = CoverTextureCache(capacity: 512)
+    /// Decoded covers for scrolling back and for clearing a search: about
+    /// as many as the cells GTK 4.8's grid keeps (~250), ~90 KiB each.
+    private let textures = CoverTextureCache(capacity: 256)
     private var connections: [SignalConnection] = []
+    /// Cells waiting for their book, by their GtkListItem's address.
+    private var waiting: Set<Int> = []
+    /// Adds the positions not added yet and binds the waiting cells.
+    private var finishing: MainLoopSource?
+    /// The last sizes of the shown view and of one of its cells (items).
+    private var lastSizes: (view: (width: Float, height: Float)?, cell: (width: Float, height: Float)?) = (nil, nil)
+    /// Set while the page itself scrolls the view (a new search starts at
+    /// the top), which must not bind the waiting cells at once.
+    private var scrollingItself = false
     /// A book was activated (click, Enter).
     var onActivate: (String) -> Void = { _ in }
 
     init(model: LibraryModel) {
         self.model = model
-        strings = gtk_string_list_new(nil)
-        // The selection model takes the string list; each view takes a
-        // reference to the selection model.
-        selection = newObject(gtk_no_selection_new(strings))
-        g_object_ref(UnsafeMutableRawPointer(strings))
+        positions = gtk_string_list_new(nil)
+        // The selection model takes the list; each view takes a reference to
+        // the selection model.
+        selection = newObject(gtk_no_selection_new(positions))
+        g_object_ref(UnsafeMutableRawPointer(positions))
 
         // The views start without a model: `setLayout` gives it to the one
         // shown, so the hidden one keeps no cells.
@@ -68,6 +86,17 @@ final class BookCollectionView {
 
         install(factory: gridFactory, style: .card)
         install(factory: listFactory, style: .row)
+        // Scrolling may bring a waiting cell into view: bind them all first,
+        // from the main loop (GTK moves the adjustment inside its layout).
+        for view in [grid, list] {
+            guard let adjustment = gtk_scrollable_get_vadjustment(view.opaque) else { continue }
+            connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("value-changed")) { [weak self] in
+                guard let self, !self.scrollingItself,
+                      !self.waiting.isEmpty || Int(g_list_model_get_n_items(self.positions)) < self.ids.count else { return }
+                self.finishing?.cancel()
+                self.finishing = MainContext.timeout(after: .zero) { [weak self] in self?.finishShowing() }
+            })
+        }
         for view in [grid, list] {
             connections.append(view.connect(.activate, trampoline: positionTrampoline, body: { [weak self] (position: UInt32) in
                 guard let self, Int(position) < self.ids.count else { return }
@@ -77,14 +106,16 @@ final class BookCollectionView {
     }
 
     isolated deinit {
+        finishing?.cancel()
         g_object_unref(UnsafeMutableRawPointer(selection))
-        g_object_unref(UnsafeMutableRawPointer(strings))
+        g_object_unref(UnsafeMutableRawPointer(positions))
     }
 
     /// Shows `layout`; only its view holds the books (and so cells).
     func setLayout(_ layout: LibraryLayout) {
         let current = layout == .grid ? gtk_grid_view_get_model(grid.opaque) : gtk_list_view_get_model(list.opaque)
         if current == nil {
+            lastSizes = (nil, nil)
             if layout == .grid {
                 gtk_list_view_set_model(list.opaque, nil)
                 gtk_grid_view_set_model(grid.opaque, selection)
@@ -101,50 +132,171 @@ final class BookCollectionView {
         layout == .grid ? grid : list
     }
 
-    /// Shows `visible`, in order.
-    func show(_ visible: [LibraryModel.Book]) {
+    /// Shows `visible`, in order; `fromTop` (a new search or order) scrolls
+    /// back to the first book.
+    /// - Returns: whether anything shown changed.
+    @discardableResult
+    func show(_ visible: [LibraryModel.Book], fromTop: Bool = false) -> Bool {
         var byID: [String: LibraryModel.Book] = [:]
         byID.reserveCapacity(visible.count)
         for book in visible { byID[book.id] = book }
-        let newIDs = visible.map(\.id)
-        let changedBooks = books
         books = byID
-        if newIDs != ids {
-            // Splice only what changed between the common prefix and suffix.
-            let prefix = zip(ids, newIDs).prefix { $0 == $1 }.count
-            let maxSuffix = min(ids.count, newIDs.count) - prefix
-            var suffix = 0
-            while suffix < maxSuffix, ids[ids.count - 1 - suffix] == newIDs[newIDs.count - 1 - suffix] { suffix += 1 }
-            let removed = ids.count - prefix - suffix
-            let added = Array(newIDs[prefix..<(newIDs.count - suffix)])
-            ids = newIDs
-            splice(at: prefix, removing: removed, adding: added)
-        }
-        // Cells whose book changed (title, progress, …) are re-bound.
-        for cell in cells.values {
-            guard let id = cell.bookID, let book = byID[id], changedBooks[id] != book else { continue }
-            bind(cell, to: book)
-        }
-    }
+        let newIDs = visible.map(\.id)
+        guard newIDs != ids || cells.values.contains(where: { cell in cell.book.map { byID[$0.id] != $0 } ?? false }) else { return false }
 
-    private func splice(at position: Int, removing removed: Int, adding added: [String]) {
-        var pointers = added.map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        pointers.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress?.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { additions in
-                gtk_string_list_splice(strings, guint(position), guint(removed), additions)
+        let view = shownView
+        // What the next frame can show: the positions on screen now (the
+        // first ones when scrolling to the top), and the last screenful
+        // when the list gets shorter (GTK scrolls back to its end). Before
+        // the first layout nothing is known, and everything is done at once.
+        let screen = view.flatMap(screenGeometry(of:))
+        ids = newIDs
+        if fromTop, let view, let adjustment = gtk_scrollable_get_vadjustment(view.opaque), gtk_adjustment_get_value(adjustment) > 0 {
+            scrollingItself = true
+            gtk_adjustment_set_value(adjustment, 0)
+            scrollingItself = false
+        }
+        let shown = screen.map { fromTop ? 0...($0.capacity - 1) : $0.shown }
+        let onScreen: (Int) -> Bool = { position in
+            guard let screen, let shown else { return true }
+            return shown.contains(position) || position >= newIDs.count - screen.capacity
+        }
+
+        // Positions are added or removed at the end only, so the cells of the
+        // positions that stay are kept. GTK builds a cell for each position
+        // it adds; beyond the screen, they are added after the frame.
+        let count = Int(g_list_model_get_n_items(positions))
+        if newIDs.count < count {
+            gtk_string_list_splice(positions, guint(newIDs.count), guint(count - newIDs.count), nil)
+        } else if newIDs.count > count {
+            let now = shown.map { min(newIDs.count, max(count, $0.upperBound + 1)) } ?? newIDs.count
+            addPositions(upTo: now)
+        }
+
+        for (key, cell) in cells {
+            guard let book = book(at: key), cell.book != book else { continue }
+            let position = Int(gtk_list_item_get_position(OpaquePointer(bitPattern: key)))
+            if onScreen(position) {
+                waiting.remove(key)
+                bind(cell, to: book)
+            } else if !waiting.contains(key) {
+                cell.waitForBook()
+                waiting.insert(key)
             }
         }
+        scheduleTheRest()
+        return true
     }
 
     /// Binds every live cell again: covers that could not be asked for
     /// before (no client yet) are fetched now.
     func rebindAll() {
-        for cell in cells.values {
-            guard let id = cell.bookID, let book = books[id] else { continue }
+        finishShowing()
+        for (key, cell) in cells {
+            guard let book = book(at: key) else { continue }
             bind(cell, to: book)
         }
+    }
+
+    // MARK: What the screen shows first
+
+    /// The view holding the books (the other one has no model).
+    private var shownView: UnsafeMutablePointer<GtkWidget>? {
+        if gtk_grid_view_get_model(grid.opaque) != nil { return grid }
+        if gtk_list_view_get_model(list.opaque) != nil { return list }
+        return nil
+    }
+
+    /// The positions of the cells at least partly inside `view` now, and
+    /// how many cells fit in it (with a row to spare either way); `nil`
+    /// until a cell has been laid out. An empty list (the "No Results"
+    /// page) goes by the last sizes seen.
+    private func screenGeometry(of view: UnsafeMutablePointer<GtkWidget>) -> (shown: ClosedRange<Int>, capacity: Int)? {
+        let viewSize = (width: Float(gtk_widget_get_width(view)), height: Float(gtk_widget_get_height(view)))
+        if viewSize.width > 0, viewSize.height > 0 { lastSizes.view = viewSize }
+        var first = Int.max, last = -1
+        for (key, cell) in cells where cell.book != nil {
+            guard let item = gtk_widget_get_parent(cell.widget), gtk_widget_get_child_visible(item) != 0 else { continue }
+            var bounds = graphene_rect_t()
+            guard gtk_widget_compute_bounds(item, view, &bounds) != 0, bounds.size.width > 0, bounds.size.height > 0 else { continue }
+            lastSizes.cell = (bounds.size.width, bounds.size.height)
+            guard bounds.origin.y + bounds.size.height > 0, bounds.origin.y < viewSize.height else { continue }
+            let position = gtk_list_item_get_position(OpaquePointer(bitPattern: key))
+            guard position != GTK_INVALID_LIST_POSITION else { continue }
+            first = min(first, Int(position))
+            last = max(last, Int(position))
+        }
+        guard let cell = lastSizes.cell, let screen = lastSizes.view else { return nil }
+        let columns = max(1, Int(screen.width / cell.width))
+        let capacity = (Int(screen.height / cell.height) + 2) * columns
+        // A short list fills less than the screen: the positions it may
+        // grow into count as shown.
+        let shown = last >= 0 ? max(0, first - columns)...max(last + columns, first + capacity - 1) : 0...(capacity - 1)
+        return (shown, capacity)
+    }
+
+    private func addPositions(upTo total: Int) {
+        let count = Int(g_list_model_get_n_items(positions))
+        guard total > count else { return }
+        let blanks = [UnsafePointer<CChar>?](repeating: emptyString, count: total - count) + [nil]
+        blanks.withUnsafeBufferPointer { gtk_string_list_splice(positions, guint(count), 0, $0.baseAddress) }
+    }
+
+    /// Adds the remaining positions and binds the waiting cells once the
+    /// frame showing the new books has been painted, from an idle callback,
+    /// so that keys typed meanwhile come first.
+    private func scheduleTheRest() {
+        let unfinished = !waiting.isEmpty || Int(g_list_model_get_n_items(positions)) < ids.count
+        guard unfinished, finishing == nil else { return }
+        let scheduled = FramePaint.afterNext(of: widget) { [weak self] in
+            guard let self, self.finishing == nil else { return }
+            self.finishing = MainContext.idle { [weak self] in self?.finishShowing() }
+        }
+        if !scheduled { finishShowing() }
+    }
+
+    private func finishShowing() {
+        finishing?.cancel()
+        finishing = nil
+        addPositions(upTo: ids.count)
+        let keys = waiting
+        waiting.removeAll()
+        for key in keys {
+            guard let cell = cells[key], let book = book(at: key) else { continue }
+            bind(cell, to: book)
+        }
+    }
+
+    /// The book at the position of the GtkListItem at address `key`.
+    private func book(at key: Int) -> LibraryModel.Book? {
+        let position = gtk_list_item_get_position(OpaquePointer(bitPattern: key))
+        guard position != GTK_INVALID_LIST_POSITION, Int(position) < ids.count else { return nil }
+        return books[ids[Int(position)]]
+    }
+
+
+    /// Cells waiting for their book (bound after the next frame).
+    var waitingCellCount: Int { waiting.count }
+
+    /// Cells made since the view was (GTK's `setup`).
+    private(set) var cellsMade = 0
+
+    /// Positions in the views' model (the books shown, once all are added).
+    var positionCount: Int { Int(g_list_model_get_n_items(positions)) }
+
+    /// The title each bound cell shows, by position (tests).
+    var boundTitles: [Int: String] {
+        var titles: [Int: String] = [:]
+        for (key, cell) in cells {
+            guard let book = cell.book else { continue }
+            titles[Int(gtk_list_item_get_position(OpaquePointer(bitPattern: key)))] = book.title
+        }
+        return titles
+    }
+
+    /// Whether a cell waiting for its book shows nothing (tests).
+    var waitingCellsAreHidden: Bool {
+        waiting.allSatisfy { key in cells[key].map { gtk_widget_get_opacity($0.widget) == 0 } ?? true }
     }
 
     /// How many book cells exist now (bounded by the viewport, not the library).
@@ -160,23 +312,26 @@ final class BookCollectionView {
         let object = UnsafeMutableRawPointer(factory)
         connections.append(object.connect(.custom("setup"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
             guard let self, let item else { return }
+            self.cellsMade += 1
             let cell = BookCell(style: style)
             gtk_list_item_set_child(OpaquePointer(item), cell.widget)
             self.cells[Int(bitPattern: item)] = cell
         }))
         connections.append(object.connect(.custom("bind"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
-            guard let self, let item, let cell = self.cells[Int(bitPattern: item)],
-                  let object = gtk_list_item_get_item(OpaquePointer(item)),
-                  let id = gtk_string_object_get_string(OpaquePointer(object)).map({ String(cString: $0) }),
-                  let book = self.books[id] else { return }
+            guard let self, let item else { return }
+            let key = Int(bitPattern: item)
+            self.waiting.remove(key)
+            guard let cell = self.cells[key], let book = self.book(at: key) else { return }
             self.bind(cell, to: book)
         }))
         connections.append(object.connect(.custom("unbind"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
             guard let self, let item else { return }
+            self.waiting.remove(Int(bitPattern: item))
             self.cells[Int(bitPattern: item)]?.unbind()
         }))
         connections.append(object.connect(.custom("teardown"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
             guard let self, let item else { return }
+            self.waiting.remove(Int(bitPattern: item))
             self.cells.removeValue(forKey: Int(bitPattern: item))?.unbind()
         }))
     }
@@ -196,7 +351,7 @@ final class BookCollectionView {
             guard let data = await model.cover(for: book), !Task.isCancelled,
                   let texture = await CoverTexture.decode(data.bytes, size: pixels) else { return }
             self?.textures[key] = texture
-            guard !Task.isCancelled, let cell, cell.bookID == book.id else { return }
+            guard !Task.isCancelled, let cell, cell.book?.id == book.id else { return }
             cell.cover.show(texture)
         }
     }
@@ -221,4 +376,9 @@ final class BookCollectionView {
             view?.show(texture)
         }
     }
+}
+
+/// The text of every position item (never read): a static empty C string.
+private var emptyString: UnsafePointer<CChar> {
+    UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }

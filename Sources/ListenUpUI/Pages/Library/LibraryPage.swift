@@ -36,7 +36,12 @@ final class LibraryPage: RoutePage {
     /// When the search field last changed, while the result is not yet on
     /// screen (debug log only: keystroke-to-grid latency, `bench/library`).
     private var typedAt: ContinuousClock.Instant?
+    /// When the key being handled was pressed (debug log only).
+    private var keyPressedAt: ContinuousClock.Instant?
+    /// Whether the last render changed the books shown (debug log only).
+    private var booksChanged = false
     private var renderedQuery = ""
+    private var renderedSort: LibrarySort?
     private var shownContent = false
     private var coversAvailable = false
     private let logger = Logger(label: "io.github.listenup.Desktop.library")
@@ -157,9 +162,22 @@ final class LibraryPage: RoutePage {
             self.model.send(.search(text))
         })
         if logger.logLevel <= .debug {
+            // The latency log counts from the key press itself (its event
+            // time), so a key that waited behind other work is not
+            // measured as fast.
+            let keys: OpaquePointer = newObject(gtk_event_controller_key_new())
+            gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+            gtk_widget_add_controller(widget, keys)
+            connections.append(UnsafeMutableRawPointer(keys).connect(.custom("key-pressed"), trampoline: keyPressedTrampoline, body: { [weak self] (controller: OpaquePointer) -> Void in
+                // Spelled out: the body's type must be exactly the one the
+                // trampoline reads (`self?.x = y` alone would return `()?`).
+                guard let self else { return }
+                self.keyPressedAt = KeyPressTime.instant(ofEventTime: gtk_event_controller_get_current_event_time(controller))
+            }))
             connections.append(searchEntry.connect(.changed) { [weak self] in
                 guard let self, !self.applyingState else { return }
-                self.typedAt = .now
+                self.typedAt = self.keyPressedAt ?? .now
+                self.keyPressedAt = nil
             })
         }
         connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
@@ -236,7 +254,9 @@ final class LibraryPage: RoutePage {
         gtk_toggle_button_set_active(gridToggle.cast(to: GtkToggleButton.self), model.layout == .grid ? 1 : 0)
         gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
         collection.setLayout(model.layout)
-        collection.show(visible)
+        // A new search or order starts at the first book.
+        booksChanged = collection.show(visible, fromTop: model.query != renderedQuery || model.sort != renderedSort)
+        renderedSort = model.sort
         if model.coversAvailable, !coversAvailable {
             coversAvailable = true
             collection.rebindAll()
@@ -326,17 +346,21 @@ final class LibraryPage: RoutePage {
     var isContentReady: Bool { shownContent }
 
     /// Debug log: time from the last keystroke in the search field to the
-    /// first frame showing its results, and the cells alive then.
+    /// first frame showing its results, the cells alive then and those
+    /// still waiting for their book.
     private func logSearchLatency() {
         guard let typed = typedAt,
               String(cString: gtk_editable_get_text(searchEntry.opaque)) == model.query else { return }
         typedAt = nil
         let results = model.visible.count
+        let waiting = collection.waitingCellCount
+        let changed = booksChanged
         FramePaint.afterNext(of: widget) { [weak self] in
             guard let self else { return }
             let ms = (ContinuousClock.now - typed).milliseconds
             self.logger.debug("Search shown", metadata: [
                 "ms": "\((ms * 10).rounded() / 10)", "results": "\(results)", "cells": "\(self.collection.liveCellCount)",
+                "waiting": "\(waiting)", "changed": "\(changed)",
             ])
         }
     }
@@ -353,5 +377,37 @@ final class LibraryPage: RoutePage {
         observation = nil
         for connection in connections { connection.disconnect() }
         connections.removeAll()
+    }
+}
+
+/// `gboolean (*)(GtkEventControllerKey *, guint keyval, guint keycode,
+/// GdkModifierType, gpointer data)`: `key-pressed`, observed only (the key
+/// goes on to its widget).
+private let keyPressedTrampoline: GCallback = unsafeBitCast(
+    { (controller: OpaquePointer?, _: guint, _: guint, _: GdkModifierType, data: UnsafeMutableRawPointer?) -> gboolean in
+        guard let data, let controller else { return 0 }
+        let body = signalHandlerBody(data, as: (@MainActor (OpaquePointer) -> Void).self)
+        let address = Int(bitPattern: controller)
+        MainActor.assumeIsolated {
+            guard let controller = OpaquePointer(bitPattern: address) else { return }
+            body(controller)
+        }
+        return 0
+    } as @convention(c) (OpaquePointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean,
+    to: GCallback.self
+)
+
+/// Key event times are the display server's milliseconds; on X11 (Xorg,
+/// Xvfb) and the usual Wayland compositors that is CLOCK_MONOTONIC.
+enum KeyPressTime {
+    /// The instant of a key press stamped `eventTime`, or `nil` when the
+    /// stamp is not on this clock (more than 10 s away from now).
+    static func instant(ofEventTime eventTime: UInt32, now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        let nowMS = UInt32(truncatingIfNeeded: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+        let age = Int32(bitPattern: nowMS &- eventTime)
+        guard (0..<10_000).contains(age) else { return nil }
+        return now - .milliseconds(Int(age))
     }
 }
