@@ -42,14 +42,16 @@ public actor CoverLoader {
     private var nextWaiter: UInt64 = 0
 
     /// Covers of `client`'s server, cached under `directory` (no disk cache when nil).
-    public init(client: APIClient, directory: URL?, memoryLimit: Int = 24 << 20, logger: Logger) {
+    /// `memoryLimit` is small: the page keeps decoded covers itself, and the
+    /// disk cache is behind this one.
+    public init(client: APIClient, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
         self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id throws(APIClientError) in
             try await client.authorizedBytes(path: RawEndpoint.cover(bookID: id), maxBytes: CoverLoader.maxCoverBytes)
         }
     }
 
     /// A loader over any fetch function (tests).
-    public init(directory: URL?, memoryLimit: Int = 24 << 20, logger: Logger,
+    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
                 fetch: @escaping @Sendable (String) async throws(APIClientError) -> Data?) {
         self.fetch = fetch
         self.directory = directory
