@@ -274,11 +274,10 @@ final class BookCollectionView {
         return books[ids[Int(position)]]
     }
 
-
     /// Cells waiting for their book (bound after the next frame).
     var waitingCellCount: Int { waiting.count }
 
-    /// Cells made since the view was (GTK's `setup`).
+    /// Cells made so far (GTK's `setup`), for tests.
     private(set) var cellsMade = 0
 
     /// Positions in the views' model (the books shown, once all are added).
