@@ -41,6 +41,14 @@ final class BookCollectionView {
     private var finishing: MainLoopSource?
     /// The last sizes of the shown view and of one of its cells (items).
     private var lastSizes: (view: (width: Float, height: Float)?, cell: (width: Float, height: Float)?) = (nil, nil)
+    /// Bound cells whose cover is fetched once typing pauses.
+    private var coverless: Set<ObjectIdentifier> = []
+    /// Set while the cells off screen are bound after a search.
+    private var bindingOffScreen = false
+    /// Fetches the covers of `coverless` after a pause.
+    private var coverPause: MainLoopSource?
+    /// Works out the columns that fit after the grid's width changed.
+    private var fitting: MainLoopSource?
     /// Set while the page itself scrolls the view (a new search starts at
     /// the top), which must not bind the waiting cells at once.
     private var scrollingItself = false
@@ -62,10 +70,10 @@ final class BookCollectionView {
         grid = newObject(gtk_grid_view_new(nil, gridFactory))
         list = newObject(gtk_list_view_new(nil, listFactory))
         gtk_grid_view_set_min_columns(grid.opaque, 1)
-        // GTK 4.8 keeps cells for 30 rows of max-columns items, whatever
-        // fits: 8 columns (a 1,700 px wide window of cards) keeps ~250 cells
-        // instead of ~385 with 12, and a search re-binds that many.
-        gtk_grid_view_set_max_columns(grid.opaque, 8)
+        // GTK 4.8 keeps cells for 32 rows of `max-columns` items, whatever
+        // fits, so `max-columns` follows the columns that fit (see
+        // `fitColumns`), up to 8 (a 1,700 px wide window of cards).
+        gtk_grid_view_set_max_columns(grid.opaque, guint(Self.mostColumns))
         gtk_grid_view_set_single_click_activate(grid.opaque, 1)
         gtk_list_view_set_single_click_activate(list.opaque, 1)
         grid.addClasses(StyleClass("book-grid"))
@@ -86,15 +94,26 @@ final class BookCollectionView {
 
         install(factory: gridFactory, style: .card)
         install(factory: listFactory, style: .row)
+        // The grid's width is its horizontal adjustment's page size, set on
+        // each allocation: the columns that fit are worked out after it.
+        if let adjustment = gtk_scrollable_get_hadjustment(grid.opaque) {
+            connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("changed")) { [weak self] in
+                guard let self, self.fitting == nil else { return }
+                self.fitting = MainContext.timeout(after: .zero) { [weak self] in
+                    self?.fitting = nil
+                    self?.fitColumns()
+                }
+            })
+        }
         // Scrolling may bring a waiting cell into view: bind them all first,
         // from the main loop (GTK moves the adjustment inside its layout).
         for view in [grid, list] {
             guard let adjustment = gtk_scrollable_get_vadjustment(view.opaque) else { continue }
             connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("value-changed")) { [weak self] in
-                guard let self, !self.scrollingItself,
-                      !self.waiting.isEmpty || Int(g_list_model_get_n_items(self.positions)) < self.ids.count else { return }
+                guard let self, !self.scrollingItself, !self.waiting.isEmpty || !self.coverless.isEmpty
+                      || Int(g_list_model_get_n_items(self.positions)) < self.ids.count else { return }
                 self.finishing?.cancel()
-                self.finishing = MainContext.timeout(after: .zero) { [weak self] in self?.finishShowing() }
+                self.finishing = MainContext.timeout(after: .zero) { [weak self] in self?.finishShowing(fetchingCovers: true) }
             })
         }
         for view in [grid, list] {
@@ -107,8 +126,34 @@ final class BookCollectionView {
 
     isolated deinit {
         finishing?.cancel()
+        fitting?.cancel()
+        coverPause?.cancel()
         g_object_unref(UnsafeMutableRawPointer(selection))
         g_object_unref(UnsafeMutableRawPointer(positions))
+    }
+
+    /// The most columns of cards the grid shows.
+    static let mostColumns = 8
+
+    /// Sets the grid's `max-columns` to the columns that fit its width, as
+    /// GTK works them out (the width over a cell's width). GTK 4.8
+    /// keeps 32 rows of `max-columns` cells: at 900 px, 4 columns fit and
+    /// ~130 cells are made instead of ~260 with 8, each one bound again by a
+    /// search and holding a decoded cover.
+    private func fitColumns() {
+        let width = gtk_widget_get_width(grid)
+        guard width > 0, let cell = cells.values.first(where: { $0.book != nil }),
+              let item = gtk_widget_get_parent(cell.widget) else { return }
+        // GTK divides by the minimum width, or the natural one with a
+        // natural horizontal scroll policy.
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(item, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        let cellWidth = gtk_scrollable_get_hscroll_policy(grid.opaque) == GTK_SCROLL_NATURAL ? natural : minimum
+        guard cellWidth > 0 else { return }
+        let columns = guint(min(Self.mostColumns, max(1, Int(width / cellWidth))))
+        if gtk_grid_view_get_max_columns(grid.opaque) != columns {
+            gtk_grid_view_set_max_columns(grid.opaque, columns)
+        }
     }
 
     /// Shows `layout`; only its view holds the books (and so cells).
@@ -191,7 +236,7 @@ final class BookCollectionView {
     /// Binds every live cell again: covers that could not be asked for
     /// before (no client yet) are fetched now.
     func rebindAll() {
-        finishShowing()
+        finishShowing(fetchingCovers: true)
         for (key, cell) in cells {
             guard let book = book(at: key) else { continue }
             bind(cell, to: book)
@@ -255,9 +300,14 @@ final class BookCollectionView {
         if !scheduled { finishShowing() }
     }
 
-    private func finishShowing() {
+    /// Adds the positions not added yet and binds the waiting cells. Their
+    /// covers, unless already decoded, are fetched once typing pauses: each
+    /// one arriving repaints the window, and under software rendering those
+    /// frames would hold up the next key.
+    private func finishShowing(fetchingCovers: Bool = false) {
         finishing?.cancel()
         finishing = nil
+        bindingOffScreen = !fetchingCovers
         addPositions(upTo: ids.count)
         let keys = waiting
         waiting.removeAll()
@@ -265,6 +315,29 @@ final class BookCollectionView {
             guard let cell = cells[key], let book = book(at: key) else { continue }
             bind(cell, to: book)
         }
+        bindingOffScreen = false
+        coverPause?.cancel()
+        coverPause = nil
+        if fetchingCovers {
+            fetchWaitingCovers()
+        } else if !coverless.isEmpty {
+            coverPause = MainContext.timeout(after: Self.coverPause) { [weak self] in
+                self?.coverPause = nil
+                self?.fetchWaitingCovers()
+            }
+        }
+    }
+
+    /// How long typing pauses before the covers of cells off screen are
+    /// fetched.
+    static let coverPause = Duration.milliseconds(400)
+
+    private func fetchWaitingCovers() {
+        for cell in cells.values where coverless.contains(ObjectIdentifier(cell)) {
+            guard let book = cell.book else { continue }
+            fetchCover(of: book, into: cell, pixels: cell.cover.size * Int(max(1, gtk_widget_get_scale_factor(cell.widget))))
+        }
+        coverless.removeAll()
     }
 
     /// The book at the position of the GtkListItem at address `key`.
@@ -276,6 +349,9 @@ final class BookCollectionView {
 
     /// Cells waiting for their book (bound after the next frame).
     var waitingCellCount: Int { waiting.count }
+
+    /// Bound cells whose cover waits for a pause in typing (tests).
+    var waitingCoverCount: Int { coverless.count }
 
     /// Cells made so far (GTK's `setup`), for tests.
     private(set) var cellsMade = 0
@@ -331,20 +407,35 @@ final class BookCollectionView {
         connections.append(object.connect(.custom("teardown"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
             guard let self, let item else { return }
             self.waiting.remove(Int(bitPattern: item))
-            self.cells.removeValue(forKey: Int(bitPattern: item))?.unbind()
+            if let cell = self.cells.removeValue(forKey: Int(bitPattern: item)) {
+                self.coverless.remove(ObjectIdentifier(cell))
+                cell.unbind()
+            }
         }))
     }
 
+    /// Shows `book` in `cell`, with its cover when it is decoded already;
+    /// otherwise the cover is fetched and decoded now, or, while the cells
+    /// off screen are being bound after a search, once typing pauses.
     private func bind(_ cell: BookCell, to book: LibraryModel.Book) {
         cell.coverTask?.cancel()
         cell.bind(book)
+        coverless.remove(ObjectIdentifier(cell))
         let pixels = cell.cover.size * Int(max(1, gtk_widget_get_scale_factor(cell.widget)))
-        let key = CoverTextureCache.key(book, size: pixels)
-        if let texture = textures[key] {
+        if let texture = textures[CoverTextureCache.key(book, size: pixels)] {
             cell.cover.show(texture)
             return
         }
         guard book.hasCover else { return }
+        if bindingOffScreen {
+            coverless.insert(ObjectIdentifier(cell))
+            return
+        }
+        fetchCover(of: book, into: cell, pixels: pixels)
+    }
+
+    private func fetchCover(of book: LibraryModel.Book, into cell: BookCell, pixels: Int) {
+        let key = CoverTextureCache.key(book, size: pixels)
         let model = model
         cell.coverTask = Task { [weak self, weak cell] in
             guard let data = await model.cover(for: book), !Task.isCancelled,
