@@ -276,6 +276,32 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Typing from the grid (key capture) into "No Results" hides the book
+    /// that had the focus; the search field takes it, text unselected, so
+    /// the next keys still reach it.
+    func testNoResultsHandsTheFocusToTheSearchField() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage(books: Self.books(200))
+            defer { page.teardown(); window.close() }
+            page.focusDefault()
+            window.settle()
+            guard let root = gtk_widget_get_root(page.widget), let text = gtk_editable_get_delegate(page.searchEntry.opaque) else {
+                return XCTFail("no root or no text")
+            }
+            let focusedBook = gtk_root_get_focus(root)
+            XCTAssertNotNil(focusedBook)
+            XCTAssertNotEqual(focusedBook.map { gtk_widget_is_ancestor($0, page.collection.widget) } ?? 0, 0, "a book has the focus")
+
+            Self.type("zz", into: page, model: model, window: window)
+            XCTAssertTrue(page.shownTitles.isEmpty)
+            let focus = gtk_root_get_focus(root)
+            XCTAssertEqual(focus.map { UnsafeMutableRawPointer($0) }, UnsafeMutableRawPointer(text), "the search field has the focus")
+            var start: Int32 = 0, end: Int32 = 0
+            XCTAssertEqual(gtk_editable_get_selection_bounds(page.searchEntry.opaque, &start, &end), 0, "nothing selected: typing goes on")
+        }
+    }
+
     /// The latency log counts from the key event's own time stamp.
     func testKeyPressTimesAreReadOnTheMonotonicClock() {
         var spec = timespec()

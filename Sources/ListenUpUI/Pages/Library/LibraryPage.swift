@@ -254,6 +254,8 @@ final class LibraryPage: RoutePage {
         gtk_toggle_button_set_active(gridToggle.cast(to: GtkToggleButton.self), model.layout == .grid ? 1 : 0)
         gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
         collection.setLayout(model.layout)
+        // Before the books go (their cells with them).
+        if visible.isEmpty { keepFocusOutOfHiddenBooks() }
         // A new search or order starts at the first book.
         booksChanged = collection.show(visible, fromTop: model.query != renderedQuery || model.sort != renderedSort)
         renderedSort = model.sort
@@ -341,6 +343,19 @@ final class LibraryPage: RoutePage {
         gtk_widget_set_visible(statusProgress.widget, showProgress ? 1 : 0)
         gtk_widget_set_visible(retryButton.widget, showRetry ? 1 : 0)
         gtk_stack_set_visible_child_name(stack.opaque, visible.isEmpty ? "status" : "books")
+    }
+
+    /// When the books are about to go ("No Results", "No Books Yet") while
+    /// one of them has the focus, GTK would leave the window with no focus
+    /// at all, and the next keys typed (the search being typed from
+    /// the grid through key capture) would go nowhere. The search field
+    /// takes the focus instead, without selecting its text, so typing and
+    /// Backspace go on.
+    private func keepFocusOutOfHiddenBooks() {
+        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root),
+              gtk_widget_is_ancestor(focus, collection.widget) != 0,
+              let text = gtk_editable_get_delegate(searchEntry.opaque) else { return }
+        gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
     }
 
     var isContentReady: Bool { shownContent }
