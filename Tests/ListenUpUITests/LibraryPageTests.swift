@@ -73,6 +73,25 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Before its first frame the page knows nothing of the screen: it gives
+    /// GTK a first screenful of books, and the rest once that frame is up.
+    func testTheFirstFrameGetsAScreenfulOfBooks() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+            model.showForPreview(Self.books(10_000), status: .loaded)
+            let page = LibraryPage(model: model)
+            defer { page.teardown() }
+            MainContext.iterate(until: { page.shownTitles.count == 10_000 })
+            XCTAssertEqual(page.collection.positionCount, BookCollectionView.firstScreenful, "not shown yet: a screenful")
+            let window = TestWindow(child: page.widget, width: 1000, height: 700)
+            defer { window.close() }
+            MainContext.iterate(until: { page.collection.positionCount == 10_000 })
+            XCTAssertEqual(page.collection.positionCount, 10_000, "all of them after the first frame")
+            Self.assertCellsShowTheirBooks(page, model)
+        }
+    }
+
     /// A wider window fits more columns, and GTK then keeps more cells; a
     /// narrower one, fewer.
     func testTheColumnsFollowTheWindowsWidth() {
@@ -198,7 +217,9 @@ final class LibraryPageTests: XCTestCase {
             }
             let (model, page, window) = Self.makePage(books: books)
             defer { page.teardown(); window.close() }
-            XCTAssertEqual(page.collection.waitingCoverCount, 0, "the first screen fetches every cover")
+            // The books added after the first frame fetch theirs after a pause.
+            MainContext.iterate(until: { page.collection.waitingCoverCount == 0 }, timeout: .seconds(2))
+            XCTAssertEqual(page.collection.waitingCoverCount, 0, "every cover is asked for")
 
             model.send(.search("title 2"))
             page.collection.show(model.visible, fromTop: true)

@@ -47,6 +47,8 @@ final class BookCollectionView {
     private var bindingOffScreen = false
     /// Fetches the covers of `coverless` after a pause.
     private var coverPause: MainLoopSource?
+    /// Waits for the view to be shown before finishing what a show began.
+    private var untilMapped: SignalConnection?
     /// Works out the columns that fit after the grid's width changed.
     private var fitting: MainLoopSource?
     /// Set while the page itself scrolls the view (a new search starts at
@@ -125,6 +127,7 @@ final class BookCollectionView {
     }
 
     isolated deinit {
+        untilMapped?.disconnect()
         finishing?.cancel()
         fitting?.cancel()
         coverPause?.cancel()
@@ -134,6 +137,10 @@ final class BookCollectionView {
 
     /// The most columns of cards the grid shows.
     static let mostColumns = 8
+
+    /// How many books the first frame gets before anything is known about
+    /// the screen (GTK would otherwise build its ~260 cells for it).
+    static let firstScreenful = 64
 
     /// Sets the grid's `max-columns` to the columns that fit its width, as
     /// GTK works them out (the width over a cell's width). GTK 4.8
@@ -214,8 +221,10 @@ final class BookCollectionView {
         if newIDs.count < count {
             gtk_string_list_splice(positions, guint(newIDs.count), guint(count - newIDs.count), nil)
         } else if newIDs.count > count {
-            let now = shown.map { min(newIDs.count, max(count, $0.upperBound + 1)) } ?? newIDs.count
-            addPositions(upTo: now)
+            // Before the first layout the screen is unknown: a first
+            // screenful big enough for any window (8 columns of 8 rows).
+            let screenful = shown.map { $0.upperBound + 1 } ?? Self.firstScreenful
+            addPositions(upTo: min(newIDs.count, max(count, screenful)))
         }
 
         for (key, cell) in cells {
@@ -290,9 +299,20 @@ final class BookCollectionView {
     /// Adds the remaining positions and binds the waiting cells once the
     /// frame showing the new books has been painted, from an idle callback,
     /// so that keys typed meanwhile come first.
+    /// Not realized yet (the first books arrive before the window is
+    /// shown), it waits for its first frame the same way, from `map`.
     private func scheduleTheRest() {
         let unfinished = !waiting.isEmpty || Int(g_list_model_get_n_items(positions)) < ids.count
-        guard unfinished, finishing == nil else { return }
+        guard unfinished, finishing == nil, untilMapped == nil else { return }
+        if gtk_widget_get_realized(widget) == 0 {
+            untilMapped = widget.connect(.custom("map")) { [weak self] in
+                guard let self else { return }
+                self.untilMapped?.disconnect()
+                self.untilMapped = nil
+                self.scheduleTheRest()
+            }
+            return
+        }
         let scheduled = FramePaint.afterNext(of: widget) { [weak self] in
             guard let self, self.finishing == nil else { return }
             self.finishing = MainContext.idle { [weak self] in self?.finishShowing() }
