@@ -27,6 +27,18 @@ final class LibraryPageTests: XCTestCase {
         return (model, page, window)
     }
 
+    /// Waits until every book is in the views' model, no cell waits and a
+    /// cell has been laid out: a loaded machine takes longer than a settle.
+    @MainActor
+    private static func waitUntilShown(_ page: LibraryPage, _ model: LibraryModel, window: TestWindow) {
+        window.settle()
+        MainContext.iterate(until: {
+            page.collection.positionCount == model.visible.count && page.collection.waitingCellCount == 0
+                && page.collection.knowsTheScreen
+        }, timeout: .seconds(10))
+        XCTAssertTrue(page.collection.knowsTheScreen, "the grid was laid out")
+    }
+
     @MainActor
     private static func scrollToEnd(_ view: UnsafeMutablePointer<GtkWidget>, window: TestWindow) {
         guard let adjustment = gtk_scrollable_get_vadjustment(OpaquePointer(view)) else { return XCTFail("no adjustment") }
@@ -39,6 +51,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, page, window) = Self.makePage(books: Self.books(10_000))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             XCTAssertEqual(model.visible.count, 10_000)
             let shown = page.collection.liveCellCount
             XCTAssertGreaterThan(shown, 0, "the grid shows books")
@@ -51,7 +64,8 @@ final class LibraryPageTests: XCTestCase {
             XCTAssertLessThan(columns, BookCollectionView.mostColumns, "max-columns is the columns that fit")
             XCTAssertGreaterThan(columns, 1)
             XCTAssertLessThanOrEqual(shown, 33 * columns, "32 rows of the columns shown (and the focused one)")
-            let (_, smaller, smallerWindow) = Self.makePage(books: Self.books(1_000))
+            let (smallerModel, smaller, smallerWindow) = Self.makePage(books: Self.books(1_000))
+            Self.waitUntilShown(smaller, smallerModel, window: smallerWindow)
             XCTAssertEqual(Double(smaller.collection.liveCellCount), Double(shown), accuracy: 40,
                            "1,000 and 10,000 books make as many cells")
             smaller.teardown()
@@ -97,8 +111,9 @@ final class LibraryPageTests: XCTestCase {
     func testTheColumnsFollowTheWindowsWidth() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let (_, page, window) = Self.makePage(books: Self.books(2_000))
+            let (model, page, window) = Self.makePage(books: Self.books(2_000))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             let grid = page.collection.grid.opaque
             let atFirst = gtk_grid_view_get_max_columns(grid)
             gtk_window_set_default_size(window.window.cast(to: GtkWindow.self), 1_700, 700)
@@ -176,6 +191,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, page, window) = Self.makePage(books: Self.books(10_000))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             let made = page.collection.cellsMade
             let cells = page.collection.liveCellCount
             XCTAssertGreaterThan(cells, 100, "GTK keeps rows beyond the screen")
@@ -217,6 +233,7 @@ final class LibraryPageTests: XCTestCase {
             }
             let (model, page, window) = Self.makePage(books: books)
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             // The books added after the first frame fetch theirs after a pause.
             MainContext.iterate(until: { page.collection.waitingCoverCount == 0 }, timeout: .seconds(2))
             XCTAssertEqual(page.collection.waitingCoverCount, 0, "every cover is asked for")
@@ -247,6 +264,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, page, window) = Self.makePage(books: Self.books(2_000))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             Self.type("nothing like this", into: page, model: model, window: window)
             XCTAssertEqual(page.collection.positionCount, 0)
             XCTAssertEqual(page.collection.liveCellCount, 0)
@@ -271,6 +289,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, page, window) = Self.makePage(books: Self.books(2_000))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             guard let adjustment = gtk_scrollable_get_vadjustment(page.collection.grid.opaque) else { return XCTFail("no adjustment") }
             gtk_adjustment_set_value(adjustment, 3_000)
             window.settle()
@@ -305,6 +324,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, page, window) = Self.makePage(books: Self.books(200))
             defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
             page.focusDefault()
             window.settle()
             guard let root = gtk_widget_get_root(page.widget), let text = gtk_editable_get_delegate(page.searchEntry.opaque) else {

@@ -376,6 +376,10 @@ final class BookCollectionView {
     /// Cells made so far (GTK's `setup`), for tests.
     private(set) var cellsMade = 0
 
+    /// Whether a cell has been laid out, so a show can tell what is on
+    /// screen (tests).
+    var knowsTheScreen: Bool { shownView.flatMap(screenGeometry(of:)) != nil }
+
     /// Positions in the views' model (the books shown, once all are added).
     var positionCount: Int { Int(g_list_model_get_n_items(positions)) }
 
