@@ -112,8 +112,7 @@ final class BookCollectionView {
         for view in [grid, list] {
             guard let adjustment = gtk_scrollable_get_vadjustment(view.opaque) else { continue }
             connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("value-changed")) { [weak self] in
-                guard let self, !self.scrollingItself, !self.waiting.isEmpty || !self.coverless.isEmpty
-                      || Int(g_list_model_get_n_items(self.positions)) < self.ids.count else { return }
+                guard let self, !self.scrollingItself, self.isUnfinished || !self.coverless.isEmpty else { return }
                 self.finishing?.cancel()
                 self.finishing = MainContext.timeout(after: .zero) { [weak self] in self?.finishShowing(fetchingCovers: true) }
             })
@@ -217,7 +216,7 @@ final class BookCollectionView {
         // Positions are added or removed at the end only, so the cells of the
         // positions that stay are kept. GTK builds a cell for each position
         // it adds; beyond the screen, they are added after the frame.
-        let count = Int(g_list_model_get_n_items(positions))
+        let count = positionCount
         if newIDs.count < count {
             gtk_string_list_splice(positions, guint(newIDs.count), guint(count - newIDs.count), nil)
         } else if newIDs.count > count {
@@ -290,20 +289,22 @@ final class BookCollectionView {
     }
 
     private func addPositions(upTo total: Int) {
-        let count = Int(g_list_model_get_n_items(positions))
+        let count = positionCount
         guard total > count else { return }
         let blanks = [UnsafePointer<CChar>?](repeating: emptyString, count: total - count) + [nil]
         blanks.withUnsafeBufferPointer { gtk_string_list_splice(positions, guint(count), 0, $0.baseAddress) }
     }
 
+    /// Whether a show left positions to add or cells to bind.
+    private var isUnfinished: Bool { !waiting.isEmpty || positionCount < ids.count }
+
     /// Adds the remaining positions and binds the waiting cells once the
     /// frame showing the new books has been painted, from an idle callback,
-    /// so that keys typed meanwhile come first.
-    /// Not realized yet (the first books arrive before the window is
-    /// shown), it waits for its first frame the same way, from `map`.
+    /// so that keys typed meanwhile come first. Before the view is realized
+    /// (the first books arrive before the window is shown) it waits for
+    /// `map` first.
     private func scheduleTheRest() {
-        let unfinished = !waiting.isEmpty || Int(g_list_model_get_n_items(positions)) < ids.count
-        guard unfinished, finishing == nil, untilMapped == nil else { return }
+        guard isUnfinished, finishing == nil, untilMapped == nil else { return }
         if gtk_widget_get_realized(widget) == 0 {
             untilMapped = widget.connect(.custom("map")) { [weak self] in
                 guard let self else { return }
@@ -355,7 +356,7 @@ final class BookCollectionView {
     private func fetchWaitingCovers() {
         for cell in cells.values where coverless.contains(ObjectIdentifier(cell)) {
             guard let book = cell.book else { continue }
-            fetchCover(of: book, into: cell, pixels: cell.cover.size * Int(max(1, gtk_widget_get_scale_factor(cell.widget))))
+            fetchCover(of: book, into: cell)
         }
         coverless.removeAll()
     }
@@ -445,8 +446,7 @@ final class BookCollectionView {
         cell.coverTask?.cancel()
         cell.bind(book)
         coverless.remove(ObjectIdentifier(cell))
-        let pixels = cell.cover.size * Int(max(1, gtk_widget_get_scale_factor(cell.widget)))
-        if let texture = textures[CoverTextureCache.key(book, size: pixels)] {
+        if let texture = textures[CoverTextureCache.key(book, size: Self.pixels(of: cell.cover))] {
             cell.cover.show(texture)
             return
         }
@@ -455,38 +455,45 @@ final class BookCollectionView {
             coverless.insert(ObjectIdentifier(cell))
             return
         }
-        fetchCover(of: book, into: cell, pixels: pixels)
+        fetchCover(of: book, into: cell)
     }
 
-    private func fetchCover(of book: LibraryModel.Book, into cell: BookCell, pixels: Int) {
-        let key = CoverTextureCache.key(book, size: pixels)
-        let model = model
+    private func fetchCover(of book: LibraryModel.Book, into cell: BookCell) {
+        let pixels = Self.pixels(of: cell.cover)
         cell.coverTask = Task { [weak self, weak cell] in
-            guard let data = await model.cover(for: book), !Task.isCancelled,
-                  let texture = await CoverTexture.decode(data.bytes, size: pixels) else { return }
-            self?.textures[key] = texture
-            guard !Task.isCancelled, let cell, cell.book?.id == book.id else { return }
+            guard let texture = await self?.decodedCover(of: book, pixels: pixels),
+                  !Task.isCancelled, let cell, cell.book?.id == book.id else { return }
             cell.cover.show(texture)
         }
+    }
+
+    /// `book`'s cover fetched (through the model's caches), decoded at
+    /// `pixels` off the main thread and kept in `textures`; nil when it has
+    /// none, it cannot be read, or the task was cancelled.
+    private func decodedCover(of book: LibraryModel.Book, pixels: Int) async -> CoverTexture? {
+        guard let data = await model.cover(for: book), !Task.isCancelled,
+              let texture = await CoverTexture.decode(data.bytes, size: pixels) else { return nil }
+        textures[CoverTextureCache.key(book, size: pixels)] = texture
+        return texture
+    }
+
+    /// The cover's size in device pixels.
+    private static func pixels(of cover: CoverView) -> Int {
+        cover.size * Int(max(1, gtk_widget_get_scale_factor(cover.widget)))
     }
 
     /// A cover for `book` at `size` points, through the same caches (the
     /// details panel).
     func loadCover(for book: LibraryModel.Book, into view: CoverView) -> Task<Void, Never>? {
         view.showPlaceholder(for: book.title)
-        let pixels = view.size * Int(max(1, gtk_widget_get_scale_factor(view.widget)))
-        let key = CoverTextureCache.key(book, size: pixels)
-        if let texture = textures[key] {
+        let pixels = Self.pixels(of: view)
+        if let texture = textures[CoverTextureCache.key(book, size: pixels)] {
             view.show(texture)
             return nil
         }
         guard book.hasCover else { return nil }
-        let model = model
         return Task { [weak self, weak view] in
-            guard let data = await model.cover(for: book), !Task.isCancelled,
-                  let texture = await CoverTexture.decode(data.bytes, size: pixels) else { return }
-            self?.textures[key] = texture
-            guard !Task.isCancelled else { return }
+            guard let texture = await self?.decodedCover(of: book, pixels: pixels), !Task.isCancelled else { return }
             view?.show(texture)
         }
     }
