@@ -17,7 +17,9 @@ struct ListenUpCommand: ParsableCommand {
         Environment: LISTENUP_LOG=trace|debug|info|warning|error sets the log level (logs go to stderr); \
         LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder; \
         LISTENUP_LOCALE_DIR at the translations (<lang>/LC_MESSAGES/listenup.mo); \
-        LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1).
+        LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1). \
+        Without a GPU render node (/dev/dri/renderD*) the app draws with GTK's cairo renderer; \
+        GSK_RENDERER overrides that.
         """
     )
 
@@ -79,6 +81,12 @@ struct ListenUpCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "io.github.listenup.Desktop")
+        if !headless {
+            // Before any thread starts: the choice is made through setenv.
+            let renderer = RendererChoice.forThisMachine(environment: environment)
+            renderer.apply()
+            if let reason = renderer.reason { logger.debug("Drawing with cairo, GL off: \(reason)") }
+        }
         let locations = ResourceLocations()
         let localeDirectory = locations.localeDirectory(environment: environment)
         Localization.bind(localeDirectory: localeDirectory)
