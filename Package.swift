@@ -42,6 +42,8 @@ let package = Package(
         ),
         // gettext's header (the functions are in glibc).
         .systemLibrary(name: "CGettext"),
+        // glibc's allocator header, for malloc_trim (the functions are in glibc).
+        .systemLibrary(name: "CMalloc"),
         // The ListenUp REST v1 wire contract: Codable types, the envelope,
         // endpoint descriptions. Pure data, no networking.
         .target(name: "ListenUpAPI"),
@@ -68,7 +70,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "QRCode",
+                "CGettext", "CMalloc", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -191,6 +191,10 @@ public final class LibraryModel: ScreenModel {
         } else {
             visible = index.filter(order, query: query).map { book(at: $0) }
         }
+        // A cache read, a search or an order makes a new list of up to every
+        // book and frees the last one (and a read, the index it replaced):
+        // free pages malloc would keep, handed back once typing pauses.
+        FreedMemory.release(logger: dependencies.logger)
     }
 
     /// Runs a sync (full the first time, else a delta) unless one runs.
