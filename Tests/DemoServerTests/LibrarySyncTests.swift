@@ -38,13 +38,94 @@ struct LibrarySyncTests {
         server.updateBook(id: renamed, title: "Zz Renamed Édition 夜明け")
         server.deleteBook(id: removed)
         let added = server.addBook(title: "A Brand New Book")
-        try await LibrarySync(client: client, store: store, pageSize: 500).run()
+        let changed = try await LibrarySync(client: client, store: store, pageSize: 500).run()
         #expect(server.requestCount("/api/v1/sync/books") == 4, "one delta page")
+        #expect(changed == 3, "one renamed, one added, one deleted")
         let after = try store.books()
         #expect(after.count == 1200)
         #expect(after.first { $0.id == renamed }?.title == "Zz Renamed Édition 夜明け")
         #expect(!after.contains { $0.id == removed })
         #expect(after.first { $0.id == added }?.authors == "New Author")
+
+        // A date read back from the wire can come out a hair earlier than the
+        // server's own (a Double holds no nanoseconds), so a delta may bring
+        // back the newest book unchanged: stored again as it was, it is no
+        // change.
+        #expect(try await LibrarySync(client: client, store: store, pageSize: 500).run() == 0,
+                "nothing new, and the deletion already applied")
+    }
+
+    /// The usual start: the cache is shown, and a delta that brings nothing
+    /// leaves it as it is, with no second read of the whole cache.
+    @MainActor
+    @Test func aDeltaThatChangesNothingDoesNotReadTheCacheAgain() async throws {
+        let (server, client) = try await signedIn(books: 30)
+        defer { Task { await server.stop() } }
+        let store = LibraryStore.inMemory()
+        try await LibrarySync(client: client, store: store).run()
+        let session = try #require(await client.currentSession)
+
+        func start() async throws -> (LibraryModel, LogCapture) {
+            let logs = LogCapture()
+            var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]), logger: logs.logger)
+            dependencies.openLibrary = { _, _ in store }
+            dependencies.coverDirectory = { _, _ in nil }
+            let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+            let streams = server.requestCount("/api/v1/sync/events")
+            // Live updates start once the sync is over.
+            for _ in 0..<300 where server.requestCount("/api/v1/sync/events") == streams { try await Task.sleep(for: .milliseconds(20)) }
+            return (model, logs)
+        }
+        func cacheReads(_ logs: LogCapture) -> Int { logs.text.components(separatedBy: "Library cache read").count - 1 }
+
+        let (unchanged, quiet) = try await start()
+        #expect(server.requestCount("/api/v1/sync/books") == 2, "the first sync, then the model's delta")
+        #expect(unchanged.books.count == 30)
+        #expect(cacheReads(quiet) == 1)
+        unchanged.deactivate()
+
+        let renamed = try #require(unchanged.books.first).id
+        server.updateBook(id: renamed, title: "Renamed While Away")
+        let (changed, busy) = try await start()
+        defer { changed.deactivate() }
+        #expect(cacheReads(busy) == 2, "read at start, and again for the delta")
+        #expect(changed.books.first { $0.id == renamed }?.title == "Renamed While Away")
+    }
+
+    /// A page stored again as it is changes nothing; a changed book and a
+    /// deletion of a cached book each count once, an unknown id not at all.
+    @Test func applyingAPageCountsOnlyRealChanges() async throws {
+        let (server, client) = try await signedIn(books: 30)
+        defer { Task { await server.stop() } }
+        let page = try await client.authorized(.syncBooks(limit: 30))
+        let store = LibraryStore.inMemory()
+        #expect(try store.apply(page.books, deleting: [], state: LibrarySyncState()) == 30)
+        #expect(try store.apply(page.books, deleting: ["book-never-cached"], state: LibrarySyncState()) == 0)
+        var books = page.books
+        books[3].title = "A New Title"
+        #expect(try store.apply(books, deleting: [books[4].id], state: LibrarySyncState()) == 2)
+        #expect(try store.count() == 29)
+    }
+
+    /// The list's read leaves the details (descriptions, chapters) in the
+    /// cache: only the details panel reads them, a book at a time.
+    @Test func theListedBooksLeaveTheDetailsBehind() async throws {
+        let (server, client) = try await signedIn(books: 20)
+        defer { Task { await server.stop() } }
+        let store = LibraryStore.inMemory()
+        try await LibrarySync(client: client, store: store).run()
+        let whole = try store.books().sorted { $0.id < $1.id }
+        let listed = try store.listedBooks().sorted { $0.id < $1.id }
+        #expect(listed.map(\.id) == whole.map(\.id))
+        #expect(listed.allSatisfy { $0.details.isEmpty })
+        #expect(whole.allSatisfy { !$0.details.isEmpty })
+        for (list, full) in zip(listed, whole) {
+            var trimmed = full
+            trimmed.details = Data()
+            #expect(list == trimmed)
+        }
+        let first = try #require(listed.first)
+        #expect(try store.book(id: first.id)?.decodedDetails == whole[0].decodedDetails)
     }
 
     @Test func anInterruptedSyncResumesWithoutDuplicates() async throws {

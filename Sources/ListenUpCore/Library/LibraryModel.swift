@@ -160,7 +160,7 @@ public final class LibraryModel: ScreenModel {
         let sort = sort
         let started = ContinuousClock.now
         let loaded = await Task.detached(priority: .userInitiated) {
-            let books = (try? store.books()) ?? []
+            let books = (try? store.listedBooks()) ?? []
             let index = LibraryIndex(books)
             return (index, index.order(by: sort), (try? store.progress()) ?? [:])
         }.value
@@ -211,12 +211,14 @@ public final class LibraryModel: ScreenModel {
                 self?.syncProgress?.expected = status.bookCount
             }
             do throws(APIClientError) {
-                try await LibrarySync(client: client, store: store, logger: dependencies.logger).run { [weak self] stored in
+                let changed = try await LibrarySync(client: client, store: store, logger: dependencies.logger).run { [weak self] stored in
                     await self?.reportSynced(stored)
                 }
                 guard !Task.isCancelled, let self else { return }
                 self.lastSync = .now
-                await self.loadCache()
+                // A delta that changed nothing (the usual start) leaves the
+                // books shown as they are: no second read of the whole cache.
+                if changed > 0 || !self.hasLoadedCache { await self.loadCache() }
                 self.isOffline = false
                 self.status = .loaded
                 self.startLiveUpdates(client: client, store: store)

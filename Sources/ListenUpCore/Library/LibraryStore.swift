@@ -244,6 +244,18 @@ public final class LibraryStore: Sendable {
         try database.read { db in try CachedBook.fetchAll(db) }
     }
 
+    /// Every cached book as the list needs it, in no particular order
+    /// (``LibraryIndex`` sorts): ``CachedBook/details`` is left empty. Only
+    /// the details panel shows those, one book at a time through
+    /// ``book(id:)``; for a whole library they would be megabytes held for
+    /// nothing (a description alone is often over a kilobyte).
+    public func listedBooks() throws -> [CachedBook] {
+        try database.read { db in
+            let listed = Self.bookColumns.map { $0 == "details" ? "X'' AS details" : $0 }
+            return try CachedBook.fetchAll(db, sql: "SELECT id, \(listed.joined(separator: ", ")) FROM book")
+        }
+    }
+
     /// One cached book.
     public func book(id: String) throws -> CachedBook? {
         try database.read { db in try CachedBook.fetchOne(db, key: id) }
@@ -256,31 +268,58 @@ public final class LibraryStore: Sendable {
 
     /// Applies one page (and deletions) together with the sync state that
     /// follows it, in one transaction: a crash leaves either both or neither.
-    public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws {
+    /// - Returns: how many books it added, changed or deleted: a book stored
+    ///   again as it was, or an id not in the cache (the server may name
+    ///   books deleted long ago), is no change.
+    @discardableResult
+    public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         try database.write { db in
-            try Self.store(books, in: db)
-            for id in deleted { _ = try CachedBook.deleteOne(db, key: id) }
+            var changed = try Self.store(books, in: db)
+            for id in deleted {
+                if try CachedBook.deleteOne(db, key: id) { changed += 1 }
+            }
             try saveState(state, in: db)
+            return changed
         }
     }
 
-    /// Inserts or replaces `books` through one prepared statement and one
+    /// The book table's columns after `id`, in the order `store` binds them.
+    private static let bookColumns = [
+        "title", "authors", "narrators", "series", "duration", "createdAt", "updatedAt", "hasCover", "searchKey", "details",
+    ]
+
+    /// Inserts a book, or updates it only where a value differs.
+    private static let upsert: String = {
+        let excluded = bookColumns.map { "excluded.\($0)" }
+        return """
+            INSERT INTO book (id, \(bookColumns.joined(separator: ", ")))
+            VALUES (?\(String(repeating: ", ?", count: bookColumns.count)))
+            ON CONFLICT(id) DO UPDATE SET \(zip(bookColumns, excluded).map { "\($0) = \($1)" }.joined(separator: ", "))
+            WHERE (\(bookColumns.joined(separator: ", "))) IS NOT (\(excluded.joined(separator: ", ")))
+            """
+    }()
+
+    /// Inserts or updates `books` through one prepared statement and one
     /// JSON encoder (a record `save()` per book, an UPDATE then an INSERT
-    /// with the row encoded twice, was most of a sync's time).
-    private static func store(_ books: [SyncBook], in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO book
-              (id, title, authors, narrators, series, duration, createdAt, updatedAt, hasCover, searchKey, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+    /// with the row encoded twice, was most of a sync's time). A row that
+    /// would be written as it is stays untouched.
+    /// - Returns: how many rows were added or changed.
+    @discardableResult
+    private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
+        let statement = try db.cachedStatement(sql: upsert)
         let encoder = JSONEncoder()
+        // The same details give the same bytes, so an unchanged row compares equal.
+        encoder.outputFormatting = .sortedKeys
+        var changed = 0
         for book in books {
             let row = CachedBook(book, encoder: encoder)
             try statement.execute(arguments: [
                 row.id, row.title, row.authors, row.narrators, row.series, row.duration,
                 row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details,
             ])
+            changed += db.changesCount
         }
+        return changed
     }
 
     /// Stores books that arrived outside a sync page (live events).

@@ -24,7 +24,10 @@ public struct LibrarySync: Sendable {
     ///
     /// The next page is fetched while the current one is written, so the
     /// server, the decoding and the cache write overlap.
-    public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(APIClientError) {
+    /// - Returns: how many books it stored or deleted; 0 when the cache
+    ///   already matched the server.
+    @discardableResult
+    public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(APIClientError) -> Int {
         var state: LibrarySyncState
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
         let delta = state.fullSyncDone
@@ -41,7 +44,7 @@ public struct LibrarySync: Sendable {
         let clock = ContinuousClock()
         var started = clock.now
         var page = try await fetch(delta ? nil : state.resumeCursor).get()
-        var stored = 0
+        var stored = 0, changed = 0
         while true {
             let fetched = clock.now
             let cursor = page.hasMore ? page.nextCursor : nil
@@ -52,7 +55,7 @@ public struct LibrarySync: Sendable {
             if !delta { state.resumeCursor = cursor }
             if cursor == nil { state.fullSyncDone = true }
             do {
-                try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state)
+                changed += try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state)
             } catch {
                 next?.cancel()
                 throw .protocolMismatch("the library cache could not be written: \(error)")
@@ -63,10 +66,10 @@ public struct LibrarySync: Sendable {
                 "storeMs": "\(Int((clock.now - fetched).milliseconds))",
             ])
             await progress(stored)
-            guard let next else { return }
+            guard let next else { return changed }
             if Task.isCancelled {
                 next.cancel()
-                return
+                return changed
             }
             started = clock.now
             page = try await withTaskCancellationHandler { await next.value } onCancel: { next.cancel() }.get()
