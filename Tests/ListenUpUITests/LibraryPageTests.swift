@@ -106,6 +106,30 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Books that arrive before the first layout of a page in a window get
+    /// a screenful for the window's size, not one for any window: every
+    /// cell GTK builds for the first frame costs.
+    func testTheFirstScreenfulFitsTheWindow() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+            let page = LibraryPage(model: model)
+            defer { page.teardown() }
+            let window = newObject(gtk_window_new())
+            defer { gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
+            gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
+            gtk_window_set_child(window.cast(to: GtkWindow.self), page.widget)
+            model.showForPreview(Self.books(10_000), status: .loaded)
+            MainContext.iterate(until: { page.collection.positionCount > 0 })
+            // 900 / 160 = 5 columns of the smallest cards, 680 / 200 + 2 = 5 rows.
+            XCTAssertEqual(page.collection.positionCount, 25, "a screenful for 900×680")
+            gtk_window_present(window.cast(to: GtkWindow.self))
+            MainContext.iterate(until: { page.collection.positionCount == 10_000 })
+            XCTAssertEqual(page.collection.positionCount, 10_000, "all of them after the first frame")
+            Self.assertCellsShowTheirBooks(page, model)
+        }
+    }
+
     /// A wider window fits more columns, and GTK then keeps more cells; a
     /// narrower one, fewer.
     func testTheColumnsFollowTheWindowsWidth() {

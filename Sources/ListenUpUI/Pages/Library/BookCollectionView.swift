@@ -7,7 +7,7 @@ import ListenUpCore
 /// Only the cells on screen (plus the rows GTK keeps ready) exist; they are
 /// re-bound while scrolling.
 ///
-/// The views' model holds positions, not books: item *n* shows `ids[n]`, and
+/// The views' model holds positions, not books: item *n* shows `booksShown[n]`, and
 /// a new list of books only adds or removes positions at the end. GTK 4.8
 /// keeps a cell only for an item object it gets back in the same
 /// `items-changed`; with a model of books, a search that changed the results
@@ -26,9 +26,8 @@ final class BookCollectionView {
     /// The selection model over `positions`, given to the visible view only.
     private let selection: OpaquePointer
     private let model: LibraryModel
-    /// The books shown, in order: position `n` shows `ids[n]`.
-    private var ids: [String] = []
-    private var books: [String: LibraryModel.Book] = [:]
+    /// The books shown, in order: position `n` shows `booksShown[n]`.
+    private var booksShown: [LibraryModel.Book] = []
     /// The cells alive now, by their GtkListItem's address.
     private var cells: [Int: BookCell] = [:]
     /// Decoded covers for scrolling back and for clearing a search: about
@@ -119,8 +118,8 @@ final class BookCollectionView {
         }
         for view in [grid, list] {
             connections.append(view.connect(.activate, trampoline: positionTrampoline, body: { [weak self] (position: UInt32) in
-                guard let self, Int(position) < self.ids.count else { return }
-                self.onActivate(self.ids[Int(position)])
+                guard let self, Int(position) < self.booksShown.count else { return }
+                self.onActivate(self.booksShown[Int(position)].id)
             }))
         }
     }
@@ -137,9 +136,14 @@ final class BookCollectionView {
     /// The most columns of cards the grid shows.
     static let mostColumns = 8
 
-    /// How many books the first frame gets before anything is known about
-    /// the screen (GTK would otherwise build its ~260 cells for it).
+    /// How many books the first frame gets when nothing is known about the
+    /// screen, not even the window's size: enough for any window, 8 columns
+    /// of 8 rows (GTK would otherwise build its ~260 cells for it).
     static let firstScreenful = 64
+    /// No card is smaller than this (a 150 px cover with its padding, and a
+    /// line of text), nor a row shorter than `smallestRowHeight`.
+    private static let smallestCard = (width: 160, height: 200)
+    private static let smallestRowHeight = 56
 
     /// Sets the grid's `max-columns` to the columns that fit its width, as
     /// GTK works them out (the width over a cell's width). GTK 4.8
@@ -188,12 +192,11 @@ final class BookCollectionView {
     /// - Returns: whether anything shown changed.
     @discardableResult
     func show(_ visible: [LibraryModel.Book], fromTop: Bool = false) -> Bool {
-        var byID: [String: LibraryModel.Book] = [:]
-        byID.reserveCapacity(visible.count)
-        for book in visible { byID[book.id] = book }
-        books = byID
-        let newIDs = visible.map(\.id)
-        guard newIDs != ids || cells.values.contains(where: { cell in cell.book.map { byID[$0.id] != $0 } ?? false }) else { return false }
+        let sameIDs = visible.elementsEqual(booksShown) { $0.id == $1.id }
+        booksShown = visible
+        guard !sameIDs || cells.contains(where: { key, cell in cell.book.map { $0 != book(at: key) } ?? false }) else {
+            return false
+        }
 
         let view = shownView
         // What the next frame can show: the positions on screen now (the
@@ -201,7 +204,6 @@ final class BookCollectionView {
         // when the list gets shorter (GTK scrolls back to its end). Before
         // the first layout nothing is known, and everything is done at once.
         let screen = view.flatMap(screenGeometry(of:))
-        ids = newIDs
         if fromTop, let view, let adjustment = gtk_scrollable_get_vadjustment(view.opaque), gtk_adjustment_get_value(adjustment) > 0 {
             scrollingItself = true
             gtk_adjustment_set_value(adjustment, 0)
@@ -210,20 +212,20 @@ final class BookCollectionView {
         let shown = screen.map { fromTop ? 0...($0.capacity - 1) : $0.shown }
         let onScreen: (Int) -> Bool = { position in
             guard let screen, let shown else { return true }
-            return shown.contains(position) || position >= newIDs.count - screen.capacity
+            return shown.contains(position) || position >= visible.count - screen.capacity
         }
 
         // Positions are added or removed at the end only, so the cells of the
         // positions that stay are kept. GTK builds a cell for each position
         // it adds; beyond the screen, they are added after the frame.
         let count = positionCount
-        if newIDs.count < count {
-            gtk_string_list_splice(positions, guint(newIDs.count), guint(count - newIDs.count), nil)
-        } else if newIDs.count > count {
+        if visible.count < count {
+            gtk_string_list_splice(positions, guint(visible.count), guint(count - visible.count), nil)
+        } else if visible.count > count {
             // Before the first layout the screen is unknown: a first
-            // screenful big enough for any window (8 columns of 8 rows).
-            let screenful = shown.map { $0.upperBound + 1 } ?? Self.firstScreenful
-            addPositions(upTo: min(newIDs.count, max(count, screenful)))
+            // screenful for the window the view is in.
+            let screenful = shown.map { $0.upperBound + 1 } ?? firstScreenful(in: view)
+            addPositions(upTo: min(visible.count, max(count, screenful)))
         }
 
         for (key, cell) in cells {
@@ -288,6 +290,24 @@ final class BookCollectionView {
         return (shown, capacity)
     }
 
+    /// Before the view's first layout: the books that can fill the window
+    /// it is in (the view is at most that big), with the smallest cards; or
+    /// `firstScreenful` when it is in none yet. Every cell GTK builds for
+    /// the first frame costs, and at 900×680 this is 25 cells, not 64.
+    private func firstScreenful(in view: UnsafeMutablePointer<GtkWidget>?) -> Int {
+        guard let view, let root = gtk_widget_get_root(view) else { return Self.firstScreenful }
+        let window = UnsafeMutablePointer<GtkWidget>(root)
+        var width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
+        if width <= 0 || height <= 0 {
+            gtk_window_get_default_size(UnsafeMutablePointer<GtkWindow>(root), &width, &height)
+        }
+        guard width > 0, height > 0 else { return Self.firstScreenful }
+        let fits = view == grid
+            ? max(1, Int(width) / Self.smallestCard.width) * (Int(height) / Self.smallestCard.height + 2)
+            : Int(height) / Self.smallestRowHeight + 2
+        return min(Self.firstScreenful, fits)
+    }
+
     private func addPositions(upTo total: Int) {
         let count = positionCount
         guard total > count else { return }
@@ -296,7 +316,7 @@ final class BookCollectionView {
     }
 
     /// Whether a show left positions to add or cells to bind.
-    private var isUnfinished: Bool { !waiting.isEmpty || positionCount < ids.count }
+    private var isUnfinished: Bool { !waiting.isEmpty || positionCount < booksShown.count }
 
     /// Adds the remaining positions and binds the waiting cells once the
     /// frame showing the new books has been painted, from an idle callback,
@@ -329,7 +349,7 @@ final class BookCollectionView {
         finishing?.cancel()
         finishing = nil
         bindingOffScreen = !fetchingCovers
-        addPositions(upTo: ids.count)
+        addPositions(upTo: booksShown.count)
         let keys = waiting
         waiting.removeAll()
         for key in keys {
@@ -364,8 +384,8 @@ final class BookCollectionView {
     /// The book at the position of the GtkListItem at address `key`.
     private func book(at key: Int) -> LibraryModel.Book? {
         let position = gtk_list_item_get_position(OpaquePointer(bitPattern: key))
-        guard position != GTK_INVALID_LIST_POSITION, Int(position) < ids.count else { return nil }
-        return books[ids[Int(position)]]
+        guard position != GTK_INVALID_LIST_POSITION, Int(position) < booksShown.count else { return nil }
+        return booksShown[Int(position)]
     }
 
     /// Cells waiting for their book (bound after the next frame).
