@@ -62,6 +62,27 @@ final class ScreenshotTests: XCTestCase {
         }
     }
 
+    /// The library's grid asks for one more layout after its first frame
+    /// (its columns follow the width it was given), and GTK has no picture
+    /// of a window waiting for one: the screenshot is taken once it settles.
+    func testScreenshotOfTheLibraryGrid() throws {
+        let path = try screenshot(["--preview", "library:loaded"], environment: [:])
+        try MainActor.assumeIsolated {
+            guard GtkRuntime.initialize() else { return XCTFail("no display") }
+            let image = try XCTUnwrap(loadPNG(path))
+            XCTAssertEqual(Double(image.width), 900, accuracy: 20)
+            // The placeholder covers' saturated tints fill much of the grid.
+            var vivid = 0
+            for y in stride(from: 0, to: image.height, by: 4) {
+                for x in stride(from: 0, to: image.width, by: 4) {
+                    let p = image.pixel(x, y)
+                    if max(p.red, p.green, p.blue) - min(p.red, p.green, p.blue) > 80 { vivid += 1 }
+                }
+            }
+            XCTAssertGreaterThan(vivid, 2_000, "no covers in the screenshot")
+        }
+    }
+
     /// The backdrop shows its brand-tinted gradient on the translucent path and
     /// is flat on the fallback; high contrast forces the fallback even when
     /// translucency is asked for.

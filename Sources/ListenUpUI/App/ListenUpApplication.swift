@@ -47,6 +47,7 @@ public final class ListenUpApplication {
     private var preferences: PreferencesWindow?
     private var connections: [SignalConnection] = []
     private var exitStatus: Int32 = 0
+    private var screenshotAttempts = 0
 
     public init(navigator: AppNavigator, pages: PageRegistry = .standard, data: DataDirectory?, options: Options, logger: Logger) {
         self.navigator = navigator
@@ -157,30 +158,44 @@ public final class ListenUpApplication {
             FramePaint.untilDone(of: window) {
                 guard let self else { return true }
                 if self.options.waitForContent, !self.showsContent { return false }
-                self.firstFrameDrawn()
-                return true
+                return self.firstFrameDrawn()
             }
         })
     }
 
-    /// A page past `loading` is on screen with its content.
+    /// A page past `loading` is on screen with its content. The window
+    /// follows a route change a moment later, so the page on screen must be
+    /// the active route's, not the one it replaces.
     private var showsContent: Bool {
-        navigator.activeRoute != .loading && window?.currentPage?.isContentReady == true
+        guard let window, let route = window.currentPageRoute else { return false }
+        return route != .loading && route == navigator.activeRoute && window.currentPage?.isContentReady == true
     }
 
-    private func firstFrameDrawn() {
-        logger.info("First frame drawn")
+    /// Writes the screenshot, if asked for, and quits.
+    /// - Returns: false to be called again after the next frame: GTK has
+    ///   no picture of a window that waits for a new layout (the library's
+    ///   grid fits its columns to the width it was given, which asks for
+    ///   one more), so that window is taken once it has settled.
+    private func firstFrameDrawn() -> Bool {
+        if screenshotAttempts == 0 { logger.info("First frame drawn") }
         if let path = options.screenshotPath, let window {
+            screenshotAttempts += 1
             if WidgetRenderer.savePNG(of: window.window, to: path) {
                 logger.info("Screenshot written", metadata: ["path": "\(path)"])
                 saveDialogScreenshot(besides: path)
+            } else if screenshotAttempts < Self.screenshotFrames {
+                return false
             } else {
                 logger.error("Screenshot failed", metadata: ["path": "\(path)"])
                 exitStatus = 1
             }
         }
         quit()
+        return true
     }
+
+    /// Frames tried for a screenshot before giving up.
+    private static let screenshotFrames = 10
 
     /// A dialog the page shows (the pairing confirmation) is a window of its
     /// own: it goes to `<name>-dialog.png` beside the window's screenshot.

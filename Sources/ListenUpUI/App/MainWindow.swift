@@ -104,6 +104,9 @@ public final class MainWindow {
 
     /// The page on screen.
     public var currentPage: (any RoutePage)? { page }
+    /// The route of the page on screen. It lags the navigator's active
+    /// route until the window has followed a change.
+    public var currentPageRoute: Route? { pageRoute }
 
     /// Shows the window.
     public func present() {
