@@ -30,6 +30,17 @@ struct HeadlessJourneyTests {
         }
     }
 
+    /// Loaded, the first sync over and the event stream connected. A test
+    /// that changes the server's sessions waits for this: before it, a
+    /// `reload` can be ignored as a sync still runs, and the stream's first
+    /// connection can meet the change before the sync does.
+    static func librarySettled(_ count: Int) -> ([String: Any]) -> Bool {
+        { line in
+            guard libraryLoaded(count)(line), let state = state(line) else { return false }
+            return state["live"] as? Bool == true && state["sync"] == nil
+        }
+    }
+
     @Test func freshServerToAdminToLibraryThenBackAfterARestart() async throws {
         let (server, url) = try await Self.startServer(books: 120)
         defer { Task { await server.stop() } }
@@ -66,7 +77,7 @@ struct HeadlessJourneyTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(app.waitForLine(Self.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.libraryLoaded(30)) != nil, "\(app.allLines)")
+        #expect(app.waitForLine(Self.librarySettled(30)) != nil, "\(app.allLines)")
         server.expireAccessTokens()
         app.send(#"{"action":"reload"}"#)
         // The cached books show at once; the delta sync behind them hits the
@@ -88,7 +99,7 @@ struct HeadlessJourneyTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         _ = app.waitForLine(Self.onRoute("login"))
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.libraryLoaded(10)) != nil)
+        #expect(app.waitForLine(Self.librarySettled(10)) != nil)
         server.revokeAllSessions()
         app.send(#"{"action":"reload"}"#)
         let login = app.waitForLine { $0["route"] as? String == "login" && Self.state($0)?["notice"] is String }
