@@ -38,6 +38,8 @@ public struct Dependencies: Sendable {
     public var pairing: PairingClient = .inert
     /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.
     public let pairingStatus = LockedValue(DiscoveryServer.Status(activeRoute: Route.loading.rawValue))
+    /// The saved session's library, read while the window is built.
+    public let libraryReadAhead = LibraryReadAhead()
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,

@@ -144,33 +144,38 @@ public final class LibraryModel: ScreenModel {
 
     // MARK: Loading and syncing
 
+    /// Opens the cache and shows it, then syncs. The cache read at start-up
+    /// (``LibraryReadAhead``) is taken over; when it is done already the
+    /// books are shown now, before the page is first drawn.
     private func start() {
         guard let session else { return }
-        let store = dependencies.openLibrary(session.serverURL, session.userID)
+        let readAhead = dependencies.libraryReadAhead.take(for: session)
+        let store = readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
+        if let contents = readAhead?.finished { show(contents) }
         syncTask = Task { [weak self] in
-            await self?.loadCache()
+            if self?.hasLoadedCache == false { await self?.loadCache(readAhead?.contents) }
             self?.sync()
         }
     }
 
-    /// Reads the cache off the main actor and shows it.
-    private func loadCache() async {
+    /// Reads the cache off the main actor (or awaits `read`, one already
+    /// under way) and shows it.
+    private func loadCache(_ read: Task<LibraryReadAhead.Contents, Never>? = nil) async {
         guard let store else { return }
-        let sort = sort
-        let started = ContinuousClock.now
-        let loaded = await Task.detached(priority: .userInitiated) {
-            let books = (try? store.listedBooks()) ?? []
-            let index = LibraryIndex(books)
-            return (index, index.order(by: sort), (try? store.progress()) ?? [:])
-        }.value
+        let (sort, logger) = (sort, dependencies.logger)
+        let read = read ?? Task.detached(priority: .userInitiated) {
+            LibraryReadAhead.Contents.read(from: store, sort: sort, logger: logger)
+        }
+        let contents = await read.value
         guard !Task.isCancelled else { return }
-        dependencies.logger.debug("Library cache read", metadata: [
-            "books": "\(loaded.0.entries.count)", "ms": "\(Int((ContinuousClock.now - started).milliseconds))",
-        ])
-        index = loaded.0
-        order = loaded.1
-        progress = loaded.2
+        show(contents)
+    }
+
+    private func show(_ contents: LibraryReadAhead.Contents) {
+        index = contents.index
+        order = contents.sort == sort ? contents.order : index.order(by: sort)
+        progress = contents.progress
         books = order.map { book(at: $0) }
         refilter()
         hasLoadedCache = true

@@ -58,16 +58,27 @@ public final class AppNavigator {
     /// validated by its first call); a server alone → checked again.
     /// - Parameter override: a server to use instead of the saved one
     ///   (`listenup --server URL`); it is checked like a saved one.
+    ///
+    /// The session and the library it leads to are read off the main actor,
+    /// at once: at launch GTK holds the main thread while it builds the
+    /// window, and the reads are done by the time it lets go.
     public func start(server override: ServerAddress? = nil) {
-        let saved = override?.url.absoluteString ?? dependencies.settings.load().serverURL
+        let settings = dependencies.settings.load()
+        let saved = override?.url.absoluteString ?? settings.serverURL
         guard let saved, case .success(let server) = override.map({ .success($0) }) ?? ServerAddress.parse(saved) else {
             send(.restored(server: nil, session: nil))
             return
         }
-        let sessions = dependencies.sessions
+        let (sessions, readAhead, logger, open) = (dependencies.sessions, dependencies.libraryReadAhead,
+                                                   dependencies.logger, dependencies.openLibrary)
+        let sort = settings.librarySort.flatMap(LibrarySort.init(rawValue:)) ?? .title
+        let restoring = Task.detached(priority: .userInitiated) {
+            let session = await sessions.load(server.url)?.session
+            if let session { readAhead.start(for: session, sort: sort, logger: logger, open: open) }
+            return session
+        }
         Task {
-            let stored = await sessions.load(server.url)
-            self.send(.restored(server: server, session: stored?.session))
+            self.send(.restored(server: server, session: await restoring.value))
         }
     }
 
