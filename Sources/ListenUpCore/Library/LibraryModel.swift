@@ -126,7 +126,7 @@ public final class LibraryModel: ScreenModel {
         self.session = session
         self.send = send
         let settings = dependencies.settings.load()
-        sort = settings.librarySort.flatMap(LibrarySort.init(rawValue:)) ?? .title
+        sort = LibrarySort(savedIn: settings)
         layout = settings.libraryLayout.flatMap(LibraryLayout.init(rawValue:)) ?? .grid
         if load { start() }
     }

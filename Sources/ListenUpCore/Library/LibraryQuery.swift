@@ -26,6 +26,11 @@ public enum LibrarySort: String, CaseIterable, Codable, Sendable {
     case recentlyAdded
     /// Shortest first.
     case duration
+
+    /// The order saved in `settings`, or by title.
+    public init(savedIn settings: AppSettings) {
+        self = settings.librarySort.flatMap(LibrarySort.init(rawValue:)) ?? .title
+    }
 }
 
 /// How the library is laid out.

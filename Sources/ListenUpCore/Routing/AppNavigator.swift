@@ -61,7 +61,7 @@ public final class AppNavigator {
     ///
     /// The session and the library it leads to are read off the main actor,
     /// at once: at launch GTK holds the main thread while it builds the
-    /// window, and the reads are done by the time it lets go.
+    /// window, and the reads are usually done by the time it lets go.
     public func start(server override: ServerAddress? = nil) {
         let settings = dependencies.settings.load()
         let saved = override?.url.absoluteString ?? settings.serverURL
@@ -71,7 +71,7 @@ public final class AppNavigator {
         }
         let (sessions, readAhead, logger, open) = (dependencies.sessions, dependencies.libraryReadAhead,
                                                    dependencies.logger, dependencies.openLibrary)
-        let sort = settings.librarySort.flatMap(LibrarySort.init(rawValue:)) ?? .title
+        let sort = LibrarySort(savedIn: settings)
         let restoring = Task.detached(priority: .userInitiated) {
             let session = await sessions.load(server.url)?.session
             if let session { readAhead.start(for: session, sort: sort, logger: logger, open: open) }
