@@ -10,6 +10,9 @@ final class MainWindowTests: XCTestCase {
     func testWindowFollowsTheNavigator() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
+            // Fades are what this test looks at.
+            GtkRuntime.setAnimationsEnabled(true)
+            defer { GtkRuntime.setAnimationsEnabled(false) }
             MainContext.installDispatchBridge()
             let navigator = AppNavigator(registry: .standard, dependencies: .test())
             let app = newObject(adw_application_new("io.github.listenup.Desktop.WindowTest", G_APPLICATION_NON_UNIQUE))
@@ -24,7 +27,11 @@ final class MainWindowTests: XCTestCase {
                     // The window hears of the change one main-queue hop later.
                     Task { @MainActor in
                         recorder.record(window)
-                        gtk_window_destroy(window.window.cast(to: GtkWindow.self))
+                        navigator.update(.needsLogin)
+                        Task { @MainActor in
+                            recorder.record(window)
+                            gtk_window_destroy(window.window.cast(to: GtkWindow.self))
+                        }
                     }
                 }
             }
@@ -38,7 +45,10 @@ final class MainWindowTests: XCTestCase {
             watchdog.cancel()
             g_object_unref(app)
             XCTAssertFalse(timedOut)
-            XCTAssertEqual(recorder.pages, ["LoadingPage", "ServerSetupPage"])
+            XCTAssertEqual(recorder.pages, ["LoadingPage", "ServerSetupPage", "LoginPage"])
+            // The first screen replaces the loading page at once; later
+            // screens fade in.
+            XCTAssertEqual(recorder.fading, [false, false, true])
         }
     }
 }
@@ -108,7 +118,9 @@ extension MainWindowTests {
 @MainActor
 private final class PageRecorder {
     var pages: [String] = []
+    var fading: [Bool] = []
     func record(_ window: MainWindow) {
         pages.append(window.currentPage.map { String(describing: type(of: $0)) } ?? "none")
+        fading.append(window.isFading)
     }
 }

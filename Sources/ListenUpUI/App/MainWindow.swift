@@ -108,6 +108,9 @@ public final class MainWindow {
     /// route until the window has followed a change.
     public var currentPageRoute: Route? { pageRoute }
 
+    /// A page is fading in.
+    var isFading: Bool { gtk_stack_get_transition_running(stack) != 0 }
+
     /// Shows the window.
     public func present() {
         gtk_window_present(window.cast(to: GtkWindow.self))
@@ -167,11 +170,16 @@ public final class MainWindow {
         }
         if let old = page { retiring.append((old, old.widget)) }
         watchLibrary(model as? LibraryModel)
+        // The loading page only stands in for the first screen, which takes
+        // its place at once: no fade from a spinner at every start.
+        let fades = pageRoute != .loading
         page = newPage
         pageRoute = route
         pageModel = identity
         gtk_stack_add_child(stack, newPage.widget)
+        if !fades { gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_NONE) }
         gtk_stack_set_visible_child(stack, newPage.widget)
+        if !fades { gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE) }
         newPage.focusDefault()
         dropRetiredPages()
     }
