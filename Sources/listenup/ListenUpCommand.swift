@@ -41,6 +41,11 @@ struct ListenUpCommand: ParsableCommand {
     @Flag(name: .customLong("pair"), help: "Open Pair a Device at start (the QR code for a companion).")
     var openPairing = false
 
+    @Flag(name: .customLong("print-renderer"),
+          help: ArgumentHelp("Print the renderer settings the app would give GTK here (NAME=value lines; none when GTK's default stands), then exit.",
+                             visibility: .hidden))
+    var printRenderer = false
+
     @Option(name: .customLong("qr-png"),
             help: ArgumentHelp("With --headless: write the pairing QR code to this PNG for each new code.", valueName: "FILE.png"))
     var qrPNG: String?
@@ -81,6 +86,13 @@ struct ListenUpCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "io.github.listenup.Desktop")
+        if printRenderer {
+            // For the benches, whose C baselines draw the way the app does.
+            let settings = RendererChoice.forThisMachine(environment: environment).settings
+            let lines = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+            FileHandle.standardOutput.write(Data(lines.utf8))
+            return 0
+        }
         if !headless {
             // Before any thread starts: the choice is made through setenv.
             let renderer = RendererChoice.forThisMachine(environment: environment)
