@@ -26,7 +26,8 @@ struct LibraryReadAheadTests {
         let store = try Self.store(["Zebra", "Anathem", "Middlemarch"])
         let readAhead = LibraryReadAhead()
         readAhead.start(for: Self.session, sort: .title, logger: Self.quiet) { _, _ in store }
-        for _ in 0..<400 where !readAhead.isFinished { try await Task.sleep(for: .milliseconds(5)) }
+        // Generous: tests running beside this one can hold the thread pool.
+        for _ in 0..<6_000 where !readAhead.isFinished { try await Task.sleep(for: .milliseconds(5)) }
 
         let read = try #require(readAhead.take(for: Self.session))
         #expect(read.store === store)
@@ -74,12 +75,14 @@ struct LibraryReadAheadTests {
         let navigator = AppNavigator(registry: registry, dependencies: dependencies)
         navigator.start()
 
-        // Hold the main thread the way GTK does while it builds the window.
-        let deadline = ContinuousClock.now + .seconds(5)
+        // Hold the main thread the way GTK does while it builds the window
+        // (for a generous while: tests running beside this one can hold the
+        // thread pool the read runs on).
+        let deadline = ContinuousClock.now + .seconds(30)
         while !dependencies.libraryReadAhead.isFinished, ContinuousClock.now < deadline { usleep(2_000) }
         #expect(dependencies.libraryReadAhead.isFinished, "the read ran while the main thread was held")
 
-        for _ in 0..<400 where navigator.activeRoute != .library { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2_000 where navigator.activeRoute != .library { try await Task.sleep(for: .milliseconds(5)) }
         let model = try #require(navigator.activeModel as? LibraryModel)
         defer { model.deactivate() }
         #expect(booksAtCreation.value == ["Anathem", "Middlemarch", "Zebra"], "the books are there as the library is made")
