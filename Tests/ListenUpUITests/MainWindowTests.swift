@@ -18,10 +18,14 @@ final class MainWindowTests: XCTestCase {
             let app = newObject(adw_application_new("io.github.listenup.Desktop.WindowTest", G_APPLICATION_NON_UNIQUE))
             let recorder = PageRecorder()
             var timedOut = false
+            var shown: MainWindow?
             app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                shown = window
                 window.present()
-                MainContext.idle {
+                // Not an idle callback: with animations on, the loading
+                // page's spinner draws every frame and starves idle priority.
+                MainContext.timeout(after: .zero) {
                     recorder.record(window)
                     navigator.start()
                     // The window hears of the change one main-queue hop later.
@@ -35,8 +39,10 @@ final class MainWindowTests: XCTestCase {
                     }
                 }
             }
-            let watchdog = MainContext.timeout(after: .seconds(5)) {
+            let watchdog = MainContext.timeout(after: .seconds(15)) {
                 timedOut = true
+                // No window left behind for the next test.
+                if let shown { gtk_window_destroy(shown.window.cast(to: GtkWindow.self)) }
                 g_application_quit(app.cast(to: GApplication.self))
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
@@ -69,8 +75,10 @@ extension MainWindowTests {
             let app = newObject(adw_application_new("io.github.listenup.Desktop.SignOutTest", G_APPLICATION_NON_UNIQUE))
             var seen: [(page: String, menu: Bool, signOut: Bool)] = []
             var timedOut = false
+            var shown: MainWindow?
             app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                shown = window
                 window.present()
                 navigator.start()
                 // Step on GLib timers (not inside a main-queue job), so the
