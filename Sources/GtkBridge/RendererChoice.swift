@@ -54,8 +54,13 @@ public struct RendererChoice: Equatable, Sendable {
     /// Sets `settings` in the process environment. Call it before GTK starts
     /// and before any other thread runs: `setenv` races with `getenv`.
     public func apply() {
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in orderedSettings {
             setenv(name, value, 1)
         }
+    }
+
+    /// ``settings`` by name, for a stable order.
+    public var orderedSettings: [(name: String, value: String)] {
+        settings.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
     }
 }

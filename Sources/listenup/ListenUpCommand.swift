@@ -88,8 +88,8 @@ struct ListenUpCommand: ParsableCommand {
         let logger = Logger(label: "io.github.listenup.Desktop")
         if printRenderer {
             // For the benches, whose C baselines draw the way the app does.
-            let settings = RendererChoice.forThisMachine(environment: environment).settings
-            let lines = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()
+            let choice = RendererChoice.forThisMachine(environment: environment)
+            let lines = choice.orderedSettings.map { "\($0.name)=\($0.value)\n" }.joined()
             FileHandle.standardOutput.write(Data(lines.utf8))
             return 0
         }

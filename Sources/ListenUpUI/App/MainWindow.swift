@@ -177,9 +177,10 @@ public final class MainWindow {
         pageRoute = route
         pageModel = identity
         gtk_stack_add_child(stack, newPage.widget)
+        let transition = gtk_stack_get_transition_type(stack)
         if !fades { gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_NONE) }
         gtk_stack_set_visible_child(stack, newPage.widget)
-        if !fades { gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE) }
+        gtk_stack_set_transition_type(stack, transition)
         newPage.focusDefault()
         dropRetiredPages()
     }
