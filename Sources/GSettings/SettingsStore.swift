@@ -48,6 +48,11 @@ public final class SettingsStore: @unchecked Sendable {
     /// `GKeyfileSettingsBackend`, `GMemorySettingsBackend`).
     public let backendName: String
 
+    /// The key file settings go to because dconf needs a D-Bus session bus
+    /// and none answers (an SSH session, a container, a service); nil
+    /// otherwise. The app says so once.
+    public let keyfileWithoutSessionBus: String?
+
     private let settings: UnsafeMutablePointer<CGio.GSettings>
     private let schema: OpaquePointer
     private let lock = NSLock()
@@ -76,8 +81,9 @@ public final class SettingsStore: @unchecked Sendable {
         guard let found else {
             throw SettingsStoreError.schemaNotFound(id: schemaID, searched: extraSchemaDirectories)
         }
+        var keyfileForLackOfBus: String?
         let chosen: UnsafeMutablePointer<GSettingsBackend>? = switch backend {
-        case .default: Self.defaultBackend()
+        case .default: Self.defaultBackend(noBusKeyfile: &keyfileForLackOfBus)
         case .keyfile(let path): g_keyfile_settings_backend_new(path, "/", nil)
         case .memory: g_memory_settings_backend_new()
         }
@@ -89,6 +95,7 @@ public final class SettingsStore: @unchecked Sendable {
         schema = found
         self.schemaID = schemaID
         schemaDirectory = foundIn
+        keyfileWithoutSessionBus = keyfileForLackOfBus
     }
 
     deinit {
@@ -97,17 +104,40 @@ public final class SettingsStore: @unchecked Sendable {
         g_settings_schema_unref(schema)
     }
 
-    /// GLib's default backend, unless that is the memory one GLib falls back
-    /// to when dconf is missing and `GSETTINGS_BACKEND` is unset: then the
-    /// key file GLib's own `keyfile` backend would use
-    /// (`$XDG_CONFIG_HOME/glib-2.0/settings/keyfile`).
-    private static func defaultBackend() -> UnsafeMutablePointer<GSettingsBackend>? {
+    /// GLib's default backend, unless it cannot keep what is written: then
+    /// the key file GLib's own `keyfile` backend would use
+    /// (`$XDG_CONFIG_HOME/glib-2.0/settings/keyfile`). That is the case for
+    /// the memory backend GLib falls back to when dconf is missing and
+    /// `GSETTINGS_BACKEND` is unset, and for dconf with no session bus to
+    /// reach its service (it would log "failed to commit changes" and lose
+    /// every write); the second case is reported in `noBusKeyfile`.
+    private static func defaultBackend(noBusKeyfile: inout String?) -> UnsafeMutablePointer<GSettingsBackend>? {
         if ProcessInfo.processInfo.environment["GSETTINGS_BACKEND"] != nil { return nil }
         guard let standard = g_settings_backend_get_default() else { return nil }
         defer { g_object_unref(standard) }
-        guard typeName(standard) == "GMemorySettingsBackend" else { return nil }
         let path = String(cString: g_get_user_config_dir()) + "/glib-2.0/settings/keyfile"
-        return g_keyfile_settings_backend_new(path, "/", nil)
+        switch typeName(standard) {
+        case "GMemorySettingsBackend":
+            return g_keyfile_settings_backend_new(path, "/", nil)
+        case "DConfSettingsBackend" where !sessionBusAnswers():
+            noBusKeyfile = path
+            return g_keyfile_settings_backend_new(path, "/", nil)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a D-Bus session bus can be reached (dconf writes through a
+    /// service on it). With no `DBUS_SESSION_BUS_ADDRESS` GLib tries the
+    /// runtime directory's `bus` socket, then X11 autolaunch.
+    private static func sessionBusAnswers() -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_error_free(error)
+            return false
+        }
+        g_object_unref(UnsafeMutableRawPointer(bus))
+        return true
     }
 
     private static func typeName(_ backend: UnsafeMutablePointer<GSettingsBackend>) -> String {

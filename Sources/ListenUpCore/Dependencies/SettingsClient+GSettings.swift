@@ -83,6 +83,9 @@ extension SettingsClient {
         }
         logger.debug("Settings: GSettings schema \(schemaID) from \(store.schemaDirectory ?? "the default sources")",
                      metadata: ["backend": "\(store.backendName)"])
+        if let path = store.keyfileWithoutSessionBus {
+            logger.info("No D-Bus session bus: settings are kept in \(path)")
+        }
         let client = SettingsClient.gsettings(store)
         if hasLegacy {
             do {
