@@ -28,7 +28,7 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 1200)
         defer { Task { await server.stop() } }
         let store = LibraryStore.inMemory()
-        try await LibrarySync(client: client, store: store, pageSize: 500).run()
+        try await LibrarySync(server: client, store: store, pageSize: 500).run()
         #expect(try store.count() == 1200)
         #expect(try store.syncState().fullSyncDone)
         #expect(server.requestCount("/api/v1/sync/books") == 3)
@@ -38,7 +38,7 @@ struct LibrarySyncTests {
         server.updateBook(id: renamed, title: "Zz Renamed Édition 夜明け")
         server.deleteBook(id: removed)
         let added = server.addBook(title: "A Brand New Book")
-        let changed = try await LibrarySync(client: client, store: store, pageSize: 500).run()
+        let changed = try await LibrarySync(server: client, store: store, pageSize: 500).run()
         #expect(server.requestCount("/api/v1/sync/books") == 4, "one delta page")
         #expect(changed == 3, "one renamed, one added, one deleted")
         let after = try store.books()
@@ -51,7 +51,7 @@ struct LibrarySyncTests {
         // server's own (a Double holds no nanoseconds), so a delta may bring
         // back the newest book unchanged: stored again as it was, it is no
         // change.
-        #expect(try await LibrarySync(client: client, store: store, pageSize: 500).run() == 0,
+        #expect(try await LibrarySync(server: client, store: store, pageSize: 500).run() == 0,
                 "nothing new, and the deletion already applied")
     }
 
@@ -62,7 +62,7 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 30)
         defer { Task { await server.stop() } }
         let store = LibraryStore.inMemory()
-        try await LibrarySync(client: client, store: store).run()
+        try await LibrarySync(server: client, store: store).run()
         let session = try #require(await client.currentSession)
 
         func start() async throws -> (LibraryModel, LogCapture) {
@@ -70,7 +70,7 @@ struct LibrarySyncTests {
             var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]), logger: logs.logger)
             dependencies.openLibrary = { _, _ in store }
             dependencies.coverDirectory = { _, _ in nil }
-            let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+            let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
             let streams = server.requestCount("/api/v1/sync/events")
             // Live updates start once the sync is over.
             for _ in 0..<300 where server.requestCount("/api/v1/sync/events") == streams { try await Task.sleep(for: .milliseconds(20)) }
@@ -113,7 +113,7 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 20)
         defer { Task { await server.stop() } }
         let store = LibraryStore.inMemory()
-        try await LibrarySync(client: client, store: store).run()
+        try await LibrarySync(server: client, store: store).run()
         let whole = try store.books().sorted { $0.id < $1.id }
         let listed = try store.listedBooks().sorted { $0.id < $1.id }
         #expect(listed.map(\.id) == whole.map(\.id))
@@ -140,11 +140,11 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 1100, transport: flaky)
         defer { Task { await server.stop() } }
         let store = LibraryStore.inMemory()
-        await #expect(throws: APIClientError.self) { try await LibrarySync(client: client, store: store, pageSize: 400).run() }
+        await #expect(throws: APIClientError.self) { try await LibrarySync(server: client, store: store, pageSize: 400).run() }
         #expect(try store.count() == 800, "the two pages received are kept")
         #expect(try store.syncState().resumeCursor != nil)
         #expect(try !store.syncState().fullSyncDone)
-        try await LibrarySync(client: client, store: store, pageSize: 400).run()
+        try await LibrarySync(server: client, store: store, pageSize: 400).run()
         #expect(try store.count() == 1100)
         #expect(Set(try store.books().map(\.id)).count == 1100)
         #expect(server.requestCount("/api/v1/sync/books") == 3, "two pages, then only the missing one (the dropped request never reached it)")
@@ -178,13 +178,13 @@ struct LibrarySyncTests {
     @Test func theLibraryStartsFromTheCacheAndSaysOfflineWhenTheServerIsDown() async throws {
         let (server, client) = try await signedIn(books: 40)
         let store = LibraryStore.inMemory()
-        try await LibrarySync(client: client, store: store).run()
+        try await LibrarySync(server: client, store: store).run()
         let session = try #require(await client.currentSession)
         await server.stop()
 
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
         dependencies.openLibrary = { _, _ in store }
-        let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+        let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         // The cache is read off the main actor, then shown; the network
         // is still failing then.
         for _ in 0..<100 where model.books.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
@@ -204,9 +204,8 @@ struct LibrarySyncTests {
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
         dependencies.openLibrary = { _, _ in LibraryStore.inMemory() }
         dependencies.coverDirectory = { _, _ in nil }
-        let model = LibraryModel(dependencies: dependencies, session: session.session, send: { _ in })
+        let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         defer { model.deactivate() }
-        #expect(!model.coversAvailable, "no client before the stored session is read")
         for _ in 0..<300 where model.books.count < 12 || !model.coversAvailable { try await Task.sleep(for: .milliseconds(20)) }
         #expect(model.books.count == 12)
         #expect(model.coversAvailable, "the page re-binds its cells when this turns true")

@@ -34,9 +34,13 @@ final class HeadlessProcess: @unchecked Sendable {
 
     private let ownsHome: Bool
 
-    /// - Parameter home: reuse this HOME (a restart); the caller removes it.
+    /// - Parameters:
+    ///   - home: reuse this HOME (a restart); the caller removes it.
+    ///   - environment: variables to set (or, with a nil value, to remove)
+    ///     after the sandbox's.
+    ///   - launcher: a command that runs the app (e.g. `dbus-run-session --`).
     init(arguments: [String] = ["--headless"], settingsJSON: String? = nil, home reused: URL? = nil,
-         environment overrides: [String: String] = [:]) throws {
+         environment overrides: [String: String?] = [:], launcher: [String] = []) throws {
         ownsHome = reused == nil
         home = reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
         let config = home.appendingPathComponent("config/listenup")
@@ -54,9 +58,14 @@ final class HeadlessProcess: @unchecked Sendable {
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["LISTENUP_LOG"] = "debug"
         environment.merge(CompiledSchema.childEnvironment) { $1 }
-        environment.merge(overrides) { $1 }
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        for (name, value) in overrides { environment[name] = value }
+        if !launcher.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

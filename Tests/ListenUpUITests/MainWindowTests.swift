@@ -31,7 +31,7 @@ final class MainWindowTests: XCTestCase {
                     // The window hears of the change one main-queue hop later.
                     Task { @MainActor in
                         recorder.record(window)
-                        navigator.update(.needsLogin)
+                        navigator.update(.needsLogin(KnownServer(url: URL(fileURLWithPath: "/"))))
                         Task { @MainActor in
                             recorder.record(window)
                             gtk_window_destroy(window.window.cast(to: GtkWindow.self))

@@ -66,7 +66,7 @@ final class ServerSetupPageTests: XCTestCase {
             XCTAssertEqual(server.requests.first?.path, "/api/v1/instance")
             XCTAssertEqual(settings.load().serverURL, "http://127.0.0.1:\(server.port)")
             XCTAssertEqual(settings.load().instanceID, "lib-CtCtqA_1YCrctMg6zrra6")
-            XCTAssertEqual(events.value.last, .serverVerified(setupRequired: true))
+            XCTAssertEqual(events.value.last, .serverVerified(verified))
         }
     }
 

@@ -42,13 +42,18 @@ public final class AdminSetupModel: ScreenModel {
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var attempt: Task<Void, Never>?
 
-    public init(dependencies: Dependencies, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    /// - Parameter server: the server to set up (from the auth state; nil
+    ///   only in previews, which show no address).
+    public init(server: KnownServer?, dependencies: Dependencies, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+        self.server = server
         self.dependencies = dependencies
         self.send = send
     }
 
     /// The server being set up.
-    public var serverURL: URL? { dependencies.settings.load().serverURL.flatMap(URL.init(string:)) }
+    public let server: KnownServer?
+    /// The server's address, as the page shows it.
+    public var serverURL: URL? { server?.url }
 
     /// The local problem with `field`, if any (shown once touched or after Create).
     public func error(for field: Field) -> String? {
@@ -133,32 +138,26 @@ public final class AdminSetupModel: ScreenModel {
     }
 
     private func create() {
-        guard let serverURL else {
-            status = .failed(code: "noServer", message: tr("No server is set up. Choose a server first."))
-            return
-        }
+        guard let server else { return }
         status = .creating
-        let client = dependencies.makeClient(baseURL: serverURL, session: nil)
         let (first, last, email, password) = (firstName.trimmingCharacters(in: .whitespaces), lastName.trimmingCharacters(in: .whitespaces),
                                               email.trimmingCharacters(in: .whitespaces), password)
+        let dependencies = dependencies
         attempt = Task { [weak self] in
-            do {
-                let session = try await client.setupAdmin(firstName: first, lastName: last, email: email, password: password)
-                guard !Task.isCancelled, let self else { return }
+            let result = await dependencies.signIn(to: server) { connection throws(APIClientError) in
+                try await connection.setupAdmin(firstName: first, lastName: last, email: email, password: password)
+            }
+            guard !Task.isCancelled, let self else { return }
+            switch result {
+            case .success(let session):
                 self.password = ""
                 self.confirmation = ""
-                self.send(.signedIn(session.session))
-            } catch let error as APIClientError {
-                guard !Task.isCancelled, let self else { return }
-                if case .server(409, _) = error {
-                    // Someone finished setup first: sign in instead.
-                    self.send(.adminAlreadyExists)
-                    return
-                }
+                self.send(.signedIn(session))
+            case .failure(.server(409, _)):
+                // Someone finished setup first: sign in instead.
+                self.send(.adminAlreadyExists)
+            case .failure(let error):
                 self.status = .failed(code: error.code, message: error.userMessage)
-            } catch {
-                guard !Task.isCancelled, let self else { return }
-                self.status = .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage)
             }
         }
     }
@@ -239,8 +238,12 @@ extension RouteNode {
     /// Create admin: the server needs its first account.
     public static let adminSetup = RouteNode(
         route: .adminSetup,
-        serves: { $0 == .needsAdminSetup },
-        model: { context in AdminSetupModel(dependencies: context.dependencies, send: context.send) },
+        serves: { if case .needsAdminSetup = $0 { true } else { false } },
+        model: { context in
+            // `--preview adminSetup` has no server.
+            let server: KnownServer? = if case .needsAdminSetup(let server) = context.authState { server } else { nil }
+            return AdminSetupModel(server: server, dependencies: context.dependencies, send: context.send)
+        },
         previews: [
             .init("empty") { _ in },
             .init("filled") { $0.fillForPreview(first: "Ada", last: "Lovelace", email: "ada@example.com", password: "analytical", confirmation: "analytical") },

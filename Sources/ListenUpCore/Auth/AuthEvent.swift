@@ -2,12 +2,13 @@
 /// auth state only moves through these; ``AuthState/applying(_:)`` says where
 /// each one leads from each state.
 public enum AuthEvent: Equatable, Sendable {
-    /// Launch: saved settings (and a saved session, if any) were read.
+    /// Launch: saved settings (and a saved session, if any) were read; the
+    /// session comes with its connection.
     case restored(server: ServerAddress?, session: Session?)
     /// The user picked or typed a server and pressed Connect.
     case serverChosen(ServerAddress)
-    /// The server answered `/api/v1/instance` as a ListenUp v1 server.
-    case serverVerified(setupRequired: Bool)
+    /// The server answered as a ListenUp server the app speaks to.
+    case serverVerified(VerifiedServer)
     /// The server could not be verified; the user must choose again.
     case serverCheckFailed
     /// Setup or sign-in succeeded.
@@ -29,14 +30,16 @@ extension AuthState {
     /// ```
     /// initializing ─restored→ needsServer | checkingServer | authenticated
     /// needsServer ─serverChosen→ checkingServer
-    /// checkingServer ─serverVerified→ needsAdminSetup | needsLogin
+    /// checkingServer ─serverVerified→ needsAdminSetup | needsLogin (the server)
     ///                ─serverCheckFailed→ needsServer
     ///                ─serverChosen→ checkingServer (another address)
-    /// needsAdminSetup ─signedIn→ authenticated   ─adminAlreadyExists→ needsLogin
+    /// needsAdminSetup ─signedIn→ authenticated   ─adminAlreadyExists→ needsLogin (same server)
     /// needsLogin | sessionLapsed ─signedIn→ authenticated
-    /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin
+    /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin (the session's server)
     /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
     /// ```
+    /// Each state carries what its screen needs: the server verified, or
+    /// the session (with its connection) signed in.
     public func applying(_ event: AuthEvent) -> AuthState? {
         switch (self, event) {
         case (.initializing, .restored(let server, let session)):
@@ -45,18 +48,18 @@ extension AuthState {
             return .needsServer
         case (.needsServer, .serverChosen(let address)), (.checkingServer, .serverChosen(let address)):
             return .checkingServer(address)
-        case (.checkingServer, .serverVerified(let setupRequired)):
-            return setupRequired ? .needsAdminSetup : .needsLogin
+        case (.checkingServer, .serverVerified(let server)):
+            return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .needsLogin(KnownServer(server))
         case (.checkingServer, .serverCheckFailed):
             return .needsServer
         case (.needsAdminSetup, .signedIn(let session)), (.needsLogin, .signedIn(let session)), (.sessionLapsed, .signedIn(let session)):
             return .authenticated(session)
-        case (.needsAdminSetup, .adminAlreadyExists):
-            return .needsLogin
-        case (.authenticated, .sessionRefused):
-            return .sessionLapsed
-        case (.authenticated, .signedOut):
-            return .needsLogin
+        case (.needsAdminSetup(let server), .adminAlreadyExists):
+            return .needsLogin(server)
+        case (.authenticated(let session), .sessionRefused):
+            return .sessionLapsed(session.server)
+        case (.authenticated(let session), .signedOut):
+            return .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer):
             return .needsServer
         default:

@@ -2,7 +2,11 @@ import Foundation
 
 /// Where the user stands with their server; the navigator follows it.
 ///
-/// Mirrors the states of ListenUp's own clients.
+/// Mirrors the states of ListenUp's own clients. Each state carries what
+/// the screen it leads to needs (the verified server, the signed-in
+/// session and its connection), so data flows forward through the state:
+/// settings and the secret store are written for the next launch and read
+/// only at launch.
 public enum AuthState: Equatable, Sendable {
     /// Saved state not read yet.
     case initializing
@@ -11,25 +15,94 @@ public enum AuthState: Equatable, Sendable {
     /// A server address is being verified.
     case checkingServer(ServerAddress)
     /// The server has no admin yet (`setup_required`).
-    case needsAdminSetup
+    case needsAdminSetup(KnownServer)
     /// The server is known; nobody is signed in.
-    case needsLogin
+    case needsLogin(KnownServer)
     /// Signed in.
     case authenticated(Session)
     /// The saved session was refused by the server; the user must sign in again.
-    case sessionLapsed
+    case sessionLapsed(KnownServer)
 }
 
-/// A signed-in user's session, as far as routing needs to know it.
-/// (Tokens live in the secret store, never in this value.)
-public struct Session: Equatable, Sendable, Codable {
+extension AuthState {
+    /// The signed-in session, if any.
+    var session: Session? {
+        if case .authenticated(let session) = self { session } else { nil }
+    }
+
+    /// The server the app talks to in this state (being checked, verified,
+    /// or signed in to), if any.
+    public var serverURL: URL? {
+        switch self {
+        case .initializing, .needsServer: nil
+        case .checkingServer(let address): address.url
+        case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server): server.url
+        case .authenticated(let session): session.serverURL
+        }
+    }
+
+    /// The state's name, for logs (never carries secrets).
+    public var name: String {
+        switch self {
+        case .initializing: "initializing"
+        case .needsServer: "needsServer"
+        case .checkingServer: "checkingServer"
+        case .needsAdminSetup: "needsAdminSetup"
+        case .needsLogin: "needsLogin"
+        case .authenticated: "authenticated"
+        case .sessionLapsed: "sessionLapsed"
+        }
+    }
+}
+
+/// A server the app has verified (or, at launch, restored with its
+/// session): what Create admin and Sign in need to reach it.
+public struct KnownServer: Equatable, Sendable {
+    /// The base URL that answered.
+    public var url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// The server `verified` answered as.
+    public init(_ verified: VerifiedServer) {
+        url = verified.url
+    }
+}
+
+/// A signed-in user's session, as the screens need it: who, where, and the
+/// connection that talks to the server for them (it holds the tokens; this
+/// value never prints one).
+public struct Session: Equatable, Sendable {
     public var serverURL: URL
     public var userID: String
     public var displayName: String
+    /// The signed-in connection to the server (``ServerConnection``).
+    public let connection: any ServerConnection
 
-    public init(serverURL: URL, userID: String, displayName: String) {
+    public init(serverURL: URL, userID: String, displayName: String, connection: any ServerConnection) {
         self.serverURL = serverURL
         self.userID = userID
         self.displayName = displayName
+        self.connection = connection
     }
+
+    /// The session `stored` on `connection` (a sign-in that just succeeded,
+    /// or a saved session restored at launch).
+    public init(_ stored: StoredSession, connection: any ServerConnection) {
+        self.init(serverURL: stored.serverURL, userID: stored.userID, displayName: stored.displayName, connection: connection)
+    }
+
+    /// The server, for the screens that follow signing out.
+    public var server: KnownServer { KnownServer(url: serverURL) }
+
+    public static func == (lhs: Session, rhs: Session) -> Bool {
+        lhs.serverURL == rhs.serverURL && lhs.userID == rhs.userID && lhs.displayName == rhs.displayName
+            && lhs.connection === rhs.connection
+    }
+}
+
+extension Session: CustomStringConvertible {
+    public var description: String { "Session(server: \(serverURL.absoluteString), user: \(userID))" }
 }

@@ -24,10 +24,9 @@ extension Dependencies {
         dependencies.coverDirectory = { server, userID in
             CoverLoader.directory(in: cache, server: server, userID: userID)
         }
-        let settings = dependencies.settings
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
-            status: dependencies.pairingStatus, serverURL: { settings.load().serverURL }, logger: logger)
+            status: dependencies.pairingStatus, logger: logger)
         return dependencies
     }
 }

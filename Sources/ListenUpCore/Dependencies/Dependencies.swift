@@ -58,9 +58,12 @@ public struct Dependencies: Sendable {
         .live(transport: transport, logger: logger, timeout: verificationTimeout)
     }
 
-    /// A client for the server at `baseURL`, signed in with `session` if given.
-    public func makeClient(baseURL: URL, session: StoredSession?) -> APIClient {
-        APIClient(baseURL: baseURL, session: session, transport: transport, sessions: sessions,
+    /// A connection to `server`, signed in with `session` if given: the
+    /// ``ServerConnection`` for the protocol the server speaks. This is the
+    /// one place a protocol is chosen; REST v1 (``APIClient``) is the only
+    /// one today.
+    public func connect(to server: KnownServer, session: StoredSession? = nil) -> any ServerConnection {
+        APIClient(baseURL: server.url, session: session, transport: transport, sessions: sessions,
                   deviceInfo: deviceInfo, logger: logger)
     }
 

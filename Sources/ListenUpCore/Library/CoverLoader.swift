@@ -41,12 +41,12 @@ public actor CoverLoader {
     private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextWaiter: UInt64 = 0
 
-    /// Covers of `client`'s server, cached under `directory` (no disk cache when nil).
+    /// Covers of `server`, cached under `directory` (no disk cache when nil).
     /// `memoryLimit` is small: the page keeps decoded covers itself, and the
     /// disk cache is behind this one.
-    public init(client: APIClient, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
+    public init(server: any ServerConnection, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
         self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id throws(APIClientError) in
-            try await client.authorizedBytes(path: RawEndpoint.cover(bookID: id), maxBytes: CoverLoader.maxCoverBytes)
+            try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes)
         }
     }
 

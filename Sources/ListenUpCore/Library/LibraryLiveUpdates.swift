@@ -2,7 +2,7 @@ import Foundation
 import ListenUpAPI
 import Logging
 
-/// Follows `/api/v1/sync/events` and applies what it says to the cache:
+/// Follows the server's live events (`/api/v1/sync/events` on REST v1) and applies what it says to the cache:
 /// `book.created` and `book.deleted` change the books, progress events the
 /// progress; a finished scan or an access change asks for a delta sync
 /// (the server announces no edits, contract §11.3). Reconnects with
@@ -42,13 +42,13 @@ public struct LibraryLiveUpdates: Sendable {
         }
     }
 
-    let client: APIClient
+    let server: any ServerConnection
     let store: LibraryStore
     var backoff: Backoff
     let logger: Logger
 
-    public init(client: APIClient, store: LibraryStore, backoff: Backoff = Backoff(), logger: Logger) {
-        self.client = client
+    public init(server: any ServerConnection, store: LibraryStore, backoff: Backoff = Backoff(), logger: Logger) {
+        self.server = server
         self.store = store
         self.backoff = backoff
         self.logger = logger
@@ -59,15 +59,12 @@ public struct LibraryLiveUpdates: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
-                let stream = try await client.openEventStream()
+                let events = try await server.liveEvents()
                 failures = 0
                 logger.debug("Live updates connected")
                 await onChange(.connected)
-                var parser = ServerSentEventParser()
-                for try await chunk in stream.body {
-                    for event in parser.feed(chunk) {
-                        if let change = apply(event) { await onChange(change) }
-                    }
+                for try await event in events {
+                    if let change = apply(event) { await onChange(change) }
                 }
                 logger.debug("Live updates ended by the server")
             } catch APIClientError.sessionLapsed {

@@ -102,13 +102,12 @@ public final class LibraryModel: ScreenModel {
     public private(set) var selection: Details?
     /// The cache has been read once (its books, if any, are in ``books``).
     public private(set) var hasLoadedCache = false
-    /// Covers can be fetched: the session's client is ready. Cells shown
-    /// before then ask again when this turns true.
+    /// Covers can be fetched: there is a session (previews have none).
+    /// Cells shown before then ask again when this turns true.
     public private(set) var coversAvailable = false
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
-    @ObservationIgnored private var client: APIClient?
     @ObservationIgnored private var coverLoader: CoverLoader?
     @ObservationIgnored private var syncTask: Task<Void, Never>?
     @ObservationIgnored private var liveTask: Task<Void, Never>?
@@ -153,7 +152,13 @@ public final class LibraryModel: ScreenModel {
         let store = readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
         if let contents = readAhead?.finished { show(contents) }
+        let server = session.connection
+        coverLoader = CoverLoader(server: server, directory: dependencies.coverDirectory(session.serverURL, session.userID),
+                                  logger: dependencies.logger)
+        coversAvailable = true
+        let send = send
         syncTask = Task { [weak self] in
+            await server.onSessionLapsed { await MainActor.run { send(.sessionRefused) } }
             if self?.hasLoadedCache == false { await self?.loadCache(readAhead?.contents) }
             self?.sync()
         }
@@ -210,13 +215,13 @@ public final class LibraryModel: ScreenModel {
         if books.isEmpty, case .failed = status { status = .loading }
         syncTask = Task { [weak self] in
             defer { self?.syncProgress = nil }
-            guard let client = await self?.connect(session, dependencies: dependencies) else { return }
+            let server = session.connection
             let firstSync = !((try? store.syncState().fullSyncDone) ?? false)
-            if firstSync, let status = try? await client.authorized(.libraryStatus) {
-                self?.syncProgress?.expected = status.bookCount
+            if firstSync, let count = try? await server.libraryBookCount() {
+                self?.syncProgress?.expected = count
             }
             do throws(APIClientError) {
-                let changed = try await LibrarySync(client: client, store: store, logger: dependencies.logger).run { [weak self] stored in
+                let changed = try await LibrarySync(server: server, store: store, logger: dependencies.logger).run { [weak self] stored in
                     await self?.reportSynced(stored)
                 }
                 guard !Task.isCancelled, let self else { return }
@@ -226,14 +231,14 @@ public final class LibraryModel: ScreenModel {
                 if changed > 0 || !self.hasLoadedCache { await self.loadCache() }
                 self.isOffline = false
                 self.status = .loaded
-                self.startLiveUpdates(client: client, store: store)
+                self.startLiveUpdates(server: server, store: store)
             } catch {
                 guard !Task.isCancelled, let self else { return }
                 if error == .sessionLapsed { return } // the lapse handler moves on
                 if case .transport = error, !self.books.isEmpty {
                     self.isOffline = true
                     self.status = .loaded
-                    self.startLiveUpdates(client: client, store: store)
+                    self.startLiveUpdates(server: server, store: store)
                     return
                 }
                 self.status = .failed(code: error.code, message: error.userMessage)
@@ -245,29 +250,11 @@ public final class LibraryModel: ScreenModel {
         syncProgress?.stored = stored
     }
 
-    /// The client for this session, made once: the stored tokens, and a
-    /// lapse handler that sends the user to Sign in.
-    private func connect(_ session: Session, dependencies: Dependencies) async -> APIClient? {
-        if let client { return client }
-        guard let stored = await dependencies.sessions.load(session.serverURL) else {
-            send(.sessionRefused)
-            return nil
-        }
-        let client = dependencies.makeClient(baseURL: session.serverURL, session: stored)
-        let send = send
-        await client.onSessionLapsed { await MainActor.run { send(.sessionRefused) } }
-        self.client = client
-        coverLoader = CoverLoader(client: client, directory: dependencies.coverDirectory(session.serverURL, session.userID),
-                                  logger: dependencies.logger)
-        coversAvailable = true
-        return client
-    }
-
     /// Follows the event stream (once started, it reconnects by itself) and
     /// runs a delta sync now and then.
-    private func startLiveUpdates(client: APIClient, store: LibraryStore) {
+    private func startLiveUpdates(server: any ServerConnection, store: LibraryStore) {
         guard liveTask == nil else { return }
-        let live = LibraryLiveUpdates(client: client, store: store, backoff: dependencies.liveUpdatesBackoff,
+        let live = LibraryLiveUpdates(server: server, store: store, backoff: dependencies.liveUpdatesBackoff,
                                       logger: dependencies.logger)
         liveTask = Task { [weak self] in
             await live.run { [weak self] change in
@@ -371,15 +358,9 @@ public final class LibraryModel: ScreenModel {
         guard !signingOut else { return }
         signingOut = true
         stopWork()
-        let dependencies = dependencies
-        let session = session
+        let connection = session?.connection
         Task { [weak self] in
-            if let client = self?.client {
-                await client.logout()
-            } else if let session {
-                let client = dependencies.makeClient(baseURL: session.serverURL, session: await dependencies.sessions.load(session.serverURL))
-                await client.logout()
-            }
+            await connection?.logout()
             self?.send(.signedOut)
         }
     }

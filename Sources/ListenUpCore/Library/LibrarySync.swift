@@ -2,18 +2,19 @@ import Foundation
 import ListenUpAPI
 import Logging
 
-/// Brings the cache up to date through `/api/v1/sync/books`: a full sync the
+/// Brings the cache up to date through the server's book pages
+/// (`/api/v1/sync/books` on REST v1): a full sync the
 /// first time (resumable page by page: each page and the cursor after it are
 /// stored together), then deltas with `updated_after` and `deleted_book_ids`.
 public struct LibrarySync: Sendable {
     /// Books per page (the server allows up to 500).
     public var pageSize = 500
-    let client: APIClient
+    let server: any ServerConnection
     let store: LibraryStore
     let logger: Logger?
 
-    public init(client: APIClient, store: LibraryStore, pageSize: Int = 500, logger: Logger? = nil) {
-        self.client = client
+    public init(server: any ServerConnection, store: LibraryStore, pageSize: Int = 500, logger: Logger? = nil) {
+        self.server = server
         self.store = store
         self.pageSize = pageSize
         self.logger = logger
@@ -32,11 +33,11 @@ public struct LibrarySync: Sendable {
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
         let delta = state.fullSyncDone
         let since = delta ? state.newestUpdate : nil
-        let client = client
+        let server = server
         let pageSize = pageSize
         @Sendable func fetch(_ cursor: String?) async -> Result<SyncBooksResponse, APIClientError> {
             do throws(APIClientError) {
-                return .success(try await client.authorized(.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since)))
+                return .success(try await server.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since))
             } catch {
                 return .failure(error)
             }

@@ -25,7 +25,9 @@ public final class LoginModel: ScreenModel {
     public private(set) var hasPassword = false
     public private(set) var status: Status = .editing
     /// The server being signed in to.
-    public let serverURL: URL?
+    public let server: KnownServer?
+    /// The server's address, as the page shows it.
+    public var serverURL: URL? { server?.url }
     /// Why the user is here again, if the session lapsed.
     public private(set) var notice: String?
 
@@ -33,10 +35,14 @@ public final class LoginModel: ScreenModel {
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var attempt: Task<Void, Never>?
 
-    public init(dependencies: Dependencies, lapsed: Bool, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    /// - Parameters:
+    ///   - server: the server to sign in to (from the auth state; nil only
+    ///     in previews, which show no address).
+    ///   - lapsed: the saved session was refused (a notice says so).
+    public init(server: KnownServer?, dependencies: Dependencies, lapsed: Bool, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+        self.server = server
         self.dependencies = dependencies
         self.send = send
-        serverURL = dependencies.settings.load().serverURL.flatMap(URL.init(string:))
         notice = lapsed ? tr("Your session has ended. Sign in again to continue.") : nil
     }
 
@@ -71,26 +77,22 @@ public final class LoginModel: ScreenModel {
     }
 
     private func signIn() {
-        guard let serverURL else {
-            status = .failed(code: "noServer", message: tr("No server is set up. Choose a server first."))
-            return
-        }
+        guard let server else { return }
         status = .signingIn
-        let client = dependencies.makeClient(baseURL: serverURL, session: nil)
         let email = email.trimmingCharacters(in: .whitespaces)
         let password = password
+        let dependencies = dependencies
         attempt = Task { [weak self] in
-            do {
-                let session = try await client.login(email: email, password: password)
-                guard !Task.isCancelled, let self else { return }
+            let result = await dependencies.signIn(to: server) { connection throws(APIClientError) in
+                try await connection.login(email: email, password: password)
+            }
+            guard !Task.isCancelled, let self else { return }
+            switch result {
+            case .success(let session):
                 self.password = ""
-                self.send(.signedIn(session.session))
-            } catch let error as APIClientError {
-                guard !Task.isCancelled, let self else { return }
+                self.send(.signedIn(session))
+            case .failure(let error):
                 self.status = .failed(code: error.code, message: error.userMessage)
-            } catch {
-                guard !Task.isCancelled, let self else { return }
-                self.status = .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage)
             }
         }
     }
@@ -147,9 +149,22 @@ extension RouteNode {
     /// Sign in: the server is known, nobody is signed in (or the session lapsed).
     public static let login = RouteNode(
         route: .login,
-        serves: { $0 == .needsLogin || $0 == .sessionLapsed },
+        serves: { state in
+            switch state {
+            case .needsLogin, .sessionLapsed: true
+            default: false
+            }
+        },
         model: { context in
-            LoginModel(dependencies: context.dependencies, lapsed: context.authState == .sessionLapsed, send: context.send)
+            switch context.authState {
+            case .needsLogin(let server):
+                LoginModel(server: server, dependencies: context.dependencies, lapsed: false, send: context.send)
+            case .sessionLapsed(let server):
+                LoginModel(server: server, dependencies: context.dependencies, lapsed: true, send: context.send)
+            default:
+                // `--preview login`: no server.
+                LoginModel(server: nil, dependencies: context.dependencies, lapsed: false, send: context.send)
+            }
         },
         previews: [
             .init("empty") { _ in },

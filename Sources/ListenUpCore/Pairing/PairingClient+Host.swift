@@ -22,7 +22,7 @@ extension PairingClient {
     /// start-up that never pairs creates no TLS identity and touches no files.
     /// If building fails, opening reports it and the next opening tries again.
     public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
-                            serverURL: @escaping @Sendable () -> String?, logger: Logger) -> PairingClient {
+                            logger: Logger) -> PairingClient {
         let made = LockedValue<PairingHost?>(nil)
         let host: @Sendable () throws -> PairingHost = {
             try made.withLock { cached in
@@ -32,11 +32,7 @@ extension PairingClient {
                         storage: PairingStorage(directory: dataDirectory),
                         configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
                         logger: logger,
-                        status: {
-                            var current = status.value
-                            if current.serverURL == nil { current.serverURL = serverURL() }
-                            return current
-                        })
+                        status: { status.value })
                     cached = host
                     return host
                 } catch {

@@ -32,10 +32,7 @@ public final class PreferencesModel {
 
     /// The server the app talks to, if one is set up.
     public var serverURL: String? {
-        switch navigator?.authState {
-        case .authenticated(let session): session.serverURL.absoluteString
-        default: settings.load().serverURL
-        }
+        navigator?.authState.serverURL?.absoluteString
     }
 
     /// The signed-in user's name, when signed in.

@@ -69,12 +69,12 @@ public final class AppNavigator {
             send(.restored(server: nil, session: nil))
             return
         }
-        let (sessions, readAhead, logger, open) = (dependencies.sessions, dependencies.libraryReadAhead,
-                                                   dependencies.logger, dependencies.openLibrary)
+        let dependencies = dependencies
         let sort = LibrarySort(savedIn: settings)
-        let restoring = Task.detached(priority: .userInitiated) {
-            let session = await sessions.load(server.url)?.session
-            if let session { readAhead.start(for: session, sort: sort, logger: logger, open: open) }
+        let restoring = Task.detached(priority: .userInitiated) { () -> Session? in
+            guard let stored = await dependencies.sessions.load(server.url) else { return nil }
+            let session = dependencies.resume(stored)
+            dependencies.libraryReadAhead.start(for: session, sort: sort, logger: dependencies.logger, open: dependencies.openLibrary)
             return session
         }
         Task {
@@ -181,27 +181,7 @@ public final class AppNavigator {
         if activeRoute != route { activeRoute = route }
         if activeModel.map(ObjectIdentifier.init) != model.map(ObjectIdentifier.init) { activeModel = model }
         dependencies.pairingStatus.value = DiscoveryServer.Status(
-            activeRoute: route.rawValue, serverURL: authState.session?.serverURL.absoluteString,
+            activeRoute: route.rawValue, serverURL: authState.serverURL?.absoluteString,
             userDisplayName: authState.session?.displayName)
-    }
-}
-
-extension AuthState {
-    /// The signed-in session, if any.
-    var session: Session? {
-        if case .authenticated(let session) = self { session } else { nil }
-    }
-
-    /// The state's name, for logs (never carries secrets).
-    public var name: String {
-        switch self {
-        case .initializing: "initializing"
-        case .needsServer: "needsServer"
-        case .checkingServer: "checkingServer"
-        case .needsAdminSetup: "needsAdminSetup"
-        case .needsLogin: "needsLogin"
-        case .authenticated: "authenticated"
-        case .sessionLapsed: "sessionLapsed"
-        }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import Logging
 import Observation
 
 /// The server setup screen: the typed address, its local check, the check
 /// against the server (`GET /api/v1/instance`), and servers found on the LAN.
 ///
-/// A verified server is saved in settings and the auth state moves on by
-/// itself (Create admin or Sign in). A check is cancelled when the user
+/// A verified server moves the auth state on by itself (Create admin or Sign
+/// in), carrying the server; it is also saved in settings for the next launch. A check is cancelled when the user
 /// edits the address or leaves the screen.
 @MainActor @Observable
 public final class ServerSetupModel: ScreenModel {
@@ -44,14 +45,17 @@ public final class ServerSetupModel: ScreenModel {
         public var verifier: ServerVerifier
         public var discovery: ServerDiscoveryClient
         public var settings: SettingsClient
+        public var logger: Logger
         /// Moves the auth state.
         public var send: @MainActor @Sendable (AuthEvent) -> Void
 
         public init(verifier: ServerVerifier, discovery: ServerDiscoveryClient, settings: SettingsClient,
+                    logger: Logger = Logger(label: "listenup", factory: { _ in SwiftLogNoOpLogHandler() }),
                     send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
             self.verifier = verifier
             self.discovery = discovery
             self.settings = settings
+            self.logger = logger
             self.send = send
         }
     }
@@ -181,15 +185,25 @@ public final class ServerSetupModel: ScreenModel {
                 environment.send(.serverCheckFailed)
                 return
             }
-            var settings = environment.settings.load()
-            settings.serverURL = server.url.absoluteString
-            settings.instanceID = server.instanceID
-            try? environment.settings.save(settings)
+            remember(server)
             status = .verified(server)
-            environment.send(.serverVerified(setupRequired: server.setupRequired))
+            environment.send(.serverVerified(server))
         case .failure(let error):
             status = .failed(address, error)
             environment.send(.serverCheckFailed)
+        }
+    }
+
+    /// Saves the server for the next launch. Nothing reads it back in this
+    /// run: the server travels on in the auth state.
+    private func remember(_ server: VerifiedServer) {
+        var settings = environment.settings.load()
+        settings.serverURL = server.url.absoluteString
+        settings.instanceID = server.instanceID
+        do {
+            try environment.settings.save(settings)
+        } catch {
+            environment.logger.warning("Could not save the server for the next launch", metadata: ["reason": "\(error)"])
         }
     }
 

@@ -23,7 +23,7 @@ extension ServerSetupModel.Environment {
     /// The environment a route context provides.
     @MainActor init(_ context: RouteContext) {
         self.init(verifier: context.dependencies.verifier, discovery: context.dependencies.discovery,
-                  settings: context.dependencies.settings, send: context.send)
+                  settings: context.dependencies.settings, logger: context.dependencies.logger, send: context.send)
     }
 }
 

@@ -36,10 +36,11 @@ public enum APIClientError: Error, Equatable, Sendable {
     }
 }
 
-/// Talks to one ListenUp server: envelopes in and out, the Bearer token on
-/// authenticated calls, one refresh (single-flight) and one retry on a 401,
-/// and never a token to another origin.
-public actor APIClient {
+/// Talks to one ListenUp server over REST v1 (the Go server's API): envelopes
+/// in and out, the Bearer token on authenticated calls, one refresh
+/// (single-flight) and one retry on a 401, and never a token to another
+/// origin. The REST v1 implementation of ``ServerConnection``.
+public actor APIClient: ServerConnection {
     /// The server's base URL.
     public nonisolated let baseURL: URL
     private let transport: HTTPTransport
@@ -102,6 +103,39 @@ public actor APIClient {
         refreshInFlight?.cancel()
         refreshInFlight = nil
         await sessions.delete(baseURL)
+    }
+
+    // MARK: The library (ServerConnection)
+
+    public func libraryBookCount() async throws(APIClientError) -> Int {
+        try await authorized(.libraryStatus).bookCount
+    }
+
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
+        try await authorized(.syncBooks(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
+    }
+
+    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+        try await authorizedBytes(path: RawEndpoint.cover(bookID: bookID), maxBytes: maxBytes)
+    }
+
+    /// `/api/v1/sync/events` parsed as server-sent events.
+    public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        let body = try await openEventStream().body
+        return AsyncThrowingStream { continuation in
+            let reader = Task {
+                var parser = ServerSentEventParser()
+                do {
+                    for try await chunk in body {
+                        for event in parser.feed(chunk) { continuation.yield(event) }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in reader.cancel() }
+        }
     }
 
     // MARK: Calls

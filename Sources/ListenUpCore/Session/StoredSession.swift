@@ -24,11 +24,6 @@ public struct StoredSession: Codable, Equatable, Sendable {
         self.email = email
         self.accessExpiresAt = accessExpiresAt
     }
-
-    /// What routing needs (no tokens).
-    public var session: Session {
-        Session(serverURL: serverURL, userID: userID, displayName: displayName)
-    }
 }
 
 extension StoredSession: CustomStringConvertible, CustomDebugStringConvertible {

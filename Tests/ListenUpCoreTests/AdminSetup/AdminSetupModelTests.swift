@@ -9,7 +9,7 @@ struct AdminSetupModelTests {
 
     func makeModel() -> AdminSetupModel {
         let events = events
-        return AdminSetupModel(dependencies: .test(settings: AppSettings(serverURL: "http://127.0.0.1:9")),
+        return AdminSetupModel(server: .closedLoopback, dependencies: .test(),
                                send: { event in events.withLock { $0.append(event) } })
     }
 
@@ -49,7 +49,7 @@ struct AdminSetupModelTests {
 
     @Test func signInNeedsBothFieldsAndKeepsThePasswordOutOfTheSnapshot() async {
         let events = events
-        let login = LoginModel(dependencies: .test(settings: AppSettings(serverURL: "http://127.0.0.1:9")), lapsed: true,
+        let login = LoginModel(server: .closedLoopback, dependencies: .test(), lapsed: true,
                                send: { event in events.withLock { $0.append(event) } })
         #expect(login.notice != nil)
         #expect(!login.canSignIn)

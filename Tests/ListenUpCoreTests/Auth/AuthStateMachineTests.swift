@@ -6,15 +6,15 @@ import Testing
 struct AuthStateMachineTests {
     static let address = try! ServerAddress.parse("listenup.example.com").get()
     static let other = try! ServerAddress.parse("10.0.0.2:8080").get()
-    static let session = Session(serverURL: URL(string: "https://listenup.example.com")!, userID: "user-1", displayName: "Ada L")
+    static let session = Session.offline(serverURL: URL(string: "https://listenup.example.com")!)
 
     static let states: [AuthState] = [
-        .initializing, .needsServer, .checkingServer(address), .needsAdminSetup, .needsLogin,
-        .authenticated(session), .sessionLapsed,
+        .initializing, .needsServer, .checkingServer(address), .needsAdminSetup(.closedLoopback), .needsLogin(.closedLoopback),
+        .authenticated(session), .sessionLapsed(.closedLoopback),
     ]
     static let events: [AuthEvent] = [
         .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
-        .serverChosen(other), .serverVerified(setupRequired: true), .serverVerified(setupRequired: false),
+        .serverChosen(other), .serverVerified(.sample(setupRequired: true)), .serverVerified(.sample(setupRequired: false)),
         .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused, .signedOut, .changeServer,
     ]
 
@@ -25,13 +25,14 @@ struct AuthStateMachineTests {
         case (.initializing, .restored(.some, nil)): .checkingServer(address)
         case (.initializing, .restored(.some, .some)): .authenticated(session)
         case (.needsServer, .serverChosen), (.checkingServer, .serverChosen): .checkingServer(other)
-        case (.checkingServer, .serverVerified(true)): .needsAdminSetup
-        case (.checkingServer, .serverVerified(false)): .needsLogin
+        case (.checkingServer, .serverVerified(let server)) where server.setupRequired: .needsAdminSetup(KnownServer(server))
+        case (.checkingServer, .serverVerified(let server)): .needsLogin(KnownServer(server))
         case (.checkingServer, .serverCheckFailed): .needsServer
         case (.needsAdminSetup, .signedIn), (.needsLogin, .signedIn), (.sessionLapsed, .signedIn): .authenticated(session)
-        case (.needsAdminSetup, .adminAlreadyExists): .needsLogin
-        case (.authenticated, .sessionRefused): .sessionLapsed
-        case (.authenticated, .signedOut): .needsLogin
+        case (.needsAdminSetup(let server), .adminAlreadyExists): .needsLogin(server)
+        // The session's server travels on to Sign in.
+        case (.authenticated, .sessionRefused): .sessionLapsed(session.server)
+        case (.authenticated, .signedOut): .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer): .needsServer
         default: nil
         }
@@ -50,7 +51,7 @@ struct AuthStateMachineTests {
 
     @Test func theFirstJourneyLeadsToTheLibrary() {
         var state = AuthState.initializing
-        for event: AuthEvent in [.restored(server: nil, session: nil), .serverChosen(Self.address), .serverVerified(setupRequired: true), .signedIn(Self.session)] {
+        for event: AuthEvent in [.restored(server: nil, session: nil), .serverChosen(Self.address), .serverVerified(.sample(setupRequired: true)), .signedIn(Self.session)] {
             guard let next = state.applying(event) else {
                 Issue.record("\(event) refused in \(state.name)")
                 return

@@ -8,7 +8,7 @@ import Testing
 struct LibraryReadAheadTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     static let server = URL(string: "http://10.0.0.2:8080")!
-    static let session = Session(serverURL: server, userID: "user-1", displayName: "Ada L")
+    static let session = Session.offline(serverURL: server)
 
     /// A store holding `titles`, as a sync would have left it.
     static func store(_ titles: [String]) throws -> LibraryStore {
@@ -43,7 +43,7 @@ struct LibraryReadAheadTests {
         let store = try Self.store(["Anathem"])
         let readAhead = LibraryReadAhead()
         readAhead.start(for: Self.session, sort: .title, logger: Self.quiet) { _, _ in store }
-        let someoneElse = Session(serverURL: Self.server, userID: "user-2", displayName: "Charles B")
+        let someoneElse = Session.offline(serverURL: Self.server, userID: "user-2", displayName: "Charles B")
         #expect(readAhead.take(for: someoneElse) == nil)
         #expect(readAhead.take(for: Self.session) == nil, "dropped, not kept for later")
     }

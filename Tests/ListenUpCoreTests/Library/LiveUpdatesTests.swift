@@ -12,7 +12,7 @@ struct LiveUpdatesTests {
     static func live(_ store: LibraryStore) -> LibraryLiveUpdates {
         let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, session: nil, transport: .offline, sessions: .inMemory(),
                                deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: quiet)
-        return LibraryLiveUpdates(client: client, store: store, logger: quiet)
+        return LibraryLiveUpdates(server: client, store: store, logger: quiet)
     }
 
     static let created = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book":{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"book-new","title":"Fresh Arrival","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"abridged":false,"contributors":[{"contributor_id":"c1","name":"New Author","roles":["author"]}]}},"type":"book.created"}"#

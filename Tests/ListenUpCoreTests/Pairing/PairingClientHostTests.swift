@@ -10,7 +10,7 @@ struct PairingClientHostTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-lazy-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let client = PairingClient.host(dataDirectory: directory, desktopName: "Lazy Desk",
-                                        status: LockedValue(DiscoveryServer.Status(activeRoute: "loading")), serverURL: { nil },
+                                        status: LockedValue(DiscoveryServer.Status(activeRoute: "loading")),
                                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing on disk before pairing is used")
         client.close() // closing an unbuilt host does not build it

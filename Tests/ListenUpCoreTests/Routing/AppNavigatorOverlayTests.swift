@@ -16,7 +16,7 @@ func overlayRegistry() -> RouteRegistry {
 struct AppNavigatorOverlayTests {
     @Test func anOverlayOpensOverTheAuthScreenAndClosesBackToIt() throws {
         let navigator = AppNavigator(registry: overlayRegistry(), dependencies: .test())
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         let login = try #require(navigator.activeModel as? ProbeModel)
         #expect(navigator.open(.pairing))
         #expect(navigator.activeRoute == .pairing)
@@ -38,7 +38,7 @@ struct AppNavigatorOverlayTests {
         let setup = try #require(navigator.activeModel as? ProbeModel)
         navigator.open(.pairing)
         let pairing = try #require(navigator.activeModel as? ProbeModel)
-        navigator.update(.authenticated(Session(serverURL: try #require(URL(string: "https://x.example")), userID: "u", displayName: "A")))
+        navigator.update(.authenticated(Session.offline(serverURL: try #require(URL(string: "https://x.example")), userID: "u", displayName: "A")))
         #expect(navigator.activeRoute == .pairing, "the overlay stays on screen")
         #expect(navigator.activeModel === pairing)
         #expect(setup.deactivated, "the old base screen went away underneath")
@@ -50,7 +50,7 @@ struct AppNavigatorOverlayTests {
 
     @Test func openingTwiceKeepsTheModelAndUnknownRoutesAreRefused() throws {
         let navigator = AppNavigator(registry: overlayRegistry(), dependencies: .test())
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         navigator.open(.pairing)
         let pairing = try #require(navigator.activeModel as? ProbeModel)
         #expect(navigator.open(.pairing))

@@ -25,8 +25,8 @@ func probeRegistry() -> RouteRegistry {
     return RouteRegistry([
         node(.loading) { $0 == .initializing },
         node(.serverSetup) { if case .checkingServer = $0 { true } else { $0 == .needsServer } },
-        node(.adminSetup) { $0 == .needsAdminSetup },
-        node(.login) { $0 == .needsLogin || $0 == .sessionLapsed },
+        node(.adminSetup) { $0 == .needsAdminSetup(.closedLoopback) },
+        node(.login) { $0 == .needsLogin(.closedLoopback) || $0 == .sessionLapsed(.closedLoopback) },
         node(.library) { if case .authenticated = $0 { true } else { false } },
     ])
 }
@@ -34,15 +34,15 @@ func probeRegistry() -> RouteRegistry {
 @MainActor
 @Suite("AppNavigator")
 struct AppNavigatorTests {
-    nonisolated static let session = Session(serverURL: URL(string: "https://x.example")!, userID: "user-1", displayName: "A")
+    nonisolated static let session = Session.offline(serverURL: URL(string: "https://x.example")!, displayName: "A")
 
     nonisolated static let table: [(AuthState, Route)] = [
         (.initializing, .loading),
         (.needsServer, .serverSetup),
         (.checkingServer(try! ServerAddress.parse("x.example").get()), .serverSetup),
-        (.needsAdminSetup, .adminSetup),
-        (.needsLogin, .login),
-        (.sessionLapsed, .login),
+        (.needsAdminSetup(.closedLoopback), .adminSetup),
+        (.needsLogin(.closedLoopback), .login),
+        (.sessionLapsed(.closedLoopback), .login),
         (.authenticated(session), .library),
     ]
 
@@ -84,7 +84,12 @@ struct AppNavigatorTests {
         let navigator = AppNavigator(registry: probeRegistry(), dependencies: dependencies)
         navigator.start()
         await settle(navigator)
-        #expect(navigator.authState == .authenticated(stored.session))
+        guard case .authenticated(let session) = navigator.authState else {
+            Issue.record("not signed in: \(navigator.authState.name)")
+            return
+        }
+        #expect(session.userID == "user-1" && session.displayName == "Ada L" && session.serverURL == url)
+        #expect(await session.connection.currentSession == stored, "the saved session's connection, signed in")
         #expect(navigator.activeRoute == .library)
     }
 
@@ -96,7 +101,7 @@ struct AppNavigatorTests {
         #expect(navigator.authState == .needsServer, "signing out without a session means nothing")
         let address = try ServerAddress.parse("example.com").get()
         navigator.send(.serverChosen(address))
-        navigator.send(.serverVerified(setupRequired: false))
+        navigator.send(.serverVerified(.sample(setupRequired: false)))
         #expect(navigator.activeRoute == .login)
     }
 
@@ -110,16 +115,16 @@ struct AppNavigatorTests {
         let navigator = AppNavigator(registry: probeRegistry(), dependencies: .test())
         navigator.update(.needsServer)
         let first = try #require(navigator.activeModel as? ProbeModel)
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         #expect(first.deactivated)
         #expect(navigator.activeRoute == .login)
     }
 
     @Test func sameRouteKeepsItsModel() throws {
         let navigator = AppNavigator(registry: probeRegistry(), dependencies: .test())
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         let first = try #require(navigator.activeModel as? ProbeModel)
-        navigator.update(.sessionLapsed)
+        navigator.update(.sessionLapsed(.closedLoopback))
         #expect(navigator.activeModel === first)
         #expect(!first.deactivated)
     }
@@ -127,7 +132,7 @@ struct AppNavigatorTests {
     @Test func unservedStateFallsBackToLoading() {
         let navigator = AppNavigator(registry: RouteRegistry([.loading, .serverSetup]), dependencies: .test())
         navigator.update(.needsServer)
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         #expect(navigator.activeRoute == .loading)
         #expect(navigator.activeModel == nil)
     }
@@ -152,10 +157,10 @@ struct AppNavigatorTests {
 
     @Test func laterRegistrationOfARouteReplacesTheEarlier() {
         var registry = probeRegistry()
-        registry.register(RouteNode(route: .login, serves: { $0 == .needsLogin }, model: { _ in ProbeModel(label: "replacement") }, previews: []))
+        registry.register(RouteNode(route: .login, serves: { $0 == .needsLogin(.closedLoopback) }, model: { _ in ProbeModel(label: "replacement") }, previews: []))
         #expect(registry.nodes.filter { $0.route == .login }.count == 1)
         let navigator = AppNavigator(registry: registry, dependencies: .test())
-        navigator.update(.needsLogin)
+        navigator.update(.needsLogin(.closedLoopback))
         #expect((navigator.activeModel as? ProbeModel)?.label == "replacement")
     }
 }

@@ -82,7 +82,7 @@ struct ServerSetupModelTests {
         #expect(model.status == .verified(Self.server))
         #expect(settings.load().serverURL == "https://example.com:8080")
         #expect(settings.load().instanceID == "lib-abc")
-        #expect(events.value.last == .serverVerified(setupRequired: false))
+        #expect(events.value.last == .serverVerified(Self.server))
         #expect(model.snapshot["server"]?["name"] == "Home")
     }
 

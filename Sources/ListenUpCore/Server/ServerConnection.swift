@@ -1,0 +1,62 @@
+import Foundation
+import ListenUpAPI
+
+/// The one way the app talks to a ListenUp server, whatever generation of
+/// server it is: the seam between the screens' models and a wire protocol.
+///
+/// One connection per server address, signed in or not. Models hold it
+/// through this protocol only, so a second protocol is a second conforming
+/// type and a line in ``Dependencies/connect(to:session:)``, with no model or
+/// page touched. Today's only implementation is ``APIClient``, which speaks
+/// the Go server's REST v1 (`contract/listenup-rest-v1.md`).
+///
+/// The vocabulary is the REST v1 data types of `ListenUpAPI` (a book page,
+/// a live event): they are the fullest description of a book the app keeps;
+/// another protocol maps its own types into them.
+///
+/// Implementations are actors (or otherwise thread-safe): every call may
+/// come from any task. Errors are ``APIClientError``s; a refused refresh
+/// ends the session (``APIClientError/sessionLapsed``) and calls the
+/// handlers given to ``onSessionLapsed(_:)``.
+public protocol ServerConnection: AnyObject, Sendable {
+    /// The server's base URL.
+    var baseURL: URL { get }
+
+    /// The signed-in session as it stands (after any refresh); nil when
+    /// signed out.
+    var currentSession: StoredSession? { get async }
+
+    /// Runs `handler` when the server refuses the session (a refused
+    /// refresh): the user must sign in again.
+    func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) async
+
+    /// Creates the server's first (admin) account and signs in as it.
+    /// - Returns: the session, already saved for the next launch.
+    /// - Throws: ``APIClientError/server(status:message:)`` with 409 when an
+    ///   admin exists already.
+    func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(APIClientError) -> StoredSession
+
+    /// Signs in.
+    /// - Returns: the session, already saved for the next launch.
+    func login(email: String, password: String) async throws(APIClientError) -> StoredSession
+
+    /// Signs out: tells the server (best effort) and forgets the session,
+    /// here and in the secret store.
+    func logout() async
+
+    /// How many books the signed-in user's library holds.
+    func libraryBookCount() async throws(APIClientError) -> Int
+
+    /// A page of the user's books: from `cursor` (nil: the first page), or
+    /// with `updatedAfter` only those changed since (a delta, which also
+    /// names the books deleted since).
+    func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse
+
+    /// Opens the stream of live events (books added or removed, progress,
+    /// scans). The stream ends when the server closes it and throws when
+    /// the connection breaks; cancelling the iterating task closes it.
+    func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error>
+
+    /// The cover of `bookID`, at most `maxBytes`; nil when it has none.
+    func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data?
+}

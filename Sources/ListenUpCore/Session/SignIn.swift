@@ -1,0 +1,25 @@
+import Foundation
+
+extension Dependencies {
+    /// A saved session resumed on a new connection to its server (at
+    /// launch: the session read from the secret store).
+    public func resume(_ stored: StoredSession) -> Session {
+        Session(stored, connection: connect(to: KnownServer(url: stored.serverURL), session: stored))
+    }
+
+    /// Signs in to `server` on a new connection with `attempt` (Sign in, or
+    /// Create admin), and hands back the session with that connection, so
+    /// the library goes on with it (nothing is read back from the secret
+    /// store in this run).
+    /// - Returns: the session, or why the server or the network refused.
+    func signIn(to server: KnownServer,
+                with attempt: @escaping @Sendable (any ServerConnection) async throws(APIClientError) -> StoredSession)
+        async -> Result<Session, APIClientError> {
+        let connection = connect(to: server)
+        do throws(APIClientError) {
+            return .success(Session(try await attempt(connection), connection: connection))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
