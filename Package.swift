@@ -2,7 +2,10 @@
 //
 // ListenUp for Linux. Modules are split by weight (see docs/architecture.md):
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
-//   ListenUpAPI (wire contract, pure data) ← ListenUpCore (no GTK) ← ListenUpHeadless ← listenup
+//   ListenUpAPI (wire contract, pure data) ← ListenUpCore (models, state machines, service
+//     interfaces: no GTK, no NIO, no SQLite) ← ListenUpHeadless ← listenup
+//   ListenUpCore ← ListenUpLive (the adapters: HTTP, SQLite, keyring, GSettings, Avahi,
+//     pairing host; and Dependencies.live, the composition root) ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 //   CQREncode → QRCode (QR matrix, render actor); PNGEncoding (shared, pure Swift)
@@ -67,10 +70,23 @@ let package = Package(
             name: "LANDiscovery",
             dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
         ),
+        // Models, state machines and the interfaces of the services they use
+        // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "QRCode",
+                "CGettext", "CMalloc", "ListenUpAPI", "Pairing", "QRCode",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The live adapters behind ListenUpCore's interfaces (HTTP through
+        // AsyncHTTPClient, the SQLite library cache, the Secret Service,
+        // GSettings, Avahi, the pairing host) and the composition root
+        // (`Dependencies.live`).
+        .target(
+            name: "ListenUpLive",
+            dependencies: [
+                "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -150,12 +166,12 @@ let package = Package(
         ),
         .target(
             name: "ListenUpUI",
-            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "Pairing", "QRCode", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "listenup",
             dependencies: [
-                "ListenUpCore", "ListenUpHeadless", "ListenUpUI",
+                "ListenUpCore", "ListenUpLive", "ListenUpHeadless", "ListenUpUI", "GtkBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -185,19 +201,35 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore"]),
+        .testTarget(
+            name: "LANDiscoveryTests",
+            dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpLive", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport"]),
+        .testTarget(
+            name: "ListenUpLiveTests",
+            dependencies: [
+                "ListenUpLive", "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Keyring", "GSettings", "Pairing",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ListenUpCoreTests",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "GSettings",
+                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ListenUpHeadlessTests",
                     dependencies: ["ListenUpHeadless", "listenup", "listenup-demo-server", "DemoServer", "ListenUpTestSupport"]),
-        .testTarget(name: "ListenUpUITests", dependencies: ["ListenUpUI", "GtkBridge", "CAdwaita", "ListenUpCore", "ListenUpTestSupport"]),
+        .testTarget(
+            name: "ListenUpUITests",
+            dependencies: [
+                "ListenUpUI", "GtkBridge", "CAdwaita", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport", "Pairing", "QRCode",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

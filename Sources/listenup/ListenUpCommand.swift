@@ -3,6 +3,7 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 import ListenUpHeadless
+import ListenUpLive
 import ListenUpUI
 import Logging
 

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import ListenUpAPI
+import ListenUpLive
 import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
@@ -27,7 +28,7 @@ struct LibrarySyncTests {
     @Test func aFullSyncThenADeltaAppliesCreatesUpdatesAndDeletes() async throws {
         let (server, client) = try await signedIn(books: 1200)
         defer { Task { await server.stop() } }
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         try await LibrarySync(server: client, store: store, pageSize: 500).run()
         #expect(try store.count() == 1200)
         #expect(try store.syncState().fullSyncDone)
@@ -61,7 +62,7 @@ struct LibrarySyncTests {
     @Test func aDeltaThatChangesNothingDoesNotReadTheCacheAgain() async throws {
         let (server, client) = try await signedIn(books: 30)
         defer { Task { await server.stop() } }
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         try await LibrarySync(server: client, store: store).run()
         let session = try #require(await client.currentSession)
 
@@ -98,7 +99,7 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 30)
         defer { Task { await server.stop() } }
         let page = try await client.authorized(.syncBooks(limit: 30))
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         #expect(try store.apply(page.books, deleting: [], state: LibrarySyncState()) == 30)
         #expect(try store.apply(page.books, deleting: ["book-never-cached"], state: LibrarySyncState()) == 0)
         var books = page.books
@@ -112,7 +113,7 @@ struct LibrarySyncTests {
     @Test func theListedBooksLeaveTheDetailsBehind() async throws {
         let (server, client) = try await signedIn(books: 20)
         defer { Task { await server.stop() } }
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         try await LibrarySync(server: client, store: store).run()
         let whole = try store.books().sorted { $0.id < $1.id }
         let listed = try store.listedBooks().sorted { $0.id < $1.id }
@@ -139,7 +140,7 @@ struct LibrarySyncTests {
         }
         let (server, client) = try await signedIn(books: 1100, transport: flaky)
         defer { Task { await server.stop() } }
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         await #expect(throws: APIClientError.self) { try await LibrarySync(server: client, store: store, pageSize: 400).run() }
         #expect(try store.count() == 800, "the two pages received are kept")
         #expect(try store.syncState().resumeCursor != nil)
@@ -156,20 +157,20 @@ struct LibrarySyncTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let garbage = dir.appendingPathComponent("library.sqlite")
         try Data("this is not a database at all, just words".utf8).write(to: garbage)
-        let store = LibraryStore.open(at: garbage, logger: logs.logger)
+        let store = SQLiteLibraryStore.open(at: garbage, logger: logs.logger)
         #expect(try store.count() == 0)
         #expect(FileManager.default.fileExists(atPath: garbage.path + ".corrupt"))
 
         // A real SQLite file that belongs to something else.
         let foreign = dir.appendingPathComponent("foreign.sqlite")
-        let other = LibraryStore.open(at: dir.appendingPathComponent("scratch.sqlite"), logger: logs.logger)
+        let other = SQLiteLibraryStore.open(at: dir.appendingPathComponent("scratch.sqlite"), logger: logs.logger)
         _ = other
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", foreign.path]
         try process.run()
         process.waitUntilExit()
-        let rebuilt = LibraryStore.open(at: foreign, logger: logs.logger)
+        let rebuilt = SQLiteLibraryStore.open(at: foreign, logger: logs.logger)
         #expect(try rebuilt.count() == 0)
         #expect(FileManager.default.fileExists(atPath: foreign.path + ".corrupt"), "someone else's database is not ours to change")
     }
@@ -177,7 +178,7 @@ struct LibrarySyncTests {
     @MainActor
     @Test func theLibraryStartsFromTheCacheAndSaysOfflineWhenTheServerIsDown() async throws {
         let (server, client) = try await signedIn(books: 40)
-        let store = LibraryStore.inMemory()
+        let store = SQLiteLibraryStore.inMemory()
         try await LibrarySync(server: client, store: store).run()
         let session = try #require(await client.currentSession)
         await server.stop()
@@ -202,7 +203,7 @@ struct LibrarySyncTests {
         defer { Task { await server.stop() } }
         let session = try #require(await client.currentSession)
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
-        dependencies.openLibrary = { _, _ in LibraryStore.inMemory() }
+        dependencies.openLibrary = { _, _ in SQLiteLibraryStore.inMemory() }
         dependencies.coverDirectory = { _, _ in nil }
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         defer { model.deactivate() }

@@ -1,6 +1,7 @@
 import Foundation
 import LANDiscovery
 import ListenUpCore
+import ListenUpLive
 import Logging
 import Testing
 

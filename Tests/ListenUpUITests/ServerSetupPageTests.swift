@@ -2,6 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
+import ListenUpLive
 import ListenUpTestSupport
 import XCTest
 @testable import ListenUpUI

@@ -24,7 +24,7 @@ public struct Dependencies: Sendable {
     /// How long a server check may take.
     public var verificationTimeout: Duration = ServerVerifier.timeout
     /// The library cache for a server and user.
-    public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> LibraryStore = { _, _ in .inMemory() }
+    public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> any LibraryStore = { _, _ in InMemoryLibraryStore() }
     /// Where covers of a server and user are kept on disk (`nil`: memory only).
     public var coverDirectory: @Sendable (_ server: URL, _ userID: String) -> URL? = { _, _ in nil }
     /// Waits between live-update reconnections.

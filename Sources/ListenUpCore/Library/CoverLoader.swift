@@ -62,12 +62,6 @@ public actor CoverLoader {
         }
     }
 
-    /// The cover directory for `user` on `server` under `cacheDirectory`.
-    public static func directory(in cacheDirectory: URL, server: URL, userID: String) -> URL {
-        let library = LibraryStore.url(in: cacheDirectory, server: server, userID: userID)
-        return cacheDirectory.appendingPathComponent(library.deletingPathExtension().lastPathComponent.replacingOccurrences(of: "library-", with: "covers-"))
-    }
-
     /// The cover of `bookID` (`version` changes when the book does, so an
     /// edited book's cover is fetched again), or `nil` when it has none or
     /// it cannot be had now.

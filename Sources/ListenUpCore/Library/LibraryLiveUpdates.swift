@@ -43,11 +43,11 @@ public struct LibraryLiveUpdates: Sendable {
     }
 
     let server: any ServerConnection
-    let store: LibraryStore
+    let store: any LibraryStore
     var backoff: Backoff
     let logger: Logger
 
-    public init(server: any ServerConnection, store: LibraryStore, backoff: Backoff = Backoff(), logger: Logger) {
+    public init(server: any ServerConnection, store: any LibraryStore, backoff: Backoff = Backoff(), logger: Logger) {
         self.server = server
         self.store = store
         self.backoff = backoff

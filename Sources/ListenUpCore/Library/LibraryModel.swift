@@ -113,7 +113,7 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored private var liveTask: Task<Void, Never>?
     @ObservationIgnored private var periodicTask: Task<Void, Never>?
     @ObservationIgnored private var refreshTask: Task<Void, Never>?
-    @ObservationIgnored private var store: LibraryStore?
+    @ObservationIgnored private var store: (any LibraryStore)?
     @ObservationIgnored private var index = LibraryIndex([])
     @ObservationIgnored private var order: [Int] = []
     @ObservationIgnored private var progress: [String: BookProgress] = [:]
@@ -252,7 +252,7 @@ public final class LibraryModel: ScreenModel {
 
     /// Follows the event stream (once started, it reconnects by itself) and
     /// runs a delta sync now and then.
-    private func startLiveUpdates(server: any ServerConnection, store: LibraryStore) {
+    private func startLiveUpdates(server: any ServerConnection, store: any LibraryStore) {
         guard liveTask == nil else { return }
         let live = LibraryLiveUpdates(server: server, store: store, backoff: dependencies.liveUpdatesBackoff,
                                       logger: dependencies.logger)

@@ -22,7 +22,7 @@ public final class LibraryReadAhead: Sendable {
 
         /// Reads the list (without each book's details) from `store` and
         /// orders it by `sort`. An unreadable store reads as empty.
-        public static func read(from store: LibraryStore, sort: LibrarySort, logger: Logger) -> Contents {
+        public static func read(from store: any LibraryStore, sort: LibrarySort, logger: Logger) -> Contents {
             let started = ContinuousClock.now
             let index = LibraryIndex((try? store.listedBooks()) ?? [])
             let contents = Contents(index: index, sort: sort, order: index.order(by: sort),
@@ -37,14 +37,14 @@ public final class LibraryReadAhead: Sendable {
     /// A read handed over: the store it reads (the model keeps it), the
     /// read itself, and its contents if it was done when handed over.
     public struct Read: Sendable {
-        public let store: LibraryStore
+        public let store: any LibraryStore
         public let contents: Task<Contents, Never>
         public let finished: Contents?
     }
 
     private struct Pending: Sendable {
         let session: Session
-        let store: LibraryStore
+        let store: any LibraryStore
         let contents: Task<Contents, Never>
         var finished: Contents?
     }
@@ -56,7 +56,7 @@ public final class LibraryReadAhead: Sendable {
     /// Opens the library of `session` with `open` and starts reading it on
     /// a task of its own. A read started before and not taken is dropped.
     public func start(for session: Session, sort: LibrarySort, logger: Logger,
-                      open: @Sendable (_ server: URL, _ userID: String) -> LibraryStore) {
+                      open: @Sendable (_ server: URL, _ userID: String) -> any LibraryStore) {
         let store = open(session.serverURL, session.userID)
         // Made under the lock, so the read, however quick, finds itself
         // pending when it is done.

@@ -10,10 +10,10 @@ public struct LibrarySync: Sendable {
     /// Books per page (the server allows up to 500).
     public var pageSize = 500
     let server: any ServerConnection
-    let store: LibraryStore
+    let store: any LibraryStore
     let logger: Logger?
 
-    public init(server: any ServerConnection, store: LibraryStore, pageSize: Int = 500, logger: Logger? = nil) {
+    public init(server: any ServerConnection, store: any LibraryStore, pageSize: Int = 500, logger: Logger? = nil) {
         self.server = server
         self.store = store
         self.pageSize = pageSize

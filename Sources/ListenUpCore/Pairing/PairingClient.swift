@@ -43,3 +43,15 @@ public struct PairingClient: Sendable {
                       devices: { host.devices }, revoke: { try host.revoke(deviceID: $0) })
     }
 }
+
+extension PairingClient {
+    /// A client for a host that could not be built: opening reports `message`.
+    public static func unavailable(_ message: String) -> PairingClient {
+        PairingClient(events: { AsyncStream { $0.finish() } }, start: { throw PairingError.storage(message) }, open: {},
+                      close: {}, answer: { _, _ in }, devices: { [] }, revoke: { _ in })
+    }
+
+    /// No network, nothing happens (previews put the model in a state themselves).
+    public static let inert = PairingClient(events: { AsyncStream { _ in } }, start: {}, open: {}, close: {},
+                                            answer: { _, _ in }, devices: { [] }, revoke: { _ in })
+}

@@ -18,7 +18,7 @@ struct LiveUpdatesTests {
     static let created = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book":{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"book-new","title":"Fresh Arrival","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"abridged":false,"contributors":[{"contributor_id":"c1","name":"New Author","roles":["author"]}]}},"type":"book.created"}"#
 
     @Test func createdDeletedAndProgressEventsReachTheCache() throws {
-        let store = LibraryStore.inMemory()
+        let store = InMemoryLibraryStore()
         let live = Self.live(store)
         #expect(live.apply(ServerSentEvent(type: "book.created", data: Self.created)) == .booksChanged)
         #expect(try store.book(id: "book-new")?.authors == "New Author")
@@ -34,7 +34,7 @@ struct LiveUpdatesTests {
     }
 
     @Test func theContractFramesAndScansAreUnderstood() throws {
-        let live = Self.live(LibraryStore.inMemory())
+        let live = Self.live(InMemoryLibraryStore())
         let fixture = try String(contentsOfFile: fixturePath("sse_frames.txt"), encoding: .utf8)
         var parser = ServerSentEventParser()
         let changes = parser.feed(Array(fixture.utf8)).map { live.apply($0) }
@@ -46,7 +46,7 @@ struct LiveUpdatesTests {
     }
 
     @Test func brokenEventsChangeNothing() throws {
-        let store = LibraryStore.inMemory()
+        let store = InMemoryLibraryStore()
         let live = Self.live(store)
         for data in ["", "not json", #"{"data":{"book":{}}}"#, String(repeating: "[", count: 10_000)] {
             #expect(live.apply(ServerSentEvent(type: "book.created", data: data)) == nil)

@@ -3,6 +3,7 @@ import Keyring
 import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 
 @Suite("Session stores")
 struct SessionStoreTests {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import ListenUpCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -4,6 +4,7 @@ import ListenUpTestSupport
 import Logging
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 
 /// `SettingsClient.gsettings` and `.live` over the real schema (compiled from
 /// data/) with values in a key file in a temp folder.

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpCore
 import GSettings
 import Logging
 

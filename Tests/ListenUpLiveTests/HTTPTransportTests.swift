@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 import ListenUpTestSupport
 
 /// The live transport against a real loopback server that misbehaves.

@@ -1,19 +1,10 @@
 import Foundation
+import ListenUpCore
 import Logging
 import ListenUpAPI
 import Pairing
 
 extension PairingClient {
-    /// A client for a host that could not be built: opening reports `message`.
-    public static func unavailable(_ message: String) -> PairingClient {
-        PairingClient(events: { AsyncStream { $0.finish() } }, start: { throw PairingError.storage(message) }, open: {},
-                      close: {}, answer: { _, _ in }, devices: { [] }, revoke: { _ in })
-    }
-
-    /// No network, nothing happens (previews put the model in a state themselves).
-    public static let inert = PairingClient(events: { AsyncStream { _ in } }, start: {}, open: {}, close: {},
-                                            answer: { _, _ in }, devices: { [] }, revoke: { _ in })
-
     /// The app's pairing: one ``PairingHost`` with its files in `dataDirectory`
     /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
     /// LAN by default), reporting `status` to paired devices.

@@ -3,6 +3,7 @@ import Logging
 import Pairing
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 
 @Suite("PairingClient.host")
 struct PairingClientHostTests {

@@ -1,10 +1,15 @@
 import Foundation
 import ListenUpAPI
+import ListenUpCore
 import Logging
 
 extension Dependencies {
-    /// The real services: settings and sessions under the XDG directories of
-    /// `environment`, the network, LAN discovery.
+    /// The real services: the composition root's choice of every adapter.
+    /// Settings in GSettings, sessions in the Secret Service (or a private
+    /// file), the network through AsyncHTTPClient, the library cache in
+    /// SQLite, LAN discovery through Avahi and pairing through the
+    /// discovery server, with files under the XDG directories of
+    /// `environment`.
     public static func live(environment: [String: String], locations: ResourceLocations = ResourceLocations(),
                             logger: Logger) -> Dependencies {
         let directories = XDGDirectories(environment: environment)
@@ -19,10 +24,13 @@ extension Dependencies {
         )
         let cache = XDGDirectories.app(directories.cacheHome)
         dependencies.openLibrary = { server, userID in
-            LibraryStore.open(at: LibraryStore.url(in: cache, server: server, userID: userID), logger: logger)
+            SQLiteLibraryStore.open(at: SQLiteLibraryStore.url(in: cache, server: server, userID: userID), logger: logger)
         }
+        // Covers beside the library file: `covers-<key>/` for `library-<key>.sqlite`.
         dependencies.coverDirectory = { server, userID in
-            CoverLoader.directory(in: cache, server: server, userID: userID)
+            let library = SQLiteLibraryStore.url(in: cache, server: server, userID: userID)
+            return cache.appendingPathComponent(library.deletingPathExtension().lastPathComponent
+                .replacingOccurrences(of: "library-", with: "covers-"))
         }
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 import ListenUpTestSupport
 
 /// Server verification over the real network stack against loopback servers

@@ -1,0 +1,256 @@
+import Foundation
+import GRDB
+import ListenUpAPI
+import ListenUpCore
+import Logging
+
+extension CachedBook: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "book"
+
+    /// Reads a row column by column, which is quicker than GRDB's Codable
+    /// path (a cold start waits for the read of every book; see
+    /// docs/performance.md). A value of the wrong type throws, as with
+    /// Codable.
+    public init(row: Row) throws {
+        try self.init(id: row.decode(forColumn: "id"), title: row.decode(forColumn: "title"),
+                      authors: row.decode(forColumn: "authors"), narrators: row.decode(forColumn: "narrators"),
+                      series: row.decode(forColumn: "series"), duration: row.decode(forColumn: "duration"),
+                      createdAt: row.decode(forColumn: "createdAt"), updatedAt: row.decode(forColumn: "updatedAt"),
+                      hasCover: row.decode(forColumn: "hasCover"), storedSearchKey: row.decode(forColumn: "searchKey"),
+                      storedDetails: row.decode(forColumn: "details"))
+    }
+}
+
+/// The app's ``LibraryStore``: SQLite (GRDB), one file per server and user under
+/// `$XDG_CACHE_HOME/listenup/`. A file that is not ours or not a database
+/// is moved aside (`.corrupt`) and rebuilt; the app never fails on it.
+public final class SQLiteLibraryStore: LibraryStore {
+    /// Marks our databases (`PRAGMA application_id`, "LUlb").
+    static let applicationID: Int32 = 0x4C55_6C62
+    private let database: DatabaseQueue
+
+    private init(database: DatabaseQueue) {
+        self.database = database
+    }
+
+    /// The cache file for `user` on `server` under `cacheDirectory`.
+    public static func url(in cacheDirectory: URL, server: URL, userID: String) -> URL {
+        let key = "\(server.absoluteString)|\(userID)".unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
+        return cacheDirectory.appendingPathComponent("library-\(key).sqlite")
+    }
+
+    /// A store in memory (tests, or when no file can be made).
+    public static func inMemory() -> SQLiteLibraryStore {
+        // An in-memory queue only fails if SQLite itself is unusable.
+        guard let queue = try? DatabaseQueue(), let store = try? prepare(queue) else {
+            preconditionFailure("SQLite cannot open an in-memory database")
+        }
+        return store
+    }
+
+    /// Opens (or creates) the store at `url`. A damaged or foreign file is
+    /// set aside and a fresh store made; if even that fails, the store lives
+    /// in memory for this run.
+    public static func open(at url: URL, logger: Logger) -> SQLiteLibraryStore {
+        do {
+            return try openFile(url)
+        } catch {
+            logger.warning("Library cache unreadable; setting it aside and starting afresh", metadata: ["path": "\(url.path)"])
+            let aside = url.appendingPathExtension("corrupt")
+            try? FileManager.default.removeItem(at: aside)
+            try? FileManager.default.moveItem(at: url, to: aside)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            do {
+                return try openFile(url)
+            } catch {
+                logger.error("Cannot create the library cache; keeping it in memory", metadata: ["reason": "\(error)"])
+                return inMemory()
+            }
+        }
+    }
+
+    private static func openFile(_ url: URL) throws -> SQLiteLibraryStore {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return try prepare(try DatabaseQueue(path: url.path))
+    }
+
+    /// Checks the file is ours (or empty) and brings the schema up to date.
+    private static func prepare(_ queue: DatabaseQueue) throws -> SQLiteLibraryStore {
+        try queue.write { db in
+            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            if id != applicationID {
+                guard tables == 0 else { throw DatabaseError(resultCode: .SQLITE_NOTADB, message: "not a ListenUp library cache") }
+                try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            }
+        }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "book") { table in
+                table.primaryKey("id", .text)
+                table.column("title", .text).notNull()
+                table.column("authors", .text).notNull()
+                table.column("narrators", .text).notNull()
+                table.column("series", .text).notNull()
+                table.column("duration", .integer).notNull()
+                table.column("createdAt", .datetime).notNull()
+                table.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "syncState") { table in
+                table.primaryKey("id", .integer)
+                table.column("json", .blob).notNull()
+            }
+        }
+        migrator.registerMigration("v2") { db in
+            // The v1 rows lack the new columns; a delta cannot refill them,
+            // so the cache starts over with a full sync.
+            try db.execute(sql: "DELETE FROM book")
+            try db.execute(sql: "DELETE FROM syncState")
+            try db.alter(table: "book") { table in
+                table.add(column: "hasCover", .boolean).notNull().defaults(to: false)
+                table.add(column: "searchKey", .text).notNull().defaults(to: "")
+                table.add(column: "details", .blob).notNull().defaults(to: Data())
+            }
+            try db.create(table: "progress") { table in
+                table.primaryKey("bookID", .text)
+                table.column("fraction", .double).notNull()
+                table.column("finished", .boolean).notNull()
+            }
+        }
+        try migrator.migrate(queue)
+        return SQLiteLibraryStore(database: queue)
+    }
+
+    /// Every cached book, in no particular order (``LibraryIndex`` sorts).
+    public func books() throws -> [CachedBook] {
+        try database.read { db in try CachedBook.fetchAll(db) }
+    }
+
+    /// Every cached book as the list needs it, in no particular order
+    /// (``LibraryIndex`` sorts): ``CachedBook/details`` is left empty. Only
+    /// the details panel shows those, one book at a time through
+    /// ``book(id:)``; for a whole library they would be megabytes held for
+    /// nothing (a description alone is often over a kilobyte).
+    public func listedBooks() throws -> [CachedBook] {
+        try database.read { db in
+            let listed = Self.bookColumns.map { $0 == "details" ? "X'' AS details" : $0 }
+            return try CachedBook.fetchAll(db, sql: "SELECT id, \(listed.joined(separator: ", ")) FROM book")
+        }
+    }
+
+    /// One cached book.
+    public func book(id: String) throws -> CachedBook? {
+        try database.read { db in try CachedBook.fetchOne(db, key: id) }
+    }
+
+    /// How many books are cached.
+    public func count() throws -> Int {
+        try database.read { db in try CachedBook.fetchCount(db) }
+    }
+
+    /// Applies one page (and deletions) together with the sync state that
+    /// follows it, in one transaction: a crash leaves either both or neither.
+    /// - Returns: how many books it added, changed or deleted: a book stored
+    ///   again as it was, or an id not in the cache (the server may name
+    ///   books deleted long ago), is no change.
+    @discardableResult
+    public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+        try database.write { db in
+            var changed = try Self.store(books, in: db)
+            for id in deleted {
+                if try CachedBook.deleteOne(db, key: id) { changed += 1 }
+            }
+            try saveState(state, in: db)
+            return changed
+        }
+    }
+
+    /// The book table's columns after `id`, in the order `store` binds them.
+    private static let bookColumns = [
+        "title", "authors", "narrators", "series", "duration", "createdAt", "updatedAt", "hasCover", "searchKey", "details",
+    ]
+
+    /// Inserts a book, or updates it only where a value differs.
+    private static let upsert: String = {
+        let excluded = bookColumns.map { "excluded.\($0)" }
+        return """
+            INSERT INTO book (id, \(bookColumns.joined(separator: ", ")))
+            VALUES (?\(String(repeating: ", ?", count: bookColumns.count)))
+            ON CONFLICT(id) DO UPDATE SET \(zip(bookColumns, excluded).map { "\($0) = \($1)" }.joined(separator: ", "))
+            WHERE (\(bookColumns.joined(separator: ", "))) IS NOT (\(excluded.joined(separator: ", ")))
+            """
+    }()
+
+    /// Inserts or updates `books` through one prepared statement and one
+    /// JSON encoder (a record `save()` per book, an UPDATE then an INSERT
+    /// with the row encoded twice, was most of a sync's time). A row that
+    /// would be written as it is stays untouched.
+    /// - Returns: how many rows were added or changed.
+    @discardableResult
+    private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
+        let statement = try db.cachedStatement(sql: upsert)
+        let encoder = JSONEncoder()
+        // The same details give the same bytes, so an unchanged row compares equal.
+        encoder.outputFormatting = .sortedKeys
+        var changed = 0
+        for book in books {
+            let row = CachedBook(book, encoder: encoder)
+            try statement.execute(arguments: [
+                row.id, row.title, row.authors, row.narrators, row.series, row.duration,
+                row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details,
+            ])
+            changed += db.changesCount
+        }
+        return changed
+    }
+
+    /// Stores books that arrived outside a sync page (live events).
+    public func upsert(_ books: [SyncBook]) throws {
+        try database.write { db in try Self.store(books, in: db) }
+    }
+
+    /// Removes books (live events).
+    public func delete(_ ids: [String]) throws {
+        try database.write { db in
+            for id in ids {
+                _ = try CachedBook.deleteOne(db, key: id)
+                try db.execute(sql: "DELETE FROM progress WHERE bookID = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Listening progress per book (0...1), as last reported.
+    public func progress() throws -> [String: BookProgress] {
+        try database.read { db in
+            var result: [String: BookProgress] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT bookID, fraction, finished FROM progress") {
+                result[row["bookID"]] = BookProgress(fraction: row["fraction"], finished: row["finished"])
+            }
+            return result
+        }
+    }
+
+    /// Records (or, with `nil`, forgets) a book's progress.
+    public func setProgress(_ progress: BookProgress?, for bookID: String) throws {
+        try database.write { db in
+            if let progress {
+                try db.execute(sql: "INSERT OR REPLACE INTO progress (bookID, fraction, finished) VALUES (?, ?, ?)",
+                               arguments: [bookID, progress.fraction, progress.finished])
+            } else {
+                try db.execute(sql: "DELETE FROM progress WHERE bookID = ?", arguments: [bookID])
+            }
+        }
+    }
+
+    /// The sync state.
+    public func syncState() throws -> LibrarySyncState {
+        try database.read { db in
+            guard let data = try Data.fetchOne(db, sql: "SELECT json FROM syncState WHERE id = 1") else { return LibrarySyncState() }
+            return (try? JSONDecoder().decode(LibrarySyncState.self, from: data)) ?? LibrarySyncState()
+        }
+    }
+
+    private func saveState(_ state: LibrarySyncState, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO syncState (id, json) VALUES (1, ?)", arguments: [try JSONEncoder().encode(state)])
+    }
+}
