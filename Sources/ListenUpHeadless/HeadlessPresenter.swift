@@ -105,7 +105,7 @@ public final class HeadlessPresenter {
                     self.stateChanged(route: route, snapshot: model.snapshot)
                 }
             }
-            if let pairing = model as? PairingModel {
+            if let pairing = ScreenKey.pairing.model(model, on: route) {
                 lastPairingURI = nil
                 lastRequestID = nil
                 pairingObservation = StateObservation { [weak self, weak pairing] in

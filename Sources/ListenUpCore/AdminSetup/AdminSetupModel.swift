@@ -234,10 +234,15 @@ public final class AdminSetupModel: ScreenModel {
     }
 }
 
+extension ScreenKey where Model == AdminSetupModel {
+    /// Create admin.
+    public static var adminSetup: Self { Self(.adminSetup) }
+}
+
 extension RouteNode {
     /// Create admin: the server needs its first account.
     public static let adminSetup = RouteNode(
-        route: .adminSetup,
+        .adminSetup,
         serves: { if case .needsAdminSetup = $0 { true } else { false } },
         model: { context in
             // `--preview adminSetup` has no server.

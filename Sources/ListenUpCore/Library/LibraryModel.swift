@@ -461,10 +461,15 @@ public final class LibraryModel: ScreenModel {
     }
 }
 
+extension ScreenKey where Model == LibraryModel {
+    /// The library.
+    public static var library: Self { Self(.library) }
+}
+
 extension RouteNode {
     /// The library: signed in.
     public static let library = RouteNode(
-        route: .library,
+        .library,
         serves: { if case .authenticated = $0 { true } else { false } },
         model: { context in
             var session: Session?

@@ -7,10 +7,15 @@ public final class LoadingModel: ScreenModel {
     public var snapshot: JSONValue { [:] }
 }
 
+extension ScreenKey where Model == LoadingModel {
+    /// Start-up.
+    public static var loading: Self { Self(.loading) }
+}
+
 extension RouteNode {
     /// Loading: shown while the auth state is not known yet.
     public static let loading = RouteNode(
-        route: .loading,
+        .loading,
         serves: { $0 == .initializing },
         model: { _ in LoadingModel() },
         previews: [.init("loading") { _ in }]

@@ -145,10 +145,15 @@ public final class LoginModel: ScreenModel {
     }
 }
 
+extension ScreenKey where Model == LoginModel {
+    /// Sign in.
+    public static var login: Self { Self(.login) }
+}
+
 extension RouteNode {
     /// Sign in: the server is known, nobody is signed in (or the session lapsed).
     public static let login = RouteNode(
-        route: .login,
+        .login,
         serves: { state in
             switch state {
             case .needsLogin, .sessionLapsed: true

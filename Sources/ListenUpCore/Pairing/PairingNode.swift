@@ -2,11 +2,16 @@ import Foundation
 import Pairing
 import QRCode
 
+extension ScreenKey where Model == PairingModel {
+    /// Pair a device.
+    public static var pairing: Self { Self(.pairing) }
+}
+
 extension RouteNode {
     /// Pair a device: an overlay the user opens from anywhere (``AppNavigator/open(_:)``);
     /// no auth state is served by it. Opening the screen opens pairing; leaving it closes pairing.
     public static let pairing = RouteNode(
-        route: .pairing,
+        .pairing,
         serves: { _ in false },
         model: { context in
             let model = PairingModel(client: context.dependencies.pairing, moduleSize: PairingModel.screenModuleSize,

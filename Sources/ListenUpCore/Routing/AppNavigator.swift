@@ -49,7 +49,7 @@ public final class AppNavigator {
     /// menu, the preferences): only the library holds a signed-in session.
     public func signOut() {
         if overlayRoute != nil { closeOverlay() }
-        (activeModel as? LibraryModel)?.send(.signOut)
+        activeModel(.library)?.send(.signOut)
     }
 
     /// Reads the saved server (settings) and its session (secret store),

@@ -40,24 +40,24 @@ public struct RouteNode: Sendable {
     /// The preview states, the first being the default.
     public let previews: [Preview]
 
-    /// Declares a node whose model type is `Model`.
+    /// Declares the node of `screen`: its route, and a model of its type.
     /// - Parameters:
-    ///   - route: the route it realises.
+    ///   - screen: the screen's typed key.
     ///   - serves: the auth states it is shown for.
     ///   - model: builds the model from a context.
     ///   - previews: named states; each puts a fresh model in that state.
     public init<Model: ScreenModel>(
-        route: Route,
+        _ screen: ScreenKey<Model>,
         serves: @escaping @Sendable (AuthState) -> Bool,
         model: @escaping @MainActor @Sendable (RouteContext) -> Model,
         previews: [PreviewState<Model>]
     ) {
-        self.route = route
+        route = screen.route
         self.serves = serves
         self.makeModel = { model($0) }
         self.previews = previews.map { preview in
-            Preview(name: preview.name, apply: { any in
-                if let typed = any as? Model { preview.apply(typed) }
+            Preview(name: preview.name, apply: { made in
+                if let typed = screen.model(made, on: screen.route) { preview.apply(typed) }
             })
         }
     }

@@ -1,9 +1,14 @@
 import Foundation
 
+extension ScreenKey where Model == ServerSetupModel {
+    /// Server setup.
+    public static var serverSetup: Self { Self(.serverSetup) }
+}
+
 extension RouteNode {
     /// Server setup: shown while no server is chosen or one is being checked.
     public static let serverSetup = RouteNode(
-        route: .serverSetup,
+        .serverSetup,
         serves: { state in
             switch state {
             case .needsServer, .checkingServer: true

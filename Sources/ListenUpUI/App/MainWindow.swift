@@ -169,7 +169,7 @@ public final class MainWindow {
             return
         }
         if let old = page { retiring.append((old, old.widget)) }
-        watchLibrary(model as? LibraryModel)
+        watchLibrary(ScreenKey.library.model(model, on: route))
         // The loading page only stands in for the first screen, which takes
         // its place at once: no fade from a spinner at every start.
         let fades = pageRoute != .loading

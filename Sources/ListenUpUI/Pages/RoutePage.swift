@@ -22,19 +22,28 @@ extension RoutePage {
 
 /// Makes pages for models: the GTK half of the route registry.
 public struct PageRegistry: Sendable {
-    /// Makes a page if the model is the one the factory knows.
-    public typealias Factory = @MainActor @Sendable (any ScreenModel) -> (any RoutePage)?
+    /// Makes the page of one screen from its model.
+    public struct Entry: Sendable {
+        let route: Route
+        let make: @MainActor @Sendable (any ScreenModel) -> (any RoutePage)?
 
-    private var factories: [Route: Factory] = [:]
+        /// The page of `screen`, made from its model.
+        public static func page<Model>(_ screen: ScreenKey<Model>,
+                                       _ make: @escaping @MainActor @Sendable (Model) -> any RoutePage) -> Entry {
+            Entry(route: screen.route) { model in screen.model(model, on: screen.route).map(make) }
+        }
+    }
 
-    public init(_ entries: [(Route, Factory)]) {
-        for (route, factory) in entries { factories[route] = factory }
+    private var factories: [Route: Entry] = [:]
+
+    public init(_ entries: [Entry]) {
+        for entry in entries { factories[entry.route] = entry }
     }
 
     /// The page for `route`'s `model`, or nil if no page is registered for it.
     @MainActor
     public func page(for route: Route, model: any ScreenModel) -> (any RoutePage)? {
-        factories[route]?(model)
+        factories[route]?.make(model)
     }
 
     /// Whether a page is registered for `route`.
@@ -42,11 +51,11 @@ public struct PageRegistry: Sendable {
 
     /// The app's pages. Adding a screen adds one line here.
     public static let standard = PageRegistry([
-        (.loading, { ($0 as? LoadingModel).map(LoadingPage.init) }),
-        (.serverSetup, { ($0 as? ServerSetupModel).map { ServerSetupPage(model: $0) } }),
-        (.adminSetup, { ($0 as? AdminSetupModel).map(AdminSetupPage.init) }),
-        (.login, { ($0 as? LoginModel).map(LoginPage.init) }),
-        (.library, { ($0 as? LibraryModel).map(LibraryPage.init) }),
-        (.pairing, { ($0 as? PairingModel).map(PairingPage.init) }),
+        .page(.loading) { LoadingPage(model: $0) },
+        .page(.serverSetup) { ServerSetupPage(model: $0) },
+        .page(.adminSetup) { AdminSetupPage(model: $0) },
+        .page(.login) { LoginPage(model: $0) },
+        .page(.library) { LibraryPage(model: $0) },
+        .page(.pairing) { PairingPage(model: $0) },
     ])
 }

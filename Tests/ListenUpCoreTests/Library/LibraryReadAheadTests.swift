@@ -66,7 +66,7 @@ struct LibraryReadAheadTests {
         }
         // The library as it is made, before anything else runs.
         let booksAtCreation = LockedValue<[String]?>(nil)
-        let library = RouteNode(route: .library, serves: RouteNode.library.serves, model: { context in
+        let library = RouteNode(.library, serves: RouteNode.library.serves, model: { context in
             let model = RouteNode.library.makeModel(context) as! LibraryModel
             booksAtCreation.value = model.books.map(\.title)
             return model

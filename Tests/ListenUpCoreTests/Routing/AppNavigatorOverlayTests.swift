@@ -6,7 +6,7 @@ import Testing
 @MainActor
 func overlayRegistry() -> RouteRegistry {
     var registry = probeRegistry()
-    registry.register(RouteNode(route: .pairing, serves: { _ in false }, model: { _ in ProbeModel(label: "pairing") },
+    registry.register(RouteNode(ScreenKey<ProbeModel>(.pairing), serves: { _ in false }, model: { _ in ProbeModel(label: "pairing") },
                                 previews: [.init("first") { $0.value = 1 }]))
     return registry
 }

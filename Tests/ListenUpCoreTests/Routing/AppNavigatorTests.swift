@@ -19,7 +19,7 @@ final class ProbeModel: ScreenModel {
 @MainActor
 func probeRegistry() -> RouteRegistry {
     func node(_ route: Route, _ serves: @escaping @Sendable (AuthState) -> Bool) -> RouteNode {
-        RouteNode(route: route, serves: serves, model: { _ in ProbeModel(label: route.rawValue) },
+        RouteNode(ScreenKey<ProbeModel>(route), serves: serves, model: { _ in ProbeModel(label: route.rawValue) },
                   previews: [.init("first") { $0.value = 1 }, .init("second") { $0.value = 2 }])
     }
     return RouteRegistry([
@@ -157,7 +157,7 @@ struct AppNavigatorTests {
 
     @Test func laterRegistrationOfARouteReplacesTheEarlier() {
         var registry = probeRegistry()
-        registry.register(RouteNode(route: .login, serves: { $0 == .needsLogin(.closedLoopback) }, model: { _ in ProbeModel(label: "replacement") }, previews: []))
+        registry.register(RouteNode(ScreenKey<ProbeModel>(.login), serves: { $0 == .needsLogin(.closedLoopback) }, model: { _ in ProbeModel(label: "replacement") }, previews: []))
         #expect(registry.nodes.filter { $0.route == .login }.count == 1)
         let navigator = AppNavigator(registry: registry, dependencies: .test())
         navigator.update(.needsLogin(.closedLoopback))
