@@ -222,7 +222,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ListenUpHeadlessTests",
-                    dependencies: ["ListenUpHeadless", "listenup", "listenup-demo-server", "DemoServer", "ListenUpTestSupport"]),
+                    dependencies: ["ListenUpHeadless", "ListenUpCore", "listenup", "listenup-demo-server", "DemoServer", "ListenUpTestSupport"]),
         .testTarget(
             name: "ListenUpUITests",
             dependencies: [

@@ -19,6 +19,7 @@ import Logging
 @MainActor
 public final class HeadlessPresenter {
     private let navigator: AppNavigator
+    private let screens = HeadlessScreens.standard
     private let emit: @MainActor (JSONValue) -> Void
     private let logger: Logger
     private var routeObservation: StateObservation?
@@ -80,7 +81,8 @@ public final class HeadlessPresenter {
             return .carryOn
         }
         let command = ScreenCommand(action: action, arguments: members)
-        guard let model = navigator.activeModel, model.handle(command) else {
+        guard let model = navigator.activeModel,
+              screens.handle(command, by: model, on: navigator.activeRoute) else {
             emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
             return .carryOn
         }
@@ -100,9 +102,10 @@ public final class HeadlessPresenter {
             pairingObservation = nil
             observedModel = identity
             if let model {
+                let screens = screens
                 stateObservation = StateObservation { [weak self, weak model] in
-                    guard let self, let model else { return }
-                    self.stateChanged(route: route, snapshot: model.snapshot)
+                    guard let self, let model, let snapshot = screens.snapshot(of: model, on: route) else { return }
+                    self.stateChanged(route: route, snapshot: snapshot)
                 }
             }
             if let pairing = ScreenKey.pairing.model(model, on: route) {

@@ -4,7 +4,6 @@ import Observation
 @MainActor @Observable
 public final class LoadingModel: ScreenModel {
     public init() {}
-    public var snapshot: JSONValue { [:] }
 }
 
 extension ScreenKey where Model == LoadingModel {

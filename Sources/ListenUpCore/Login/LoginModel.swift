@@ -102,40 +102,6 @@ public final class LoginModel: ScreenModel {
         attempt = nil
     }
 
-    public var snapshot: JSONValue {
-        var state: [String: JSONValue] = [
-            "email": .string(email),
-            "server": .optional(serverURL?.absoluteString),
-            "canSignIn": .bool(canSignIn),
-            "notice": .optional(notice),
-        ]
-        switch status {
-        case .editing: state["status"] = "editing"
-        case .signingIn: state["status"] = "signingIn"
-        case .failed(let code, let message):
-            state["status"] = "failed"
-            state["code"] = .string(code)
-            state["message"] = .string(message)
-        }
-        return .object(state)
-    }
-
-    /// Headless: `login {email, password}`, `changeServer`.
-    public func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "login":
-            send(.emailChanged(command.arguments["email"]?.stringValue ?? ""))
-            send(.passwordChanged(command.arguments["password"]?.stringValue ?? ""))
-            send(.signIn)
-            return true
-        case "changeServer":
-            send(.changeServer)
-            return true
-        default:
-            return false
-        }
-    }
-
     /// Previews only.
     func showForPreview(email: String, password: Bool, status: Status, lapsed: Bool = false) {
         if lapsed { notice = tr("Your session has ended. Sign in again to continue.") }

@@ -70,7 +70,7 @@ struct AppNavigatorOverlayTests {
         navigator.open(.pairing)
         let model = try #require(navigator.activeModel as? PairingModel)
         #expect(dependencies.pairingStatus.value.activeRoute == "pairing")
-        #expect(model.handle(ScreenCommand(action: "closePairing")))
+        model.dismiss()
         #expect(navigator.activeRoute == .serverSetup)
         #expect(model.phase == .closed, "leaving the screen closes pairing")
         #expect(dependencies.pairingStatus.value.activeRoute == "serverSetup")
@@ -89,19 +89,5 @@ struct AppNavigatorOverlayTests {
             default: if case .failed = model.phase {} else { Issue.record("not failed: \(model.phase)") }
             }
         }
-    }
-
-    @Test func confirmPairingNeedsAPendingRequestAndABoolean() throws {
-        let navigator = AppNavigator(registry: .standard, dependencies: .test())
-        navigator.preview(.pairing, state: "open")
-        let model = try #require(navigator.activeModel as? PairingModel)
-        #expect(!model.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": true])), "nothing pending")
-        navigator.preview(.pairing, state: "request")
-        let asked = try #require(navigator.activeModel as? PairingModel)
-        #expect(!asked.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": "yes"])))
-        #expect(!asked.handle(ScreenCommand(action: "confirmPairing")))
-        #expect(asked.request != nil)
-        #expect(asked.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": false])))
-        #expect(asked.request == nil)
     }
 }

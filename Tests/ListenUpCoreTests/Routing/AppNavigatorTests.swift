@@ -10,7 +10,6 @@ final class ProbeModel: ScreenModel {
     var deactivated = false
     var value = 0
     init(label: String) { self.label = label }
-    var snapshot: JSONValue { ["label": .string(label), "value": .number(Double(value))] }
     func deactivate() { deactivated = true }
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+import ListenUpCore
+
+extension LibraryModel: HeadlessScreen {
+    var snapshot: JSONValue {
+        var state: [String: JSONValue] = [
+            "bookCount": .number(Double(books.count)),
+            "visibleCount": .number(Double(visible.count)),
+            "query": .string(query),
+            "sort": .string(sort.rawValue),
+            "layout": .string(layout.rawValue),
+            "user": .optional(session?.displayName),
+            "server": .optional(session?.serverURL.absoluteString),
+            "books": .array(visible.prefix(20).map { book in
+                var entry: [String: JSONValue] = ["id": .string(book.id), "title": .string(book.title), "authors": .string(book.authors)]
+                if let progress = book.progress { entry["progress"] = .number(progress.fraction) }
+                return .object(entry)
+            }),
+            "offline": .bool(isOffline),
+            "live": .bool(isLive),
+        ]
+        if let syncProgress {
+            state["sync"] = ["stored": .number(Double(syncProgress.stored)),
+                             "expected": syncProgress.expected.map { .number(Double($0)) } ?? .null]
+        }
+        if let selection {
+            state["selected"] = [
+                "id": .string(selection.book.id), "title": .string(selection.book.title),
+                "description": .string(selection.description),
+                "chapters": .number(Double(selection.chapters.count)),
+                "contributors": .array(selection.contributors.map { .string("\($0.name) (\($0.roles.joined(separator: ", ")))") }),
+            ]
+        }
+        switch status {
+        case .loading: state["status"] = "loading"
+        case .loaded: state["status"] = "loaded"
+        case .failed(let code, let message):
+            state["status"] = "failed"
+            state["code"] = .string(code)
+            state["message"] = .string(message)
+        }
+        return .object(state)
+    }
+
+    /// Headless: `reload`, `logout`, `search {query}`, `sort {by}`,
+    /// `layout {as}`, `select {id}` (null closes).
+    func handle(_ command: ScreenCommand) -> Bool {
+        switch command.action {
+        case "reload": send(.reload)
+        case "logout": send(.signOut)
+        case "search": send(.search(command.arguments["query"]?.stringValue ?? ""))
+        case "sort":
+            guard let by = command.arguments["by"]?.stringValue.flatMap(LibrarySort.init(rawValue:)) else { return false }
+            send(.sort(by))
+        case "layout":
+            guard let layout = command.arguments["as"]?.stringValue.flatMap(LibraryLayout.init(rawValue:)) else { return false }
+            send(.layout(layout))
+        case "select": send(.select(command.arguments["id"]?.stringValue))
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,6 @@
+import Foundation
+import ListenUpCore
+
+extension LoadingModel: HeadlessScreen {
+    var snapshot: JSONValue { [:] }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ListenUpCore
+
+extension LoginModel: HeadlessScreen {
+    var snapshot: JSONValue {
+        var state: [String: JSONValue] = [
+            "email": .string(email),
+            "server": .optional(serverURL?.absoluteString),
+            "canSignIn": .bool(canSignIn),
+            "notice": .optional(notice),
+        ]
+        switch status {
+        case .editing: state["status"] = "editing"
+        case .signingIn: state["status"] = "signingIn"
+        case .failed(let code, let message):
+            state["status"] = "failed"
+            state["code"] = .string(code)
+            state["message"] = .string(message)
+        }
+        return .object(state)
+    }
+
+    /// Headless: `login {email, password}`, `changeServer`.
+    func handle(_ command: ScreenCommand) -> Bool {
+        switch command.action {
+        case "login":
+            send(.emailChanged(command.arguments["email"]?.stringValue ?? ""))
+            send(.passwordChanged(command.arguments["password"]?.stringValue ?? ""))
+            send(.signIn)
+            return true
+        case "changeServer":
+            send(.changeServer)
+            return true
+        default:
+            return false
+        }
+    }
+}

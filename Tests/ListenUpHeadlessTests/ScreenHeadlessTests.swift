@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import ListenUpCore
+@testable import ListenUpHeadless
+
+/// Each screen as the headless front prints and commands it (in process;
+/// the child-process suites drive the same through the real binary).
+@MainActor
+@Suite("Screens as the headless front shows them")
+struct ScreenHeadlessTests {
+    static let closed = KnownServer(url: URL(string: "http://127.0.0.1:9")!)
+
+    func settle(_ done: () -> Bool) async {
+        for _ in 0..<200 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func serverSetupTakesConnectAndRefusesWhatItDoesNotKnow() {
+        let model = ServerSetupModel(environment: .init(verifier: ServerVerifier { _ in .failure(.unreachable) },
+                                                        discovery: .fixed([]), settings: .inMemory(), send: { _ in }),
+                                     browse: false)
+        #expect(model.handle(ScreenCommand(action: "connect", arguments: ["url": "nope nope"])))
+        #expect(model.snapshot["code"] == "urlContainsWhitespace")
+        #expect(model.handle(ScreenCommand(action: "connect", arguments: ["url": "ftp://example.com"])))
+        #expect(model.snapshot["status"] == "invalid")
+        #expect(model.snapshot["code"] == "unsupportedScheme")
+        #expect(!model.handle(ScreenCommand(action: "pick", arguments: ["id": "lib-nowhere"])), "not a discovered server")
+        #expect(!model.handle(ScreenCommand(action: "dance")))
+    }
+
+    @Test func serverSetupPicksADiscoveredServerByID() async {
+        let lan = LANServer(id: "lib-den", name: "Den", hostAndPort: "127.0.0.1:9", version: "1.0.0",
+                            url: URL(string: "http://127.0.0.1:9")!)
+        let model = ServerSetupModel(environment: .init(verifier: ServerVerifier { _ in .failure(.unreachable) },
+                                                        discovery: .fixed([.found(lan)]), settings: .inMemory(), send: { _ in }))
+        defer { model.deactivate() }
+        await settle { !model.discovered.isEmpty }
+        #expect(model.snapshot["discovered"]?[0]?["name"] == "Den")
+        #expect(model.handle(ScreenCommand(action: "pick", arguments: ["id": "lib-den"])))
+        #expect(model.urlText == "http://127.0.0.1:9")
+        await settle { !model.isChecking }
+        #expect(model.snapshot["code"] == "unreachable")
+    }
+
+    @Test func setupAdminSplitsTheNameAndKeepsPasswordsOut() async {
+        let model = AdminSetupModel(server: Self.closed, dependencies: .test(), send: { _ in })
+        #expect(model.handle(ScreenCommand(action: "setupAdmin", arguments: [
+            "name": "Ada King Lovelace", "email": "ada@example.com", "password": "analytical-engine",
+        ])))
+        #expect(model.firstName == "Ada King" && model.lastName == "Lovelace")
+        #expect(!"\(model.snapshot)".contains("analytical-engine"))
+        await settle { model.status != .creating }
+        #expect(model.snapshot["code"] == "unreachable")
+        #expect(model.snapshot["server"] == "http://127.0.0.1:9")
+
+        let invalid = AdminSetupModel(server: Self.closed, dependencies: .test(), send: { _ in })
+        #expect(invalid.handle(ScreenCommand(action: "setupAdmin", arguments: ["name": "Ada", "email": "ada@", "password": "short"])))
+        #expect(invalid.snapshot["code"] == "invalidForm")
+        #expect(invalid.snapshot["fieldErrors"]?["password"] == "Use at least 8 characters.")
+        #expect(!"\(invalid.snapshot)".contains("short"), "no password in the snapshot")
+    }
+
+    @Test func loginKeepsThePasswordOutAndReportsWhy() async {
+        let events = LockedValue<[AuthEvent]>([])
+        let model = LoginModel(server: Self.closed, dependencies: .test(), lapsed: false,
+                               send: { event in events.withLock { $0.append(event) } })
+        #expect(model.handle(ScreenCommand(action: "login", arguments: ["email": "ada@example.com", "password": "secret-words"])))
+        #expect(!"\(model.snapshot)".contains("secret-words"))
+        await settle { model.status != .signingIn }
+        #expect(model.snapshot["code"] == "unreachable")
+        #expect(model.handle(ScreenCommand(action: "changeServer")))
+        #expect(events.value.last == .changeServer)
+    }
+
+    @Test func confirmPairingNeedsAPendingRequestAndABoolean() throws {
+        let navigator = AppNavigator(registry: .standard, dependencies: .test())
+        navigator.preview(.pairing, state: "open")
+        let model = try #require(navigator.activeModel(.pairing))
+        #expect(!model.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": true])), "nothing pending")
+        navigator.preview(.pairing, state: "request")
+        let asked = try #require(navigator.activeModel(.pairing))
+        #expect(asked.snapshot["request"]?["client"] != nil)
+        #expect(!asked.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": "yes"])))
+        #expect(!asked.handle(ScreenCommand(action: "confirmPairing")))
+        #expect(asked.request != nil)
+        #expect(asked.handle(ScreenCommand(action: "confirmPairing", arguments: ["accept": false])))
+        #expect(asked.request == nil)
+    }
+
+    @Test func everyStandardScreenHasAHeadlessForm() {
+        for node in RouteRegistry.standard.nodes {
+            let navigator = AppNavigator(registry: .standard, dependencies: .test())
+            #expect(navigator.preview(node.route, state: nil))
+            let model = try? #require(navigator.activeModel)
+            #expect(model.flatMap { HeadlessScreens.standard.snapshot(of: $0, on: node.route) } != nil, "\(node.route)")
+        }
+    }
+}
