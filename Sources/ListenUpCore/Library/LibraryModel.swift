@@ -9,48 +9,6 @@ import Observation
 /// remembered across restarts.
 @MainActor @Observable
 public final class LibraryModel: ScreenModel {
-    /// One book as the page shows it.
-    public struct Book: Equatable, Sendable, Identifiable {
-        public var id: String
-        public var title: String
-        public var authors: String
-        public var narrators: String
-        /// `Series #sequence`, comma-separated.
-        public var series: String
-        /// Milliseconds.
-        public var duration: Int64
-        public var hasCover: Bool
-        /// Changes when the book does (the cover is fetched again).
-        public var version: Date
-        public var progress: BookProgress?
-
-        public init(id: String, title: String, authors: String, narrators: String = "", series: String = "",
-                    duration: Int64 = 0, hasCover: Bool = false, version: Date = Date(timeIntervalSince1970: 0),
-                    progress: BookProgress? = nil) {
-            self.id = id
-            self.title = title
-            self.authors = authors
-            self.narrators = narrators
-            self.series = series
-            self.duration = duration
-            self.hasCover = hasCover
-            self.version = version
-            self.progress = progress
-        }
-    }
-
-    /// The book the details panel shows.
-    public struct Details: Equatable, Sendable {
-        public var book: Book
-        public var subtitle: String?
-        /// The description as plain text (HTML stripped).
-        public var description: String
-        public var publisher: String?
-        public var publishYear: String?
-        public var contributors: [BookDetails.Person]
-        public var chapters: [BookDetails.ChapterEntry]
-    }
-
     public enum Status: Equatable, Sendable {
         /// Nothing cached yet: the first sync is running.
         case loading
@@ -109,15 +67,13 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var coverLoader: CoverLoader?
-    @ObservationIgnored private var syncTask: Task<Void, Never>?
-    @ObservationIgnored private var liveTask: Task<Void, Never>?
-    @ObservationIgnored private var periodicTask: Task<Void, Never>?
-    @ObservationIgnored private var refreshTask: Task<Void, Never>?
+    /// Keeps the cache in step with the server (nil in previews).
+    @ObservationIgnored private var syncSession: LibrarySyncSession?
+    @ObservationIgnored private var startTask: Task<Void, Never>?
     @ObservationIgnored private var store: (any LibraryStore)?
     @ObservationIgnored private var index = LibraryIndex([])
     @ObservationIgnored private var order: [Int] = []
     @ObservationIgnored private var progress: [String: BookProgress] = [:]
-    @ObservationIgnored private var lastSync: ContinuousClock.Instant?
 
     public init(dependencies: Dependencies, session: Session?, load: Bool = true,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
@@ -132,7 +88,7 @@ public final class LibraryModel: ScreenModel {
 
     public func send(_ intent: Intent) {
         switch intent {
-        case .reload: sync()
+        case .reload: syncSession?.sync()
         case .signOut: signOut()
         case .search(let text): search(text)
         case .sort(let sort): changeSort(sort)
@@ -156,11 +112,14 @@ public final class LibraryModel: ScreenModel {
         coverLoader = CoverLoader(server: server, directory: dependencies.coverDirectory(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         coversAvailable = true
+        let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self)
+        self.syncSession = syncSession
         let send = send
-        syncTask = Task { [weak self] in
+        startTask = Task { [weak self] in
             await server.onSessionLapsed { await MainActor.run { send(.sessionRefused) } }
             if self?.hasLoadedCache == false { await self?.loadCache(readAhead?.contents) }
-            self?.sync()
+            guard !Task.isCancelled else { return }
+            syncSession.sync()
         }
     }
 
@@ -205,99 +164,6 @@ public final class LibraryModel: ScreenModel {
         // book and frees the last one (and a read, the index it replaced):
         // free pages malloc would keep, handed back once typing pauses.
         FreedMemory.release(logger: dependencies.logger)
-    }
-
-    /// Runs a sync (full the first time, else a delta) unless one runs.
-    private func sync() {
-        guard let session, let store, syncProgress == nil else { return }
-        let dependencies = dependencies
-        syncProgress = SyncProgress(stored: 0, expected: nil)
-        if books.isEmpty, case .failed = status { status = .loading }
-        syncTask = Task { [weak self] in
-            defer { self?.syncProgress = nil }
-            let server = session.connection
-            let firstSync = !((try? store.syncState().fullSyncDone) ?? false)
-            if firstSync, let count = try? await server.libraryBookCount() {
-                self?.syncProgress?.expected = count
-            }
-            do throws(APIClientError) {
-                let changed = try await LibrarySync(server: server, store: store, logger: dependencies.logger).run { [weak self] stored in
-                    await self?.reportSynced(stored)
-                }
-                guard !Task.isCancelled, let self else { return }
-                self.lastSync = .now
-                // A delta that changed nothing (the usual start) leaves the
-                // books shown as they are: no second read of the whole cache.
-                if changed > 0 || !self.hasLoadedCache { await self.loadCache() }
-                self.isOffline = false
-                self.status = .loaded
-                self.startLiveUpdates(server: server, store: store)
-            } catch {
-                guard !Task.isCancelled, let self else { return }
-                if error == .sessionLapsed { return } // the lapse handler moves on
-                if case .transport = error, !self.books.isEmpty {
-                    self.isOffline = true
-                    self.status = .loaded
-                    self.startLiveUpdates(server: server, store: store)
-                    return
-                }
-                self.status = .failed(code: error.code, message: error.userMessage)
-            }
-        }
-    }
-
-    private func reportSynced(_ stored: Int) {
-        syncProgress?.stored = stored
-    }
-
-    /// Follows the event stream (once started, it reconnects by itself) and
-    /// runs a delta sync now and then.
-    private func startLiveUpdates(server: any ServerConnection, store: any LibraryStore) {
-        guard liveTask == nil else { return }
-        let live = LibraryLiveUpdates(server: server, store: store, backoff: dependencies.liveUpdatesBackoff,
-                                      logger: dependencies.logger)
-        liveTask = Task { [weak self] in
-            await live.run { [weak self] change in
-                await self?.apply(change)
-            }
-        }
-        let interval = dependencies.periodicSync
-        periodicTask = Task { [weak self] in
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
-                self?.sync()
-            }
-        }
-    }
-
-    private func apply(_ change: LibraryLiveUpdates.Change) {
-        switch change {
-        case .connected:
-            isLive = true
-            isOffline = false
-            // Events are not replayed: catch up on what was missed, unless
-            // a sync has just run.
-            if let lastSync, ContinuousClock.now - lastSync < .seconds(5) { return }
-            sync()
-        case .disconnected:
-            isLive = false
-        case .booksChanged, .progressChanged:
-            scheduleRefresh()
-        case .needsDeltaSync:
-            sync()
-        case .userDeleted:
-            send(.sessionRefused)
-        }
-    }
-
-    /// Reloads from the cache after live changes, at most every 150 ms.
-    private func scheduleRefresh() {
-        guard refreshTask == nil else { return }
-        refreshTask = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(150))
-            self?.refreshTask = nil
-            await self?.loadCache()
-        }
     }
 
     // MARK: Search, sort, layout, details
@@ -366,11 +232,9 @@ public final class LibraryModel: ScreenModel {
     }
 
     private func stopWork() {
-        for task in [syncTask, liveTask, periodicTask, refreshTask] { task?.cancel() }
-        syncTask = nil
-        liveTask = nil
-        periodicTask = nil
-        refreshTask = nil
+        startTask?.cancel()
+        startTask = nil
+        syncSession?.stop()
     }
 
     public func deactivate() {
@@ -397,6 +261,52 @@ public final class LibraryModel: ScreenModel {
                                 description: PlainText.fromHTML(details.description ?? ""), publisher: details.publisher,
                                 publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters)
         }
+    }
+}
+
+extension LibraryModel: LibrarySyncScreen {
+    func syncStarted() {
+        syncProgress = SyncProgress(stored: 0, expected: nil)
+        if books.isEmpty, case .failed = status { status = .loading }
+    }
+
+    func syncProgressed(stored: Int, expected: Int?) {
+        syncProgress = SyncProgress(stored: stored, expected: expected)
+    }
+
+    func syncEnded() {
+        syncProgress = nil
+    }
+
+    func synced(changed: Int) async {
+        // A delta that changed nothing (the usual start) leaves the books
+        // shown as they are: no second read of the whole cache.
+        if changed > 0 || !hasLoadedCache { await loadCache() }
+        isOffline = false
+        status = .loaded
+    }
+
+    func syncFailed(_ error: APIClientError) -> Bool {
+        if case .transport = error, !books.isEmpty {
+            isOffline = true
+            status = .loaded
+            return true
+        }
+        status = .failed(code: error.code, message: error.userMessage)
+        return false
+    }
+
+    func liveChanged(_ live: Bool) {
+        isLive = live
+        if live { isOffline = false }
+    }
+
+    func cacheChanged() async {
+        await loadCache()
+    }
+
+    func accountDeleted() {
+        send(.sessionRefused)
     }
 }
 

@@ -1,0 +1,46 @@
+import Foundation
+import ListenUpAPI
+
+extension LibraryModel {
+    /// One book as the page shows it.
+    public struct Book: Equatable, Sendable, Identifiable {
+        public var id: String
+        public var title: String
+        public var authors: String
+        public var narrators: String
+        /// `Series #sequence`, comma-separated.
+        public var series: String
+        /// Milliseconds.
+        public var duration: Int64
+        public var hasCover: Bool
+        /// Changes when the book does (the cover is fetched again).
+        public var version: Date
+        public var progress: BookProgress?
+
+        public init(id: String, title: String, authors: String, narrators: String = "", series: String = "",
+                    duration: Int64 = 0, hasCover: Bool = false, version: Date = Date(timeIntervalSince1970: 0),
+                    progress: BookProgress? = nil) {
+            self.id = id
+            self.title = title
+            self.authors = authors
+            self.narrators = narrators
+            self.series = series
+            self.duration = duration
+            self.hasCover = hasCover
+            self.version = version
+            self.progress = progress
+        }
+    }
+
+    /// The book the details panel shows.
+    public struct Details: Equatable, Sendable {
+        public var book: Book
+        public var subtitle: String?
+        /// The description as plain text (HTML stripped).
+        public var description: String
+        public var publisher: String?
+        public var publishYear: String?
+        public var contributors: [BookDetails.Person]
+        public var chapters: [BookDetails.ChapterEntry]
+    }
+}
