@@ -182,9 +182,8 @@ public final class SQLiteLibraryStore: LibraryStore {
     }()
 
     /// Inserts or updates `books` through one prepared statement and one
-    /// JSON encoder (a record `save()` per book, an UPDATE then an INSERT
-    /// with the row encoded twice, was most of a sync's time). A row that
-    /// would be written as it is stays untouched.
+    /// JSON encoder, each row encoded once (a sync stores thousands). A row
+    /// that would be written as it is stays untouched.
     /// - Returns: how many rows were added or changed.
     @discardableResult
     private static func store(_ books: [SyncBook], in db: Database) throws -> Int {

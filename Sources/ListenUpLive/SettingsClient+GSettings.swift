@@ -58,9 +58,9 @@ extension SettingsClient {
     /// schema from GLib's sources or from `locations` (installed prefix,
     /// checkout build folder).
     ///
-    /// A `settings.json` left by earlier versions in `legacyDirectory` is
-    /// imported once and renamed `settings.json.migrated`, so nothing the user
-    /// set is lost. When the schema is nowhere to be found (a binary run
+    /// A `settings.json` in `legacyDirectory` (settings kept as a JSON file,
+    /// ``SettingsClient/file(in:logger:)``) is imported once and renamed
+    /// `settings.json.migrated`, so nothing the user set is lost. When the schema is nowhere to be found (a binary run
     /// straight from a fresh build folder), the app still runs: settings are
     /// held in memory for this run (seeded from that file if present), and a
     /// warning says so.

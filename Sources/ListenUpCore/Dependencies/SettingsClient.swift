@@ -30,7 +30,8 @@ public struct AppSettings: Codable, Equatable, Sendable {
         case serverURL, instanceID, librarySort, libraryLayout, colorScheme, window
     }
 
-    /// Reads files written before `colorScheme` and `window` existed.
+    /// Reads a settings file; `colorScheme` and `window` may be missing
+    /// (the defaults are used).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         serverURL = try container.decodeIfPresent(String.self, forKey: .serverURL)
