@@ -56,7 +56,7 @@ final class AppFurnitureTests: XCTestCase {
     func testPreferencesSaveTheAppearanceRevokeDevicesAndKnowWhenSignOutApplies() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let settings = SettingsClient.inMemory(AppSettings(serverURL: "https://books.example.org"))
+            let settings = SettingsClient.inMemory()
             let device = PairedDevice(id: "dev-1", name: "Anna’s Pixel", model: "Pixel 8", pairedAt: Date(), lastSeen: Date(),
                                       expiresAt: Date().addingTimeInterval(3600))
             let paired = LockedValue([device])
@@ -65,6 +65,8 @@ final class AppFurnitureTests: XCTestCase {
             dependencies.pairing = PairingClient(events: { AsyncStream { _ in } }, start: {}, open: {}, close: {}, answer: { _, _ in },
                                                  devices: { paired.value }, revoke: { id in paired.value.removeAll { $0.id == id } })
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+            // Signed out of a known server: the auth state says which.
+            navigator.update(.needsLogin(KnownServer(url: URL(string: "https://books.example.org")!)))
             Self.withApplication("PreferencesTest") { app in
                 let main = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 let preferences = PreferencesWindow(model: navigator.makePreferences(), parent: main.window) {}
