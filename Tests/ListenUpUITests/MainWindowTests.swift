@@ -19,7 +19,7 @@ final class MainWindowTests: XCTestCase {
             let recorder = PageRecorder()
             var timedOut = false
             var shown: MainWindow?
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 shown = window
                 window.present()
@@ -47,6 +47,7 @@ final class MainWindowTests: XCTestCase {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)
@@ -76,7 +77,7 @@ extension MainWindowTests {
             var seen: [(page: String, menu: Bool, signOut: Bool)] = []
             var timedOut = false
             var shown: MainWindow?
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 shown = window
                 window.present()
@@ -107,6 +108,7 @@ extension MainWindowTests {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)

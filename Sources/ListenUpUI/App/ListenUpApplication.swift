@@ -154,7 +154,7 @@ public final class ListenUpApplication {
     }
 
     private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
-        connections.append(window.connect(.custom("realize")) { [weak self] in
+        connections.append(window.connect(.realize) { [weak self] in
             FramePaint.untilDone(of: window) {
                 guard let self else { return true }
                 if self.options.waitForContent, !self.showsContent { return false }

@@ -51,22 +51,19 @@ public final class MainWindow {
 
         // Primary menu: Pair a Device… always; Sign Out, enabled while signed
         // in; then the app's Preferences, Keyboard Shortcuts and About.
-        let menu: OpaquePointer = g_menu_new()
-        let session: OpaquePointer = g_menu_new()
-        g_menu_append(session, tr("Pair a Device…"), "win.pair-device")
-        g_menu_append(session, tr("Sign Out"), "win.sign-out")
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(session))
-        g_object_unref(UnsafeMutableRawPointer(session))
-        let app: OpaquePointer = g_menu_new()
-        g_menu_append(app, tr("Preferences"), "app.preferences")
-        g_menu_append(app, tr("Keyboard Shortcuts"), "app.shortcuts")
-        g_menu_append(app, tr("About ListenUp"), "app.about")
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(app))
-        g_object_unref(UnsafeMutableRawPointer(app))
+        let menu = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        let session = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        g_menu_append(session.pointer, tr("Pair a Device…"), "win.pair-device")
+        g_menu_append(session.pointer, tr("Sign Out"), "win.sign-out")
+        g_menu_append_section(menu.pointer, nil, session.pointer.cast(to: GMenuModel.self))
+        let app = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        g_menu_append(app.pointer, tr("Preferences"), "app.preferences")
+        g_menu_append(app.pointer, tr("Keyboard Shortcuts"), "app.shortcuts")
+        g_menu_append(app.pointer, tr("About ListenUp"), "app.about")
+        g_menu_append_section(menu.pointer, nil, app.pointer.cast(to: GMenuModel.self))
         menuButton = newObject(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(menuButton.opaque, UnsafeMutablePointer<GMenuModel>(menu))
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_menu_button_set_menu_model(menuButton.opaque, menu.pointer.cast(to: GMenuModel.self))
         gtk_widget_set_tooltip_text(menuButton, tr("Main Menu"))
         menuButton.setAccessibleLabel(tr("Main Menu"))
         gtk_menu_button_set_primary(menuButton.opaque, 1)
@@ -93,9 +90,9 @@ public final class MainWindow {
             navigator?.open(.pairing)
         }
         self.connections = connections
-        self.connections.append(stack.connectNotify("transition-running") { [weak self] in self?.dropRetiredPages() })
+        self.connections.append(stack.connect(.notify("transition-running")) { [weak self] in self?.dropRetiredPages() })
         self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
-        self.connections.append(window.connectReturningBool(.closeRequest) { [weak self] in
+        self.connections.append(window.connect(.closeRequest) { [weak self] in
             self?.saveWindowState()
             return false
         })

@@ -84,7 +84,7 @@ final class PreferencesWindow {
 
         connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
         for (scheme, check) in schemeButtons {
-            connections.append(check.connectNotify("active") { [weak self] in
+            connections.append(check.connect(.notify("active")) { [weak self] in
                 guard let self, gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) != 0 else { return }
                 self.model.setColorScheme(scheme)
             })

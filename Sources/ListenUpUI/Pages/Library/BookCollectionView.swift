@@ -22,9 +22,11 @@ final class BookCollectionView {
     let grid: UnsafeMutablePointer<GtkWidget>
     let list: UnsafeMutablePointer<GtkWidget>
     /// One item per position shown (its string is unused).
-    private let positions: OpaquePointer
+    private let positionList: GObjectRef<OpaquePointer>
+    private var positions: OpaquePointer { positionList.pointer }
     /// The selection model over `positions`, given to the visible view only.
-    private let selection: OpaquePointer
+    private let selectionModel: GObjectRef<OpaquePointer>
+    private var selection: OpaquePointer { selectionModel.pointer }
     private let model: LibraryModel
     /// The books shown, in order: position `n` shows `booksShown[n]`.
     private var booksShown: [LibraryModel.Book] = []
@@ -58,11 +60,10 @@ final class BookCollectionView {
 
     init(model: LibraryModel) {
         self.model = model
-        positions = gtk_string_list_new(nil)
-        // The selection model takes the list; each view takes a reference to
-        // the selection model.
-        selection = newObject(gtk_no_selection_new(positions))
-        g_object_ref(UnsafeMutableRawPointer(positions))
+        positionList = GObjectRef(taking: newObject(gtk_string_list_new(nil)))
+        // The selection model takes a reference to the list of its own; each
+        // view takes one to the selection model.
+        selectionModel = GObjectRef(taking: newObject(gtk_no_selection_new(positionList.newReference())))
 
         // The views start without a model: `setLayout` gives it to the one
         // shown, so the hidden one keeps no cells.
@@ -98,7 +99,7 @@ final class BookCollectionView {
         // The grid's width is its horizontal adjustment's page size, set on
         // each allocation: the columns that fit are worked out after it.
         if let adjustment = gtk_scrollable_get_hadjustment(grid.opaque) {
-            connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("changed")) { [weak self] in
+            connections.append(adjustment.connect(.changed) { [weak self] in
                 guard let self, self.fitting == nil else { return }
                 self.fitting = MainContext.timeout(after: .zero) { [weak self] in
                     self?.fitting = nil
@@ -110,17 +111,17 @@ final class BookCollectionView {
         // from the main loop (GTK moves the adjustment inside its layout).
         for view in [grid, list] {
             guard let adjustment = gtk_scrollable_get_vadjustment(view.opaque) else { continue }
-            connections.append(UnsafeMutableRawPointer(adjustment).connect(.custom("value-changed")) { [weak self] in
+            connections.append(adjustment.connect(.valueChanged) { [weak self] in
                 guard let self, !self.scrollingItself, self.isUnfinished || !self.coverless.isEmpty else { return }
                 self.finishing?.cancel()
                 self.finishing = MainContext.timeout(after: .zero) { [weak self] in self?.finishShowing(fetchingCovers: true) }
             })
         }
         for view in [grid, list] {
-            connections.append(view.connect(.activate, trampoline: positionTrampoline, body: { [weak self] (position: UInt32) in
+            connections.append(view.connect(.itemActivate) { [weak self] position in
                 guard let self, Int(position) < self.booksShown.count else { return }
                 self.onActivate(self.booksShown[Int(position)].id)
-            }))
+            })
         }
     }
 
@@ -129,8 +130,6 @@ final class BookCollectionView {
         finishing?.cancel()
         fitting?.cancel()
         coverPause?.cancel()
-        g_object_unref(UnsafeMutableRawPointer(selection))
-        g_object_unref(UnsafeMutableRawPointer(positions))
     }
 
     /// The most columns of cards the grid shows.
@@ -326,7 +325,7 @@ final class BookCollectionView {
     private func scheduleTheRest() {
         guard isUnfinished, finishing == nil, untilMapped == nil else { return }
         if gtk_widget_get_realized(widget) == 0 {
-            untilMapped = widget.connect(.custom("map")) { [weak self] in
+            untilMapped = widget.connect(.map) { [weak self] in
                 guard let self else { return }
                 self.untilMapped?.disconnect()
                 self.untilMapped = nil
@@ -429,34 +428,33 @@ final class BookCollectionView {
 
     private func install(factory: OpaquePointer?, style: BookCell.Style) {
         guard let factory else { return }
-        let object = UnsafeMutableRawPointer(factory)
-        connections.append(object.connect(.custom("setup"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
-            guard let self, let item else { return }
+        connections.append(factory.connect(.listItemSetup) { [weak self] item in
+            guard let self else { return }
             self.cellsMade += 1
             let cell = BookCell(style: style)
-            gtk_list_item_set_child(OpaquePointer(item), cell.widget)
+            gtk_list_item_set_child(item, cell.widget)
             self.cells[Int(bitPattern: item)] = cell
-        }))
-        connections.append(object.connect(.custom("bind"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
-            guard let self, let item else { return }
+        })
+        connections.append(factory.connect(.listItemBind) { [weak self] item in
+            guard let self else { return }
             let key = Int(bitPattern: item)
             self.waiting.remove(key)
             guard let cell = self.cells[key], let book = self.book(at: key) else { return }
             self.bind(cell, to: book)
-        }))
-        connections.append(object.connect(.custom("unbind"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
-            guard let self, let item else { return }
+        })
+        connections.append(factory.connect(.listItemUnbind) { [weak self] item in
+            guard let self else { return }
             self.waiting.remove(Int(bitPattern: item))
             self.cells[Int(bitPattern: item)]?.unbind()
-        }))
-        connections.append(object.connect(.custom("teardown"), trampoline: pointerArgumentTrampoline, body: { [weak self] (item: UnsafeMutableRawPointer?) in
-            guard let self, let item else { return }
+        })
+        connections.append(factory.connect(.listItemTeardown) { [weak self] item in
+            guard let self else { return }
             self.waiting.remove(Int(bitPattern: item))
             if let cell = self.cells.removeValue(forKey: Int(bitPattern: item)) {
                 self.coverless.remove(ObjectIdentifier(cell))
                 cell.unbind()
             }
-        }))
+        })
     }
 
     /// Shows `book` in `cell`, with its cover when it is decoded already;

@@ -155,7 +155,7 @@ final class LibraryPage: RoutePage {
     }
 
     private func connectControls() {
-        connections.append(searchEntry.connect(.custom("search-changed")) { [weak self] in
+        connections.append(searchEntry.connect(.searchChanged) { [weak self] in
             guard let self, !self.applyingState else { return }
             let text = String(cString: gtk_editable_get_text(self.searchEntry.opaque))
             self.queryFromField = text
@@ -168,29 +168,27 @@ final class LibraryPage: RoutePage {
             let keys: OpaquePointer = newObject(gtk_event_controller_key_new())
             gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
             gtk_widget_add_controller(widget, keys)
-            connections.append(UnsafeMutableRawPointer(keys).connect(.custom("key-pressed"), trampoline: keyPressedTrampoline, body: { [weak self] (controller: OpaquePointer) -> Void in
-                // Spelled out: the body's type must be exactly the one the
-                // trampoline reads (`self?.x = y` alone would return `()?`).
-                guard let self else { return }
-                self.keyPressedAt = KeyPressTime.instant(ofEventTime: gtk_event_controller_get_current_event_time(controller))
-            }))
+            connections.append(keys.connect(.keyPressed) { [weak self] press in
+                self?.keyPressedAt = KeyPressTime.instant(ofEventTime: gtk_event_controller_get_current_event_time(press.controller))
+                return false // observed only: the key goes on to its widget
+            })
             connections.append(searchEntry.connect(.changed) { [weak self] in
                 guard let self, !self.applyingState else { return }
                 self.typedAt = self.keyPressedAt ?? .now
                 self.keyPressedAt = nil
             })
         }
-        connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
+        connections.append(searchEntry.connect(.stopSearch) { [weak self] in
             guard let self else { return }
             gtk_editable_set_text(self.searchEntry.opaque, "")
         })
-        connections.append(sortDropDown.connectNotify("selected") { [weak self] in
+        connections.append(sortDropDown.connect(.notify("selected")) { [weak self] in
             guard let self, !self.applyingState else { return }
             let index = Int(gtk_drop_down_get_selected(self.sortDropDown.opaque))
             if Self.sorts.indices.contains(index) { self.model.send(.sort(Self.sorts[index].0)) }
         })
         for (toggle, layout) in [(gridToggle, LibraryLayout.grid), (listToggle, .list)] {
-            connections.append(toggle.connect(.custom("toggled")) { [weak self] in
+            connections.append(toggle.connect(.toggled) { [weak self] in
                 guard let self, !self.applyingState, gtk_toggle_button_get_active(toggle.cast(to: GtkToggleButton.self)) != 0 else { return }
                 self.model.send(.layout(layout))
             })
@@ -198,7 +196,7 @@ final class LibraryPage: RoutePage {
         retryButton.onClick { [weak model] in model?.send(.reload) }
         connections.append(details.closeButton.connect(.clicked) { [weak self] in self?.closeDetails() })
         // The hidden panel takes no room: it is shown only while open or sliding.
-        connections.append(revealer.connectNotify("child-revealed") { [weak self] in
+        connections.append(revealer.connect(.notify("child-revealed")) { [weak self] in
             guard let self else { return }
             if gtk_revealer_get_child_revealed(self.revealer.opaque) == 0, self.model.selection == nil {
                 gtk_widget_set_visible(self.revealer, 0)
@@ -210,12 +208,12 @@ final class LibraryPage: RoutePage {
         // details; typing on the page goes to the search field.
         let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
         gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
-        addShortcut("<Control>f", to: shortcuts) { [weak self] in
+        Shortcuts.add("<Control>f", to: shortcuts) { [weak self] in
             guard let self else { return false }
             gtk_widget_grab_focus(self.searchEntry)
             return true
         }
-        addShortcut("Escape", to: shortcuts) { [weak self] in
+        Shortcuts.add("Escape", to: shortcuts) { [weak self] in
             guard let self, self.model.selection != nil else { return false }
             self.closeDetails()
             return true
@@ -394,23 +392,6 @@ final class LibraryPage: RoutePage {
         connections.removeAll()
     }
 }
-
-/// `gboolean (*)(GtkEventControllerKey *, guint keyval, guint keycode,
-/// GdkModifierType, gpointer data)`: `key-pressed`, observed only (the key
-/// goes on to its widget).
-private let keyPressedTrampoline: GCallback = unsafeBitCast(
-    { (controller: OpaquePointer?, _: guint, _: guint, _: GdkModifierType, data: UnsafeMutableRawPointer?) -> gboolean in
-        guard let data, let controller else { return 0 }
-        let body = signalHandlerBody(data, as: (@MainActor (OpaquePointer) -> Void).self)
-        let address = Int(bitPattern: controller)
-        MainActor.assumeIsolated {
-            guard let controller = OpaquePointer(bitPattern: address) else { return }
-            body(controller)
-        }
-        return 0
-    } as @convention(c) (OpaquePointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean,
-    to: GCallback.self
-)
 
 /// Key event times are the display server's milliseconds; on X11 (Xorg,
 /// Xvfb) and the usual Wayland compositors that is CLOCK_MONOTONIC.

@@ -116,7 +116,7 @@ final class PairingPage: RoutePage {
 
         connections.append(copyButton.connect(.clicked) { [weak self] in self?.copyLink() })
         // On a HiDPI screen the texture is redrawn for the new scale.
-        connections.append(picture.connectNotify("scale-factor") { [weak self] in
+        connections.append(picture.connect(.notify("scale-factor")) { [weak self] in
             guard let self else { return }
             self.shownImage = nil
             self.renderQR(self.model.qrImage)
@@ -130,7 +130,7 @@ final class PairingPage: RoutePage {
         newCodeButton.onClick { [weak model] in model?.send(.showNewCode) }
         let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
         gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
-        addShortcut("Escape", to: shortcuts) { [weak model] in
+        Shortcuts.add("Escape", to: shortcuts) { [weak model] in
             model?.dismiss()
             return true
         }
@@ -196,19 +196,18 @@ final class PairingPage: RoutePage {
         let scale = max(1, Int(gtk_widget_get_scale_factor(picture.widget)))
         let texture = Self.texture(for: image, scale: scale)
         gtk_widget_set_size_request(picture.widget, Int32(image.size), Int32(image.size))
-        gtk_picture_set_paintable(picture, texture)
-        if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        gtk_picture_set_paintable(picture, texture?.pointer)
     }
 
     /// The image as a texture, each pixel repeated `scale`×`scale` times
     /// (nearest neighbour: the model draws at an integer module size, and
     /// GTK 4.8's GtkPicture has no filter setting, so scaling is done here).
-    static func texture(for image: QRImage, scale: Int = 1) -> OpaquePointer? {
+    static func texture(for image: QRImage, scale: Int = 1) -> GObjectRef<OpaquePointer>? {
         let pixels = Self.rgba(image, scale: scale)
         let side = image.size * scale
         let bytes = pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
-        return gdk_memory_texture_new(Int32(side), Int32(side), GDK_MEMORY_R8G8B8A8, bytes, gsize(side * 4))
+        return gdk_memory_texture_new(Int32(side), Int32(side), GDK_MEMORY_R8G8B8A8, bytes, gsize(side * 4)).map { GObjectRef(taking: $0) }
     }
 
     /// RGBA bytes of `image` upscaled by `scale` (nearest neighbour).
@@ -276,10 +275,7 @@ final class PairingPage: RoutePage {
         adw_message_dialog_set_close_response(message, "refuse")
         dialog = made
         dialogRequest = request.id
-        dialogConnection = made.connect(.custom("response"), trampoline: pointerArgumentTrampoline, body: { [weak self] (response: UnsafeMutableRawPointer?) in
-            guard let response else { return }
-            self?.respond(String(cString: response.assumingMemoryBound(to: CChar.self)))
-        } as @MainActor (UnsafeMutableRawPointer?) -> Void)
+        dialogConnection = made.connect(.response) { [weak self] response in self?.respond(response) }
         gtk_window_present(made.cast(to: GtkWindow.self))
     }
 

@@ -75,9 +75,7 @@ final class ServerSetupPage: RoutePage {
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
         connectButton.onClick { [weak model] in model?.send(.connect) }
-        connections.append(lanList.widget.connect(.custom("row-activated"), trampoline: rowActivatedTrampoline, body: { [weak self] (row: UnsafeMutableRawPointer?) in
-            self?.activate(row)
-        } as @MainActor (UnsafeMutableRawPointer?) -> Void))
+        connections.append(lanList.connect(.rowActivated) { [weak self] row in self?.activate(row) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -140,8 +138,8 @@ final class ServerSetupPage: RoutePage {
         gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
     }
 
-    private func activate(_ row: UnsafeMutableRawPointer?) {
-        guard let row, let match = lanRows.first(where: { UnsafeMutableRawPointer($0.row) == row }) else { return }
+    private func activate(_ row: UnsafeMutablePointer<GtkListBoxRow>) {
+        guard let match = lanRows.first(where: { $0.row.rawPointer == row.rawPointer }) else { return }
         model.send(.pick(match.server))
     }
 
@@ -168,16 +166,3 @@ final class ServerSetupPage: RoutePage {
         connections.removeAll()
     }
 }
-
-/// `row-activated (GtkListBox *box, GtkListBoxRow *row, gpointer data)`.
-private let rowActivatedTrampoline: GCallback = unsafeBitCast(
-    { (_: UnsafeMutableRawPointer?, row: UnsafeMutableRawPointer?, data: UnsafeMutableRawPointer?) in
-        guard let data else { return }
-        let body = signalHandlerBody(data, as: (@MainActor (UnsafeMutableRawPointer?) -> Void).self)
-        // Passed as an address: GTK calls this on the main thread, and the row
-        // is only compared against known rows there.
-        let address = Int(bitPattern: row)
-        MainActor.assumeIsolated { body(UnsafeMutableRawPointer(bitPattern: address)) }
-    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
-    to: GCallback.self
-)
