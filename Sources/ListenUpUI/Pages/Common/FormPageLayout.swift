@@ -116,14 +116,14 @@ final class NoticeRow {
 }
 
 /// "Pair a Device…" as a link under a form: it runs the window's
-/// `win.pair-device` action (the primary menu's entry), so it needs no model.
+/// ``WindowAction/pairDevice`` action (the primary menu's entry), so it needs no model.
 @MainActor
 enum PairDeviceLink {
     static func make() -> UnsafeMutablePointer<GtkWidget> {
         let button = newObject(gtk_button_new_with_label(tr("Pair a Device…")))
         button.addClasses(.flat)
         gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
-        gtk_actionable_set_action_name(OpaquePointer(button), "win.pair-device")
+        gtk_actionable_set_action_name(OpaquePointer(button), WindowAction.pairDevice.detailedName)
         button.setAccessibleDescription(tr("Show a QR code that a phone or tablet can scan to pair with this computer"))
         return button
     }
