@@ -198,9 +198,9 @@ final class PairingPageTests: XCTestCase {
     /// HiDPI: the texture is the image upscaled by whole pixels, still pure black and white.
     func testTextureUpscalesByWholePixels() throws {
         let image = QRImage(matrix: try QRMatrix.encode("listenup-pair:v1?name=x"), moduleSize: 3)
-        let doubled = PairingPage.rgba(image, scale: 2)
+        let doubled = PairingQRView.rgba(image, scale: 2)
         XCTAssertEqual(doubled.count, image.size * image.size * 16)
-        XCTAssertEqual(PairingPage.rgba(image, scale: 1), image.rgbaPixels)
+        XCTAssertEqual(PairingQRView.rgba(image, scale: 1), image.rgbaPixels)
         let side = image.size * 2
         for y in stride(from: 0, to: side, by: 7) {
             for x in stride(from: 0, to: side, by: 5) {
@@ -210,7 +210,7 @@ final class PairingPageTests: XCTestCase {
         }
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let texture = PairingPage.texture(for: image, scale: 2)
+            let texture = PairingQRView.texture(for: image, scale: 2)
             XCTAssertEqual(texture.map { Int(gdk_texture_get_width($0.pointer)) }, side)
         }
     }

@@ -16,8 +16,9 @@ final class ServerSetupPage: RoutePage {
     let field: GlassTextField
     let connectButton: ListenUpButton
     let noticeRow: NoticeRow
-    let lanList: OpaquePointer
-    let lanStatus: OpaquePointer
+    private let lanCard: ListCard
+    var lanList: OpaquePointer { lanCard.list }
+    var lanStatus: OpaquePointer { lanCard.caption }
     private let lanSpinner: OpaquePointer
     /// Ends the "searching" spinner: browsing goes on, but an endless
     /// animation would keep redrawing the window (and a CPU busy) for nothing.
@@ -47,28 +48,10 @@ final class ServerSetupPage: RoutePage {
         layout.card.append(noticeRow.widget)
 
         // Servers on this network.
-        let lanCard = GlassCard(spacing: 8)
-        let header = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-        let heading = OpaquePointer(newObject(gtk_label_new(tr("On This Network"))))
-        heading.addClasses(.heading)
-        gtk_label_set_xalign(heading, 0)
-        gtk_widget_set_hexpand(heading.widget, 1)
         lanSpinner = OpaquePointer(newObject(gtk_spinner_new()))
-        gtk_box_append(header.cast(to: GtkBox.self), heading.widget)
-        gtk_box_append(header.cast(to: GtkBox.self), lanSpinner.widget)
-        lanStatus = OpaquePointer(newObject(gtk_label_new(nil)))
-        lanStatus.addClasses(.dimLabel, .caption)
-        gtk_label_set_wrap(lanStatus, 1)
-        gtk_label_set_xalign(lanStatus, 0)
-        lanList = OpaquePointer(newObject(gtk_list_box_new()))
-        gtk_list_box_set_selection_mode(lanList, GTK_SELECTION_NONE)
-        lanList.addClasses(StyleClass("boxed-list"))
-        lanList.widget.setAccessibleLabel(tr("ListenUp servers on this network"))
-        lanCard.append(header)
-        lanCard.append(lanStatus.widget)
-        lanCard.append(lanList.widget)
+        lanCard = ListCard(title: tr("On This Network"), caption: nil, listLabel: tr("ListenUp servers on this network"),
+                           accessory: lanSpinner.widget)
         layout.appendToColumn(lanCard.widget)
-        gtk_widget_set_margin_top(lanCard.widget, 8)
         pairLink = PairDeviceLink.make()
         layout.appendToColumn(pairLink)
 
