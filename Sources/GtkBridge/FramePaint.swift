@@ -14,7 +14,7 @@ public enum FramePaint {
     public static func afterNext(of widget: some GPointer, _ body: @escaping @MainActor () -> Void) -> Bool {
         guard let clock = gtk_widget_get_frame_clock(widget.widget) else { return false }
         let once = OnceHandler()
-        once.connection = clock.connect(.custom("after-paint")) {
+        once.connection = clock.connect(.afterPaint) {
             guard let connection = once.connection else { return }
             once.connection = nil
             connection.disconnect()

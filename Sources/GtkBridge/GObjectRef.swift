@@ -1,11 +1,16 @@
 import CAdwaita
 
-/// An owning reference to a GObject instance.
+/// An owning reference to a GObject instance: the one way the app holds a
+/// GObject it must keep or release (no raw `g_object_ref`/`g_object_unref`
+/// outside this module).
 ///
 /// The initialiser label says who owns what: `init(taking:)` takes over a
-/// reference the caller already holds and sinks a floating one (what a freshly
-/// made widget has); `init(borrowing:)` adds a reference of its own. Either way
-/// the reference is dropped when this value is released.
+/// reference the caller already holds (a constructor's result, a
+/// transfer-full return) and sinks a floating one (what a freshly made widget
+/// has); `init(borrowing:)` adds a reference of its own. Either way the
+/// reference is dropped when this value is released. A local `GObjectRef`
+/// may be released right after its last use, so hand the object over
+/// (append it to a parent, set it on a widget) before that use ends.
 ///
 /// Threading: GObject reference counting is atomic, so releasing from any thread
 /// is safe for the count itself; but the last reference to a *widget* must go on
@@ -29,6 +34,14 @@ public final class GObjectRef<Pointer: GPointer> {
         g_object_ref(pointer.rawPointer)
     }
 
+    /// The instance with one more reference, for a C function that takes
+    /// over the reference it is given ("transfer full" parameters, such as
+    /// the model of `gtk_no_selection_new`).
+    public func newReference() -> Pointer {
+        g_object_ref(pointer.rawPointer)
+        return pointer
+    }
+
     deinit {
         g_object_unref(pointer.rawPointer)
     }
@@ -46,10 +59,14 @@ public final class GWeakObject {
         g_weak_ref_init(storage, pointer.rawPointer)
     }
 
-    /// The instance, with a new strong reference the caller must drop with
-    /// `g_object_unref`, or nil once it has been finalised.
-    public func strongReference() -> UnsafeMutableRawPointer? {
-        g_weak_ref_get(storage)
+    /// The instance, held strongly for as long as the result lives, or nil
+    /// once it has been finalised.
+    public func strongReference() -> GObjectRef<UnsafeMutableRawPointer>? {
+        guard let strong = g_weak_ref_get(storage) else { return nil }
+        // `g_weak_ref_get` added a reference; the GObjectRef adds its own
+        // (never sinking: a floating object stays floating) and this one goes.
+        defer { g_object_unref(strong) }
+        return GObjectRef(borrowing: strong)
     }
 
     /// Whether the instance is still alive.

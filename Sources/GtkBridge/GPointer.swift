@@ -36,8 +36,13 @@ extension GPointer {
     }
 }
 
-/// The result of a GTK or GLib constructor, which never returns NULL (GLib
-/// aborts on allocation failure). Spelled out so no call site needs `!`.
+/// The result of a GTK or GLib constructor, unwrapped: constructors never
+/// return NULL (GLib aborts on allocation failure), so this traps only on a
+/// broken library. Spelled out so no call site needs `!`.
+///
+/// It changes no ownership: a new widget stays floating until a parent (or
+/// a ``GObjectRef`` made with `init(taking:)`) sinks it, and any other new
+/// object is the caller's reference, to be handed to a ``GObjectRef``.
 /// - Parameter pointer: what `gtk_*_new()` returned.
 public func newObject<T>(_ pointer: T?, file: StaticString = #fileID, line: UInt = #line) -> T {
     guard let pointer else { fatalError("A GTK constructor returned NULL", file: file, line: line) }

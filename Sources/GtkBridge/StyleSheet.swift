@@ -18,13 +18,9 @@ public final class StyleSheet {
     public init(path: String, logger: Logger) {
         self.path = path
         provider = GObjectRef(taking: gtk_css_provider_new())
-        errorHandler = provider.pointer.connect(
-            .custom("parsing-error"),
-            trampoline: unsafeBitCast(parsingErrorTrampoline, to: GCallback.self),
-            body: { (location: String?, message: String) in
-                logger.warning("CSS parse error", metadata: ["at": "\(location ?? path)", "error": "\(message)"])
-            } as @MainActor (String?, String) -> Void
-        )
+        errorHandler = provider.pointer.connect(.parsingError) { location, message in
+            logger.warning("CSS parse error", metadata: ["at": "\(location ?? path)", "error": "\(message)"])
+        }
         gtk_css_provider_load_from_path(provider.pointer, path)
     }
 
@@ -49,18 +45,4 @@ public final class StyleSheet {
     public func setInstalled(_ wanted: Bool) {
         wanted ? install() : uninstall()
     }
-}
-
-private let parsingErrorTrampoline: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?
-) -> Void = { _, section, error, data in
-    guard let data else { return }
-    let body = signalHandlerBody(data, as: (@MainActor (String?, String) -> Void).self)
-    let message = error.map { String(cString: $0.pointee.message) } ?? "unknown"
-    var location: String?
-    if let section, let text = gtk_css_section_to_string(section) {
-        location = String(cString: text)
-        g_free(text)
-    }
-    MainActor.assumeIsolated { body(location, message) }
 }

@@ -12,7 +12,7 @@ final class MainContextTests: XCTestCase {
             let app = newObject(adw_application_new("io.github.listenup.Desktop.TaskTest", G_APPLICATION_NON_UNIQUE))
             var steps: [String] = []
             var timedOut = false
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 g_application_hold(app.cast(to: GApplication.self))
                 Task { @MainActor in
                     steps.append("task")
@@ -28,6 +28,7 @@ final class MainContextTests: XCTestCase {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             let status = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)
@@ -44,7 +45,7 @@ final class MainContextTests: XCTestCase {
             MainContext.installDispatchBridge()
             let app = newObject(adw_application_new("io.github.listenup.Desktop.IdleTest", G_APPLICATION_NON_UNIQUE))
             var cpu = 0.0
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 g_application_hold(app.cast(to: GApplication.self))
                 Task { @MainActor in } // wake the bridge once
                 let start = processCPUSeconds()
@@ -55,6 +56,7 @@ final class MainContextTests: XCTestCase {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             g_object_unref(app)
             XCTAssertLessThan(cpu, 0.3, "an idle second cost \(cpu) s of CPU: the loop is spinning")

@@ -14,12 +14,13 @@ final class AppFurnitureTests: XCTestCase {
     private static func withApplication(_ id: String, _ body: @escaping @MainActor (UnsafeMutablePointer<AdwApplication>) -> Void) {
         MainContext.installDispatchBridge()
         let app = newObject(adw_application_new("io.github.listenup.Desktop.\(id)", G_APPLICATION_NON_UNIQUE))
-        app.connect(.activate) {
+        let activation = app.connect(.activate) {
             body(app)
             g_application_quit(app.cast(to: GApplication.self))
         }
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
         _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+        activation.disconnect() // the handler stays connected until here
         free(argv[0])
         g_object_unref(app)
     }

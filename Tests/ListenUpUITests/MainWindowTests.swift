@@ -19,7 +19,7 @@ final class MainWindowTests: XCTestCase {
             let recorder = PageRecorder()
             var timedOut = false
             var shown: MainWindow?
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 shown = window
                 window.present()
@@ -47,6 +47,7 @@ final class MainWindowTests: XCTestCase {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)
@@ -76,7 +77,7 @@ extension MainWindowTests {
             var seen: [(page: String, menu: Bool, signOut: Bool)] = []
             var timedOut = false
             var shown: MainWindow?
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 shown = window
                 window.present()
@@ -88,11 +89,11 @@ extension MainWindowTests {
                     let page = String(describing: window.currentPage.map { type(of: $0) })
                     switch step {
                     case 0 where navigator.activeRoute == .library && page.contains("LibraryPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, g_action_get_enabled(window.signOutAction) != 0))
-                        gtk_widget_activate_action_variant(window.window, "win.sign-out", nil)
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, window.actions?.isEnabled(.signOut) == true))
+                        gtk_widget_activate_action_variant(window.window, WindowAction.signOut.detailedName, nil)
                         step = 1
                     case 1 where navigator.activeRoute == .login && page.contains("LoginPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, g_action_get_enabled(window.signOutAction) != 0))
+                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, window.actions?.isEnabled(.signOut) == true))
                         gtk_window_destroy(window.window.cast(to: GtkWindow.self))
                         return false
                     default:
@@ -107,6 +108,7 @@ extension MainWindowTests {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)

@@ -81,7 +81,7 @@ final class PairingPageTests: XCTestCase {
             MainContext.installDispatchBridge()
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
             let app = newObject(adw_application_new("io.github.listenup.Desktop.PairingTest", G_APPLICATION_NON_UNIQUE))
-            app.connect(.activate) {
+            let activation = app.connect(.activate) {
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 window.present()
                 navigator.start()
@@ -171,6 +171,7 @@ final class PairingPageTests: XCTestCase {
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
             _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
             free(argv[0])
             watchdog.cancel()
             g_object_unref(app)
@@ -197,9 +198,9 @@ final class PairingPageTests: XCTestCase {
     /// HiDPI: the texture is the image upscaled by whole pixels, still pure black and white.
     func testTextureUpscalesByWholePixels() throws {
         let image = QRImage(matrix: try QRMatrix.encode("listenup-pair:v1?name=x"), moduleSize: 3)
-        let doubled = PairingPage.rgba(image, scale: 2)
+        let doubled = PairingQRView.rgba(image, scale: 2)
         XCTAssertEqual(doubled.count, image.size * image.size * 16)
-        XCTAssertEqual(PairingPage.rgba(image, scale: 1), image.rgbaPixels)
+        XCTAssertEqual(PairingQRView.rgba(image, scale: 1), image.rgbaPixels)
         let side = image.size * 2
         for y in stride(from: 0, to: side, by: 7) {
             for x in stride(from: 0, to: side, by: 5) {
@@ -209,9 +210,8 @@ final class PairingPageTests: XCTestCase {
         }
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let texture = PairingPage.texture(for: image, scale: 2)
-            XCTAssertEqual(texture.map { Int(gdk_texture_get_width($0)) }, side)
-            if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }
+            let texture = PairingQRView.texture(for: image, scale: 2)
+            XCTAssertEqual(texture.map { Int(gdk_texture_get_width($0.pointer)) }, side)
         }
     }
 

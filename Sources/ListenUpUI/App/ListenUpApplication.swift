@@ -65,20 +65,22 @@ public final class ListenUpApplication {
     /// (F1, Ctrl+?), `app.about`; Ctrl+W closes the window (`window.close`,
     /// GTK's own action).
     private func addActions() {
-        let map = OpaquePointer(application)
         var added: [SignalConnection] = []
-        Actions.add("quit", to: map, connections: &added) { [weak self] in
-            self?.window?.saveWindowState()
-            self?.quit()
-        }
-        Actions.add("preferences", to: map, connections: &added) { [weak self] in self?.showPreferences() }
-        Actions.add("shortcuts", to: map, connections: &added) { [weak self] in
-            guard let window = self?.window?.window else { return }
-            ShortcutsWindow.present(over: window)
-        }
-        Actions.add("about", to: map, connections: &added) { [weak self] in
-            guard let window = self?.window?.window else { return }
-            AboutWindow.present(over: window)
+        _ = InstalledActions<AppAction>(on: OpaquePointer(application), connections: &added) { [weak self] action in
+            guard let self else { return }
+            switch action {
+            case .quit:
+                self.window?.saveWindowState()
+                self.quit()
+            case .preferences:
+                self.showPreferences()
+            case .shortcuts:
+                guard let window = self.window?.window else { return }
+                ShortcutsWindow.present(over: window)
+            case .about:
+                guard let window = self.window?.window else { return }
+                AboutWindow.present(over: window)
+            }
         }
         connections += added
         for (action, accelerators) in Self.accelerators {
@@ -91,10 +93,10 @@ public final class ListenUpApplication {
 
     /// The app's keyboard shortcuts by action (the shortcuts window lists the same).
     static let accelerators: [(String, [String])] = [
-        ("app.quit", ["<Control>q"]),
-        ("app.preferences", ["<Control>comma"]),
-        ("app.shortcuts", ["F1", "<Control>question"]),
-        ("window.close", ["<Control>w"]),
+        (AppAction.quit.detailedName, ["<Control>q"]),
+        (AppAction.preferences.detailedName, ["<Control>comma"]),
+        (AppAction.shortcuts.detailedName, ["F1", "<Control>question"]),
+        (GtkWindowAction.close.detailedName, ["<Control>w"]),
     ]
 
     /// Opens the preferences, or brings the open ones to the front.
@@ -154,7 +156,7 @@ public final class ListenUpApplication {
     }
 
     private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
-        connections.append(window.connect(.custom("realize")) { [weak self] in
+        connections.append(window.connect(.realize) { [weak self] in
             FramePaint.untilDone(of: window) {
                 guard let self else { return true }
                 if self.options.waitForContent, !self.showsContent { return false }

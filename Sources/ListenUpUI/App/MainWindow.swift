@@ -29,10 +29,9 @@ public final class MainWindow {
     private var libraryWasOffline = false
     /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
     let menuButton: UnsafeMutablePointer<GtkWidget>
-    /// `win.sign-out`.
-    let signOutAction: OpaquePointer
-    /// `win.pair-device` (the menu item and the link buttons on the sign-in and server pages).
-    let pairDeviceAction: OpaquePointer
+    /// The window's actions (`WindowAction`): the menu items and the
+    /// "Pair a Device…" links on the sign-in and server pages run them.
+    private(set) var actions: InstalledActions<WindowAction>?
 
     /// Builds the window for `application`; it is not shown yet.
     public init(application: UnsafeMutablePointer<AdwApplication>, navigator: AppNavigator, pages: PageRegistry, logger: Logger) {
@@ -51,22 +50,19 @@ public final class MainWindow {
 
         // Primary menu: Pair a Device… always; Sign Out, enabled while signed
         // in; then the app's Preferences, Keyboard Shortcuts and About.
-        let menu: OpaquePointer = g_menu_new()
-        let session: OpaquePointer = g_menu_new()
-        g_menu_append(session, tr("Pair a Device…"), "win.pair-device")
-        g_menu_append(session, tr("Sign Out"), "win.sign-out")
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(session))
-        g_object_unref(UnsafeMutableRawPointer(session))
-        let app: OpaquePointer = g_menu_new()
-        g_menu_append(app, tr("Preferences"), "app.preferences")
-        g_menu_append(app, tr("Keyboard Shortcuts"), "app.shortcuts")
-        g_menu_append(app, tr("About ListenUp"), "app.about")
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(app))
-        g_object_unref(UnsafeMutableRawPointer(app))
+        let menu = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        let session = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        g_menu_append(session.pointer, tr("Pair a Device…"), WindowAction.pairDevice.detailedName)
+        g_menu_append(session.pointer, tr("Sign Out"), WindowAction.signOut.detailedName)
+        g_menu_append_section(menu.pointer, nil, session.pointer.cast(to: GMenuModel.self))
+        let app = GObjectRef<OpaquePointer>(taking: g_menu_new())
+        g_menu_append(app.pointer, tr("Preferences"), AppAction.preferences.detailedName)
+        g_menu_append(app.pointer, tr("Keyboard Shortcuts"), AppAction.shortcuts.detailedName)
+        g_menu_append(app.pointer, tr("About ListenUp"), AppAction.about.detailedName)
+        g_menu_append_section(menu.pointer, nil, app.pointer.cast(to: GMenuModel.self))
         menuButton = newObject(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(menuButton.opaque, UnsafeMutablePointer<GMenuModel>(menu))
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_menu_button_set_menu_model(menuButton.opaque, menu.pointer.cast(to: GMenuModel.self))
         gtk_widget_set_tooltip_text(menuButton, tr("Main Menu"))
         menuButton.setAccessibleLabel(tr("Main Menu"))
         gtk_menu_button_set_primary(menuButton.opaque, 1)
@@ -85,17 +81,15 @@ public final class MainWindow {
         gtk_box_append(content.cast(to: GtkBox.self), toasts.widget)
         adw_application_window_set_content(window.cast(to: AdwApplicationWindow.self), content)
 
-        var connections: [SignalConnection] = []
-        signOutAction = Actions.add("sign-out", to: OpaquePointer(window), connections: &connections) { [weak navigator] in
-            navigator?.signOut()
+        actions = InstalledActions(on: OpaquePointer(window), connections: &connections) { [weak navigator] action in
+            switch action {
+            case .signOut: navigator?.signOut()
+            case .pairDevice: navigator?.open(.pairing)
+            }
         }
-        pairDeviceAction = Actions.add("pair-device", to: OpaquePointer(window), connections: &connections) { [weak navigator] in
-            navigator?.open(.pairing)
-        }
-        self.connections = connections
-        self.connections.append(stack.connectNotify("transition-running") { [weak self] in self?.dropRetiredPages() })
+        self.connections.append(stack.connect(.notify("transition-running")) { [weak self] in self?.dropRetiredPages() })
         self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
-        self.connections.append(window.connectReturningBool(.closeRequest) { [weak self] in
+        self.connections.append(window.connect(.closeRequest) { [weak self] in
             self?.saveWindowState()
             return false
         })
@@ -159,8 +153,8 @@ public final class MainWindow {
     private func follow() {
         let route = navigator.activeRoute
         let signedIn: Bool = if case .authenticated = navigator.authState { true } else { false }
-        g_simple_action_set_enabled(signOutAction, signedIn && route == .library ? 1 : 0)
-        g_simple_action_set_enabled(pairDeviceAction, route == .pairing ? 0 : 1)
+        actions?.setEnabled(.signOut, signedIn && route == .library)
+        actions?.setEnabled(.pairDevice, route != .pairing)
         guard let model = navigator.activeModel else { return }
         let identity = ObjectIdentifier(model)
         guard route != pageRoute || identity != pageModel else { return }

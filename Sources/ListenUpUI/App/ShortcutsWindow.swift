@@ -33,9 +33,9 @@ enum ShortcutsWindow {
     }
 
     static func present(over parent: UnsafeMutablePointer<GtkWidget>) {
-        let builder = gtk_builder_new_from_string(xml, -1)
-        defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
-        guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
+        let builder = GObjectRef<OpaquePointer>(taking: newObject(gtk_builder_new_from_string(xml, -1)))
+        defer { withExtendedLifetime(builder) {} }
+        guard let object = gtk_builder_get_object(builder.pointer, "shortcuts") else { return }
         let window = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)
         // GTK leaves the window's search button and field unnamed.
         gtk_window_get_titlebar(window)?.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Search Shortcuts"))

@@ -87,14 +87,14 @@ public final class GlassTextField {
 
     /// Toggles showing a secret field's text when its eye icon is pressed.
     private func watchRevealIcon() {
-        connections.append(entry.connect(.custom("icon-press"), trampoline: iconPressTrampoline, body: { [weak self] in
+        connections.append(entry.connect(.iconPress) { [weak self] _ in
             guard let self else { return }
             let field = self.entry.cast(to: GtkEntry.self)
             let shown = gtk_entry_get_visibility(field) == 0
             gtk_entry_set_visibility(field, shown ? 1 : 0)
             gtk_entry_set_icon_from_icon_name(field, GTK_ENTRY_ICON_SECONDARY, shown ? "view-conceal-symbolic" : "view-reveal-symbolic")
             gtk_entry_set_icon_tooltip_text(field, GTK_ENTRY_ICON_SECONDARY, shown ? tr("Hide Password") : tr("Show Password"))
-        } as @MainActor () -> Void))
+        })
     }
 
     /// Runs `action` when Enter is pressed in the field.
@@ -108,13 +108,3 @@ public final class GlassTextField {
         gtk_entry_grab_focus_without_selecting(entry.cast(to: GtkEntry.self))
     }
 }
-
-/// `icon-press (GtkEntry *entry, GtkEntryIconPosition pos, gpointer data)`.
-private let iconPressTrampoline: GCallback = unsafeBitCast(
-    { (_: UnsafeMutableRawPointer?, _: Int32, data: UnsafeMutableRawPointer?) in
-        guard let data else { return }
-        let body = signalHandlerBody(data, as: (@MainActor () -> Void).self)
-        MainActor.assumeIsolated { body() }
-    } as @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void,
-    to: GCallback.self
-)

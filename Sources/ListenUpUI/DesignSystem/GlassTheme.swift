@@ -39,9 +39,10 @@ public final class GlassTheme {
         }
         mode = .opaque
         base?.install()
-        let manager = newObject(adw_style_manager_get_default())
-        connections.append(manager.connectNotify("dark") { [weak self] in self?.update() })
-        connections.append(manager.connectNotify("high-contrast") { [weak self] in self?.update() })
+        if let manager = adw_style_manager_get_default() {
+            connections.append(manager.connect(.notify("dark")) { [weak self] in self?.update() })
+            connections.append(manager.connect(.notify("high-contrast")) { [weak self] in self?.update() })
+        }
         update()
     }
 
@@ -67,9 +68,8 @@ public final class GlassTheme {
         mode = newMode
         windows.removeAll { !$0.isAlive }
         for window in windows {
-            guard let pointer = window.strongReference() else { continue }
-            apply(to: pointer)
-            g_object_unref(pointer)
+            guard let strong = window.strongReference() else { continue }
+            apply(to: strong.pointer)
         }
     }
 

@@ -17,9 +17,7 @@ final class PreferencesWindow {
     private let signOutButton: UnsafeMutablePointer<GtkWidget>
     private let schemeButtons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)]
     private let devicesGroup: UnsafeMutablePointer<GtkWidget>
-    private var deviceRows: [UnsafeMutablePointer<GtkWidget>] = []
-    private var deviceConnections: [SignalConnection] = []
-    private var shownDevices: [PairedDevice]?
+    private let devices: PairedDeviceList
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
     private var onClose: (@MainActor () -> Void)?
@@ -74,6 +72,10 @@ final class PreferencesWindow {
         // Paired devices.
         devicesGroup = Self.group(tr("Paired Devices"),
                                   description: tr("Phones and tablets that may reach this computer's library. Revoke one to lock it out at once."))
+        devices = PairedDeviceList(in: .preferencesGroup(devicesGroup), detail: .lastSeen,
+                                   emptyTitle: tr("No devices are paired with this computer yet.")) { [weak model] id in
+            model?.revoke(deviceID: id)
+        }
 
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), server.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), appearance.cast(to: AdwPreferencesGroup.self))
@@ -84,7 +86,7 @@ final class PreferencesWindow {
 
         connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
         for (scheme, check) in schemeButtons {
-            connections.append(check.connectNotify("active") { [weak self] in
+            connections.append(check.connect(.notify("active")) { [weak self] in
                 guard let self, gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) != 0 else { return }
                 self.model.setColorScheme(scheme)
             })
@@ -116,41 +118,10 @@ final class PreferencesWindow {
             if gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) == 0 { gtk_check_button_set_active(check.cast(to: GtkCheckButton.self), 1) }
         }
         Appearance.apply(model.colorScheme)
-        showDevices(model.devices)
+        devices.show(model.devices)
         if let notice = model.notice {
             adw_preferences_window_add_toast(window.cast(to: AdwPreferencesWindow.self), adw_toast_new(notice))
             model.notice = nil
-        }
-    }
-
-    private func showDevices(_ devices: [PairedDevice]) {
-        guard devices != shownDevices else { return }
-        shownDevices = devices
-        for connection in deviceConnections { connection.disconnect() }
-        deviceConnections.removeAll()
-        for row in deviceRows { adw_preferences_group_remove(devicesGroup.cast(to: AdwPreferencesGroup.self), row) }
-        deviceRows.removeAll()
-        if devices.isEmpty {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), tr("No devices are paired with this computer yet."))
-            adw_preferences_group_add(devicesGroup.cast(to: AdwPreferencesGroup.self), row)
-            deviceRows.append(row)
-            return
-        }
-        for device in devices {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
-            // TRANSLATORS: a paired device's model and when it was last seen, e.g. “Pixel 8 · last seen 23 Nov 2026, 10:04”.
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("%@ · last seen %@", device.model, Localization.dateAndTime(device.lastSeen)))
-            let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
-            revoke.addClasses(.destructiveAction)
-            gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
-            revoke.setAccessibleLabel(tr("Revoke %@", device.name))
-            let id = device.id
-            deviceConnections.append(revoke.connect(.clicked) { [weak self] in self?.model.revoke(deviceID: id) })
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
-            adw_preferences_group_add(devicesGroup.cast(to: AdwPreferencesGroup.self), row)
-            deviceRows.append(row)
         }
     }
 
@@ -158,7 +129,6 @@ final class PreferencesWindow {
         observation?.cancel()
         observation = nil
         connections.removeAll()
-        deviceConnections.removeAll()
         onClose?()
         onClose = nil
     }

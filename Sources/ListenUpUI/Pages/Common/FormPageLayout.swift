@@ -33,6 +33,12 @@ final class FormPageLayout {
         gtk_widget_set_margin_start(column, 12)
         gtk_widget_set_margin_end(column, 12)
 
+        // Under GTK 4.8's GL renderer an icon of at most 128 px whose top row
+        // has paint (network-server, phone) shows a faint 1-px line at its
+        // left edge: the icon atlas fills its left padding column with the
+        // icon's first row (gsk/gl/gskgliconlibrary.c, "Padding left", no
+        // GL_UNPACK_ROW_LENGTH), and the edge samples it. The cairo renderer
+        // (RendererChoice, with no GPU) draws no such line.
         let image = newObject(gtk_image_new_from_icon_name(icon))
         gtk_image_set_pixel_size(image.opaque, 64)
         image.addClasses(iconClass, StyleClass("page-icon"))
@@ -116,14 +122,14 @@ final class NoticeRow {
 }
 
 /// "Pair a Device…" as a link under a form: it runs the window's
-/// `win.pair-device` action (the primary menu's entry), so it needs no model.
+/// ``WindowAction/pairDevice`` action (the primary menu's entry), so it needs no model.
 @MainActor
 enum PairDeviceLink {
     static func make() -> UnsafeMutablePointer<GtkWidget> {
         let button = newObject(gtk_button_new_with_label(tr("Pair a Device…")))
         button.addClasses(.flat)
         gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
-        gtk_actionable_set_action_name(OpaquePointer(button), "win.pair-device")
+        gtk_actionable_set_action_name(OpaquePointer(button), WindowAction.pairDevice.detailedName)
         button.setAccessibleDescription(tr("Show a QR code that a phone or tablet can scan to pair with this computer"))
         return button
     }

@@ -7,14 +7,11 @@ import ListenUpCore
 /// reference count atomic, so one made on a worker thread may be handed to
 /// the main thread; that is the only thing this wrapper is used for.
 final class CoverTexture: @unchecked Sendable {
-    let texture: OpaquePointer
+    private let reference: GObjectRef<OpaquePointer>
+    var texture: OpaquePointer { reference.pointer }
 
-    private init(texture: OpaquePointer) {
-        self.texture = texture
-    }
-
-    deinit {
-        g_object_unref(UnsafeMutableRawPointer(texture))
+    private init(texture: GObjectRef<OpaquePointer>) {
+        reference = texture
     }
 
     /// Decodes `bytes` scaled to fit `size`×`size` pixels (aspect kept), off
@@ -26,16 +23,15 @@ final class CoverTexture: @unchecked Sendable {
                 defer { g_bytes_unref(gbytes) }
                 return g_memory_input_stream_new_from_bytes(gbytes)
             }
-            guard let stream else { return nil }
-            defer { g_object_unref(stream) }
+            guard let stream = stream.map({ GObjectRef(taking: $0) }) else { return nil }
             var error: UnsafeMutablePointer<GError>?
-            guard let pixbuf = gdk_pixbuf_new_from_stream_at_scale(stream, Int32(size), Int32(size), 1, nil, &error) else {
+            guard let decoded = gdk_pixbuf_new_from_stream_at_scale(stream.pointer, Int32(size), Int32(size), 1, nil, &error) else {
                 g_clear_error(&error)
                 return nil
             }
-            defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
-            guard let texture = gdk_texture_new_for_pixbuf(pixbuf) else { return nil }
-            return CoverTexture(texture: texture)
+            let pixbuf = GObjectRef(taking: decoded)
+            guard let texture = gdk_texture_new_for_pixbuf(pixbuf.pointer) else { return nil }
+            return CoverTexture(texture: GObjectRef(taking: texture))
         }.value
     }
 }

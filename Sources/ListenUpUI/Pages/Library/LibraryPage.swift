@@ -13,10 +13,11 @@ final class LibraryPage: RoutePage {
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     private let model: LibraryModel
     let summary: OpaquePointer
-    let searchEntry: UnsafeMutablePointer<GtkWidget>
-    let sortDropDown: UnsafeMutablePointer<GtkWidget>
-    let gridToggle: UnsafeMutablePointer<GtkWidget>
-    let listToggle: UnsafeMutablePointer<GtkWidget>
+    private let toolbar: LibraryToolbar
+    var searchEntry: UnsafeMutablePointer<GtkWidget> { toolbar.searchEntry }
+    var sortDropDown: UnsafeMutablePointer<GtkWidget> { toolbar.sortDropDown }
+    var gridToggle: UnsafeMutablePointer<GtkWidget> { toolbar.gridToggle }
+    var listToggle: UnsafeMutablePointer<GtkWidget> { toolbar.listToggle }
     private let syncBar: OpaquePointer
     private let stack: UnsafeMutablePointer<GtkWidget>
     let statusPage: UnsafeMutablePointer<GtkWidget>
@@ -33,12 +34,9 @@ final class LibraryPage: RoutePage {
     /// the field: writing back the field's own transient text (replacing a
     /// selection first empties the field) would undo the user's typing.
     private var queryFromField: String?
-    /// When the search field last changed, while the result is not yet on
-    /// screen (debug log only: keystroke-to-grid latency, `bench/library`).
-    private var typedAt: ContinuousClock.Instant?
-    /// When the key being handled was pressed (debug log only).
-    private var keyPressedAt: ContinuousClock.Instant?
-    /// Whether the last render changed the books shown (debug log only).
+    /// Logs keystroke-to-grid latency at debug level (`bench/library`).
+    private var latencyProbe: SearchLatencyProbe?
+    /// Whether the last render changed the books shown (for the probe).
     private var booksChanged = false
     private var renderedQuery = ""
     private var renderedSort: LibrarySort?
@@ -47,9 +45,7 @@ final class LibraryPage: RoutePage {
     private let logger = Logger(label: "io.github.listenup.Desktop.library")
 
     /// The sort choices, in the drop-down's order.
-    static let sorts: [(LibrarySort, String)] = [
-        (.title, tr("Title")), (.author, tr("Author")), (.recentlyAdded, tr("Recently Added")), (.duration, tr("Duration")),
-    ]
+    static var sorts: [(LibrarySort, String)] { LibraryToolbar.sorts }
 
     init(model: LibraryModel) {
         self.model = model
@@ -75,42 +71,7 @@ final class LibraryPage: RoutePage {
         gtk_box_append(heading.cast(to: GtkBox.self), summary.widget)
 
         // Toolbar: search, sort, layout.
-        let toolbar = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-        gtk_widget_set_margin_top(toolbar, 12)
-        gtk_widget_set_margin_bottom(toolbar, 12)
-        gtk_widget_set_margin_start(toolbar, 18)
-        gtk_widget_set_margin_end(toolbar, 18)
-        searchEntry = newObject(gtk_search_entry_new())
-        gtk_widget_set_hexpand(searchEntry, 1)
-        gtk_search_entry_set_search_delay(searchEntry.opaque, 0)
-        searchEntry.setStringProperty("placeholder-text", tr("Search title, author, narrator or series"))
-        searchEntry.setAccessibleLabel(tr("Search Library"))
-        // A NULL-terminated C array of the names, alive for the call.
-        let sortNames = Self.sorts.map { strdup($0.1) }
-        let sortNameArray: [UnsafePointer<CChar>?] = sortNames.map { $0.map { UnsafePointer($0) } } + [nil]
-        sortDropDown = newObject(gtk_drop_down_new_from_strings(sortNameArray))
-        for name in sortNames { free(name) }
-        sortDropDown.setAccessibleLabel(tr("Sort By"))
-        // The drop-down's own button is what takes focus; name it as well.
-        sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Sort By"))
-        gtk_widget_set_tooltip_text(sortDropDown, tr("Sort By"))
-        gridToggle = newObject(gtk_toggle_button_new())
-        gtk_button_set_icon_name(gridToggle.cast(to: GtkButton.self), "view-grid-symbolic")
-        gtk_widget_set_tooltip_text(gridToggle, tr("Grid"))
-        gridToggle.setAccessibleLabel(tr("Show as Grid"))
-        listToggle = newObject(gtk_toggle_button_new())
-        gtk_button_set_icon_name(listToggle.cast(to: GtkButton.self), "view-list-symbolic")
-        gtk_widget_set_tooltip_text(listToggle, tr("List"))
-        listToggle.setAccessibleLabel(tr("Show as List"))
-        gtk_toggle_button_set_group(listToggle.cast(to: GtkToggleButton.self), gridToggle.cast(to: GtkToggleButton.self))
-        let layoutBox = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        layoutBox.addClasses(StyleClass("linked"))
-        gtk_box_append(layoutBox.cast(to: GtkBox.self), gridToggle)
-        gtk_box_append(layoutBox.cast(to: GtkBox.self), listToggle)
-        let toolbox = toolbar.cast(to: GtkBox.self)
-        gtk_box_append(toolbox, searchEntry)
-        gtk_box_append(toolbox, sortDropDown)
-        gtk_box_append(toolbox, layoutBox)
+        toolbar = LibraryToolbar()
 
         syncBar = OpaquePointer(newObject(gtk_progress_bar_new()))
         syncBar.addClasses(StyleClass("osd"), StyleClass("library-sync"))
@@ -139,7 +100,7 @@ final class LibraryPage: RoutePage {
 
         let mainBox = main.cast(to: GtkBox.self)
         gtk_box_append(mainBox, heading)
-        gtk_box_append(mainBox, toolbar)
+        gtk_box_append(mainBox, toolbar.widget)
         gtk_box_append(mainBox, syncBar.widget)
         gtk_box_append(mainBox, stack)
 
@@ -155,42 +116,26 @@ final class LibraryPage: RoutePage {
     }
 
     private func connectControls() {
-        connections.append(searchEntry.connect(.custom("search-changed")) { [weak self] in
+        connections.append(searchEntry.connect(.searchChanged) { [weak self] in
             guard let self, !self.applyingState else { return }
             let text = String(cString: gtk_editable_get_text(self.searchEntry.opaque))
             self.queryFromField = text
             self.model.send(.search(text))
         })
-        if logger.logLevel <= .debug {
-            // The latency log counts from the key press itself (its event
-            // time), so a key that waited behind other work is not
-            // measured as fast.
-            let keys: OpaquePointer = newObject(gtk_event_controller_key_new())
-            gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-            gtk_widget_add_controller(widget, keys)
-            connections.append(UnsafeMutableRawPointer(keys).connect(.custom("key-pressed"), trampoline: keyPressedTrampoline, body: { [weak self] (controller: OpaquePointer) -> Void in
-                // Spelled out: the body's type must be exactly the one the
-                // trampoline reads (`self?.x = y` alone would return `()?`).
-                guard let self else { return }
-                self.keyPressedAt = KeyPressTime.instant(ofEventTime: gtk_event_controller_get_current_event_time(controller))
-            }))
-            connections.append(searchEntry.connect(.changed) { [weak self] in
-                guard let self, !self.applyingState else { return }
-                self.typedAt = self.keyPressedAt ?? .now
-                self.keyPressedAt = nil
-            })
+        latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry, logger: logger) { [weak self] in
+            self.map { !$0.applyingState } ?? false
         }
-        connections.append(searchEntry.connect(.custom("stop-search")) { [weak self] in
+        connections.append(searchEntry.connect(.stopSearch) { [weak self] in
             guard let self else { return }
             gtk_editable_set_text(self.searchEntry.opaque, "")
         })
-        connections.append(sortDropDown.connectNotify("selected") { [weak self] in
+        connections.append(sortDropDown.connect(.notify("selected")) { [weak self] in
             guard let self, !self.applyingState else { return }
             let index = Int(gtk_drop_down_get_selected(self.sortDropDown.opaque))
             if Self.sorts.indices.contains(index) { self.model.send(.sort(Self.sorts[index].0)) }
         })
         for (toggle, layout) in [(gridToggle, LibraryLayout.grid), (listToggle, .list)] {
-            connections.append(toggle.connect(.custom("toggled")) { [weak self] in
+            connections.append(toggle.connect(.toggled) { [weak self] in
                 guard let self, !self.applyingState, gtk_toggle_button_get_active(toggle.cast(to: GtkToggleButton.self)) != 0 else { return }
                 self.model.send(.layout(layout))
             })
@@ -198,7 +143,7 @@ final class LibraryPage: RoutePage {
         retryButton.onClick { [weak model] in model?.send(.reload) }
         connections.append(details.closeButton.connect(.clicked) { [weak self] in self?.closeDetails() })
         // The hidden panel takes no room: it is shown only while open or sliding.
-        connections.append(revealer.connectNotify("child-revealed") { [weak self] in
+        connections.append(revealer.connect(.notify("child-revealed")) { [weak self] in
             guard let self else { return }
             if gtk_revealer_get_child_revealed(self.revealer.opaque) == 0, self.model.selection == nil {
                 gtk_widget_set_visible(self.revealer, 0)
@@ -210,12 +155,12 @@ final class LibraryPage: RoutePage {
         // details; typing on the page goes to the search field.
         let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
         gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
-        addShortcut("<Control>f", to: shortcuts) { [weak self] in
+        Shortcuts.add("<Control>f", to: shortcuts) { [weak self] in
             guard let self else { return false }
             gtk_widget_grab_focus(self.searchEntry)
             return true
         }
-        addShortcut("Escape", to: shortcuts) { [weak self] in
+        Shortcuts.add("Escape", to: shortcuts) { [weak self] in
             guard let self, self.model.selection != nil else { return false }
             self.closeDetails()
             return true
@@ -241,18 +186,8 @@ final class LibraryPage: RoutePage {
         if model.query != queryFromField, String(cString: gtk_editable_get_text(searchEntry.opaque)) != model.query {
             gtk_editable_set_text(searchEntry.opaque, model.query)
         }
-        if let index = Self.sorts.firstIndex(where: { $0.0 == model.sort }) {
-            gtk_drop_down_set_selected(sortDropDown.opaque, guint(index))
-            // The item shown in the button can take focus too (a private
-            // GtkListItemWidget, found by type name): it says the order.
-            let itemType = g_type_from_name("GtkListItemWidget")
-            if itemType != 0 {
-                sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?
-                    .firstDescendant(ofType: itemType)?.setAccessibleLabel(Self.sorts[index].1)
-            }
-        }
-        gtk_toggle_button_set_active(gridToggle.cast(to: GtkToggleButton.self), model.layout == .grid ? 1 : 0)
-        gtk_toggle_button_set_active(listToggle.cast(to: GtkToggleButton.self), model.layout == .list ? 1 : 0)
+        toolbar.showSort(model.sort)
+        toolbar.showLayout(model.layout)
         collection.setLayout(model.layout)
         // Before the books go (their cells with them).
         if visible.isEmpty { keepFocusOutOfHiddenBooks() }
@@ -360,24 +295,12 @@ final class LibraryPage: RoutePage {
 
     var isContentReady: Bool { shownContent }
 
-    /// Debug log: time from the last keystroke in the search field to the
-    /// first frame showing its results, the cells alive then and those
-    /// still waiting for their book.
+    /// Tells the latency probe the results of a new query are on their way
+    /// to the screen.
     private func logSearchLatency() {
-        guard let typed = typedAt,
-              String(cString: gtk_editable_get_text(searchEntry.opaque)) == model.query else { return }
-        typedAt = nil
-        let results = model.visible.count
-        let waiting = collection.waitingCellCount
-        let changed = booksChanged
-        FramePaint.afterNext(of: widget) { [weak self] in
-            guard let self else { return }
-            let ms = (ContinuousClock.now - typed).milliseconds
-            self.logger.debug("Search shown", metadata: [
-                "ms": "\((ms * 10).rounded() / 10)", "results": "\(results)", "cells": "\(self.collection.liveCellCount)",
-                "waiting": "\(waiting)", "changed": "\(changed)",
-            ])
-        }
+        latencyProbe?.searchShown(model.query, fieldText: String(cString: gtk_editable_get_text(searchEntry.opaque)),
+                                  results: model.visible.count, waiting: collection.waitingCellCount, changed: booksChanged,
+                                  in: widget) { [weak collection] in collection?.liveCellCount ?? 0 }
     }
 
     /// The titles shown, in order (tests).
@@ -392,37 +315,5 @@ final class LibraryPage: RoutePage {
         observation = nil
         for connection in connections { connection.disconnect() }
         connections.removeAll()
-    }
-}
-
-/// `gboolean (*)(GtkEventControllerKey *, guint keyval, guint keycode,
-/// GdkModifierType, gpointer data)`: `key-pressed`, observed only (the key
-/// goes on to its widget).
-private let keyPressedTrampoline: GCallback = unsafeBitCast(
-    { (controller: OpaquePointer?, _: guint, _: guint, _: GdkModifierType, data: UnsafeMutableRawPointer?) -> gboolean in
-        guard let data, let controller else { return 0 }
-        let body = signalHandlerBody(data, as: (@MainActor (OpaquePointer) -> Void).self)
-        let address = Int(bitPattern: controller)
-        MainActor.assumeIsolated {
-            guard let controller = OpaquePointer(bitPattern: address) else { return }
-            body(controller)
-        }
-        return 0
-    } as @convention(c) (OpaquePointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean,
-    to: GCallback.self
-)
-
-/// Key event times are the display server's milliseconds; on X11 (Xorg,
-/// Xvfb) and the usual Wayland compositors that is CLOCK_MONOTONIC.
-enum KeyPressTime {
-    /// The instant of a key press stamped `eventTime`, or `nil` when the
-    /// stamp is not on this clock (more than 10 s away from now).
-    static func instant(ofEventTime eventTime: UInt32, now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        let nowMS = UInt32(truncatingIfNeeded: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
-        let age = Int32(bitPattern: nowMS &- eventTime)
-        guard (0..<10_000).contains(age) else { return nil }
-        return now - .milliseconds(Int(age))
     }
 }

@@ -16,8 +16,9 @@ final class ServerSetupPage: RoutePage {
     let field: GlassTextField
     let connectButton: ListenUpButton
     let noticeRow: NoticeRow
-    let lanList: OpaquePointer
-    let lanStatus: OpaquePointer
+    private let lanCard: ListCard
+    var lanList: OpaquePointer { lanCard.list }
+    var lanStatus: OpaquePointer { lanCard.caption }
     private let lanSpinner: OpaquePointer
     /// Ends the "searching" spinner: browsing goes on, but an endless
     /// animation would keep redrawing the window (and a CPU busy) for nothing.
@@ -47,37 +48,17 @@ final class ServerSetupPage: RoutePage {
         layout.card.append(noticeRow.widget)
 
         // Servers on this network.
-        let lanCard = GlassCard(spacing: 8)
-        let header = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-        let heading = OpaquePointer(newObject(gtk_label_new(tr("On This Network"))))
-        heading.addClasses(.heading)
-        gtk_label_set_xalign(heading, 0)
-        gtk_widget_set_hexpand(heading.widget, 1)
         lanSpinner = OpaquePointer(newObject(gtk_spinner_new()))
-        gtk_box_append(header.cast(to: GtkBox.self), heading.widget)
-        gtk_box_append(header.cast(to: GtkBox.self), lanSpinner.widget)
-        lanStatus = OpaquePointer(newObject(gtk_label_new(nil)))
-        lanStatus.addClasses(.dimLabel, .caption)
-        gtk_label_set_wrap(lanStatus, 1)
-        gtk_label_set_xalign(lanStatus, 0)
-        lanList = OpaquePointer(newObject(gtk_list_box_new()))
-        gtk_list_box_set_selection_mode(lanList, GTK_SELECTION_NONE)
-        lanList.addClasses(StyleClass("boxed-list"))
-        lanList.widget.setAccessibleLabel(tr("ListenUp servers on this network"))
-        lanCard.append(header)
-        lanCard.append(lanStatus.widget)
-        lanCard.append(lanList.widget)
+        lanCard = ListCard(title: tr("On This Network"), caption: nil, listLabel: tr("ListenUp servers on this network"),
+                           accessory: lanSpinner.widget)
         layout.appendToColumn(lanCard.widget)
-        gtk_widget_set_margin_top(lanCard.widget, 8)
         pairLink = PairDeviceLink.make()
         layout.appendToColumn(pairLink)
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
         connectButton.onClick { [weak model] in model?.send(.connect) }
-        connections.append(lanList.widget.connect(.custom("row-activated"), trampoline: rowActivatedTrampoline, body: { [weak self] (row: UnsafeMutableRawPointer?) in
-            self?.activate(row)
-        } as @MainActor (UnsafeMutableRawPointer?) -> Void))
+        connections.append(lanList.connect(.rowActivated) { [weak self] row in self?.activate(row) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -140,8 +121,8 @@ final class ServerSetupPage: RoutePage {
         gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
     }
 
-    private func activate(_ row: UnsafeMutableRawPointer?) {
-        guard let row, let match = lanRows.first(where: { UnsafeMutableRawPointer($0.row) == row }) else { return }
+    private func activate(_ row: UnsafeMutablePointer<GtkListBoxRow>) {
+        guard let match = lanRows.first(where: { $0.row.rawPointer == row.rawPointer }) else { return }
         model.send(.pick(match.server))
     }
 
@@ -168,16 +149,3 @@ final class ServerSetupPage: RoutePage {
         connections.removeAll()
     }
 }
-
-/// `row-activated (GtkListBox *box, GtkListBoxRow *row, gpointer data)`.
-private let rowActivatedTrampoline: GCallback = unsafeBitCast(
-    { (_: UnsafeMutableRawPointer?, row: UnsafeMutableRawPointer?, data: UnsafeMutableRawPointer?) in
-        guard let data else { return }
-        let body = signalHandlerBody(data, as: (@MainActor (UnsafeMutableRawPointer?) -> Void).self)
-        // Passed as an address: GTK calls this on the main thread, and the row
-        // is only compared against known rows there.
-        let address = Int(bitPattern: row)
-        MainActor.assumeIsolated { body(UnsafeMutableRawPointer(bitPattern: address)) }
-    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void,
-    to: GCallback.self
-)

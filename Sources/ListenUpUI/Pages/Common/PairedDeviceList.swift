@@ -1,0 +1,119 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+import Pairing
+
+/// The paired devices as rows with Revoke, shared by Pair a Device (a boxed
+/// list in a card) and the preferences (a preferences group).
+///
+/// Rows are rebuilt only when the devices change; each Revoke button calls
+/// `onRevoke` with its device's id for as long as the list lives.
+@MainActor
+final class PairedDeviceList {
+    /// Where the rows go.
+    enum Container {
+        /// A `GtkListBox`.
+        case listBox(OpaquePointer)
+        /// An `AdwPreferencesGroup`.
+        case preferencesGroup(UnsafeMutablePointer<GtkWidget>)
+    }
+
+    /// What a row's subtitle says besides the model.
+    enum Detail {
+        /// When it was paired and last seen (Pair a Device).
+        case pairedAndLastSeen
+        /// When it was last seen (the preferences).
+        case lastSeen
+    }
+
+    private let container: Container
+    private let detail: Detail
+    private let emptyTitle: String?
+    private let onRevoke: @MainActor (String) -> Void
+    private var shown: [PairedDevice]?
+    private var rows: [(row: UnsafeMutablePointer<GtkWidget>, device: PairedDevice?, revoke: UnsafeMutablePointer<GtkWidget>?)] = []
+    private var connections: [SignalConnection] = []
+
+    /// - Parameters:
+    ///   - container: where the rows go.
+    ///   - detail: what the subtitles say.
+    ///   - emptyTitle: the title of a row shown while no device is paired
+    ///     (nil: no row, the page says so itself).
+    ///   - onRevoke: runs with the device's id when its Revoke is clicked.
+    init(in container: Container, detail: Detail, emptyTitle: String? = nil, onRevoke: @escaping @MainActor (String) -> Void) {
+        self.container = container
+        self.detail = detail
+        self.emptyTitle = emptyTitle
+        self.onRevoke = onRevoke
+    }
+
+    /// Shows `devices`, in order.
+    func show(_ devices: [PairedDevice]) {
+        guard devices != shown else { return }
+        shown = devices
+        connections.removeAll()
+        for entry in rows { remove(entry.row) }
+        rows.removeAll()
+        if devices.isEmpty, let emptyTitle {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), emptyTitle)
+            add(row)
+            rows.append((row, nil, nil))
+            return
+        }
+        for device in devices {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle(of: device))
+            let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
+            revoke.addClasses(.destructiveAction)
+            gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
+            revoke.setAccessibleLabel(tr("Revoke %@", device.name))
+            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
+            add(row)
+            let id = device.id
+            connections.append(revoke.connect(.clicked) { [weak self] in self?.onRevoke(id) })
+            rows.append((row, device, revoke))
+        }
+    }
+
+    /// The devices' names, in order (tests).
+    var titles: [String] { rows.compactMap(\.device?.name) }
+
+    /// The Revoke button of the device at `index` (tests).
+    func revokeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+        let buttons = rows.compactMap(\.revoke)
+        return buttons.indices.contains(index) ? buttons[index] : nil
+    }
+
+    private func subtitle(of device: PairedDevice) -> String {
+        switch detail {
+        case .pairedAndLastSeen:
+            var parts: [String] = []
+            if !device.model.isEmpty { parts.append(device.model) }
+            // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
+            parts.append(tr("Paired %@", Localization.dateAndTime(device.pairedAt)))
+            // TRANSLATORS: %@ is a date and time, e.g. “23 Nov 2026, 10:04”.
+            parts.append(tr("Last seen %@", Localization.dateAndTime(device.lastSeen)))
+            return parts.joined(separator: " · ")
+        case .lastSeen:
+            // TRANSLATORS: a paired device's model and when it was last seen, e.g. “Pixel 8 · last seen 23 Nov 2026, 10:04”.
+            return tr("%@ · last seen %@", device.model, Localization.dateAndTime(device.lastSeen))
+        }
+    }
+
+    private func add(_ row: UnsafeMutablePointer<GtkWidget>) {
+        switch container {
+        case .listBox(let list): gtk_list_box_append(list, row)
+        case .preferencesGroup(let group): adw_preferences_group_add(group.cast(to: AdwPreferencesGroup.self), row)
+        }
+    }
+
+    private func remove(_ row: UnsafeMutablePointer<GtkWidget>) {
+        switch container {
+        case .listBox(let list): gtk_list_box_remove(list, row)
+        case .preferencesGroup(let group): adw_preferences_group_remove(group.cast(to: AdwPreferencesGroup.self), row)
+        }
+    }
+}
