@@ -202,7 +202,7 @@ public final class ListenUpApplication {
     /// A dialog the page shows (the pairing confirmation) is a window of its
     /// own: it goes to `<name>-dialog.png` beside the window's screenshot.
     private func saveDialogScreenshot(besides path: String) {
-        guard let dialog = (window?.currentPage as? PairingPage)?.dialog else { return }
+        guard let dialog = window?.currentPage?.dialog else { return }
         let dialogPath = (path.hasSuffix(".png") ? String(path.dropLast(4)) : path) + "-dialog.png"
         _ = MainContext.iterate(until: { gtk_widget_get_mapped(dialog) != 0 && gtk_widget_get_width(dialog) > 0 }, timeout: .seconds(2))
         MainContext.iterate(until: { false }, timeout: .milliseconds(100))

@@ -13,11 +13,15 @@ public protocol RoutePage: AnyObject {
     /// Whether the page shows its real content yet (the library: its cached
     /// books). Start-up measurements wait for it.
     var isContentReady: Bool { get }
+    /// A dialog the page shows as a window of its own (the pairing
+    /// confirmation), if one is up: `--screenshot` saves it beside the window.
+    var dialog: UnsafeMutablePointer<GtkWidget>? { get }
 }
 
 extension RoutePage {
     public func focusDefault() {}
     public var isContentReady: Bool { true }
+    public var dialog: UnsafeMutablePointer<GtkWidget>? { nil }
 }
 
 /// Makes pages for models: the GTK half of the route registry.
