@@ -2,10 +2,10 @@ import Foundation
 import Pairing
 
 /// What ``PairingModel`` needs from the pairing machinery, as closures so
-/// tests and previews can swap them. ``live(_:)`` drives a real ``PairingHost``.
+/// tests and previews can swap them. ``live(_:)`` drives a real ``DiscoveryServer``.
 public struct PairingClient: Sendable {
-    /// A new subscription to the host's events (current state first).
-    public var events: @Sendable () -> AsyncStream<PairingHost.Event>
+    /// A new subscription to the server's events (current state first).
+    public var events: @Sendable () -> AsyncStream<PairingEvent>
     /// Starts the discovery server if it is not running (idempotent).
     public var start: @Sendable () async throws -> Void
     /// Opens pairing, or shows a new code.
@@ -20,7 +20,7 @@ public struct PairingClient: Sendable {
     public var revoke: @Sendable (String) throws -> Void
 
     /// A client from its closures (tests and previews).
-    public init(events: @escaping @Sendable () -> AsyncStream<PairingHost.Event>,
+    public init(events: @escaping @Sendable () -> AsyncStream<PairingEvent>,
                 start: @escaping @Sendable () async throws -> Void,
                 open: @escaping @Sendable () throws -> Void,
                 close: @escaping @Sendable () -> Void,
@@ -36,16 +36,16 @@ public struct PairingClient: Sendable {
         self.revoke = revoke
     }
 
-    /// Drives `host` (built once in the composition root; stop it at quit).
-    public static func live(_ host: PairingHost) -> PairingClient {
-        PairingClient(events: { host.events() }, start: { try await host.start() }, open: { try host.openPairing() },
-                      close: { host.closePairing() }, answer: { host.answer($0, accept: $1) },
-                      devices: { host.devices }, revoke: { try host.revoke(deviceID: $0) })
+    /// Drives `server` (built once in the composition root; stop it at quit).
+    public static func live(_ server: DiscoveryServer) -> PairingClient {
+        PairingClient(events: { server.events() }, start: { try await server.start() }, open: { try server.openPairing() },
+                      close: { server.closePairing() }, answer: { server.answer($0, accept: $1) },
+                      devices: { server.devices }, revoke: { try server.revoke(deviceID: $0) })
     }
 }
 
 extension PairingClient {
-    /// A client for a host that could not be built: opening reports `message`.
+    /// A client for a server that could not be built: opening reports `message`.
     public static func unavailable(_ message: String) -> PairingClient {
         PairingClient(events: { AsyncStream { $0.finish() } }, start: { throw PairingError.storage(message) }, open: {},
                       close: {}, answer: { _, _ in }, devices: { [] }, revoke: { _ in })
