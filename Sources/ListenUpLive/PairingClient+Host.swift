@@ -32,15 +32,7 @@ extension PairingClient {
                 }
             }
         }
-        // Closing and answering never build the server: with none, there is nothing to close or answer.
-        return PairingClient(
-            events: { (try? server())?.events() ?? AsyncStream { $0.finish() } },
-            start: { try await server().start() },
-            open: { try server().openPairing() },
-            close: { made.value?.closePairing() },
-            answer: { id, accept in made.value?.answer(id, accept: accept) },
-            devices: { (try? server())?.devices ?? [] },
-            revoke: { try server().revoke(deviceID: $0) })
+        return .live(building: server, built: { made.value })
     }
 
     /// What companions see as this desktop's name: the machine's host name,
