@@ -5,41 +5,34 @@ import ListenUpAPI
 import Pairing
 
 extension PairingClient {
-    /// The app's pairing: one ``PairingHost`` with its files in `dataDirectory`
+    /// The app's pairing: one ``DiscoveryServer`` with its files in `dataDirectory`
     /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
     /// LAN by default), reporting `status` to paired devices.
     ///
-    /// The host is built on first use (the pairing screen opening), once, so a
+    /// The server is built on first use (the pairing screen opening), once, so a
     /// start-up that never pairs creates no TLS identity and touches no files.
     /// If building fails, opening reports it and the next opening tries again.
     public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
                             logger: Logger) -> PairingClient {
-        let made = LockedValue<PairingHost?>(nil)
-        let host: @Sendable () throws -> PairingHost = {
+        let made = LockedValue<DiscoveryServer?>(nil)
+        let server: @Sendable () throws -> DiscoveryServer = {
             try made.withLock { cached in
                 if let cached { return cached }
                 do {
-                    let host = try PairingHost(
+                    let server = try DiscoveryServer(
                         storage: PairingStorage(directory: dataDirectory),
                         configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
                         logger: logger,
                         status: { status.value })
-                    cached = host
-                    return host
+                    cached = server
+                    return server
                 } catch {
                     logger.error("Pairing is unavailable", metadata: ["error": "\(error)"])
                     throw error
                 }
             }
         }
-        return PairingClient(
-            events: { (try? host())?.events() ?? AsyncStream { $0.finish() } },
-            start: { try await host().start() },
-            open: { try host().openPairing() },
-            close: { made.value?.closePairing() },
-            answer: { id, accept in made.value?.answer(id, accept: accept) },
-            devices: { (try? host())?.devices ?? [] },
-            revoke: { try host().revoke(deviceID: $0) })
+        return .live(building: server, built: { made.value })
     }
 
     /// What companions see as this desktop's name: the machine's host name,

@@ -6,9 +6,12 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// The desktop's embedded pairing server: HTTPS (TLS 1.2+, the
-/// ``PairingIdentity``) on an ephemeral port, the endpoints of
-/// docs/pairing-protocol.md, the rotating codes, mDNS while pairing is open.
+/// The desktop's pairing, in one object: the embedded HTTPS server (TLS 1.2+,
+/// the ``PairingIdentity``) on an ephemeral port with the endpoints of
+/// docs/pairing-protocol.md, the rotating codes, mDNS while pairing is open,
+/// the paired devices, and one event stream (``events()``) that carries state
+/// changes, pairing requests to answer by id (``answer(_:accept:)``) and
+/// device changes. The app drives it through `PairingClient.live(_:)`.
 ///
 /// Lifecycle: ``start()`` binds (handlers, timeouts and the TLS context are
 /// set up before the listener exists) and returns the real port, or throws;
@@ -16,8 +19,10 @@ import NIOSSL
 /// ``openPairing()`` / ``closePairing()`` follow the pairing page; paired
 /// devices keep using `/api/v1/status` while the server runs.
 ///
-/// Thread-safe: all mutable state sits behind one lock; `onEvent`, `confirm`
-/// and `status` are called from NIO threads or tasks, never the main thread.
+/// Thread-safe: all mutable state sits behind locks; `status` is called from
+/// NIO threads or tasks, never the main thread. Any number of subscribers (a
+/// page and the headless front, or an old page model not yet gone and its
+/// replacement) each get every event.
 public final class DiscoveryServer: Sendable {
     /// Tunables; the defaults are the protocol's.
     public struct Configuration: Sendable {
@@ -57,18 +62,6 @@ public final class DiscoveryServer: Sendable {
         }
     }
 
-    /// A companion asking to pair, for the confirmation dialog.
-    public struct PairingRequest: Sendable, Equatable {
-        /// `client_name` the companion sent (show it in "Pair with …?").
-        public var clientName: String
-        /// `client_model` the companion sent.
-        public var clientModel: String
-        /// The 6 digits the companion shows too.
-        public var comparisonCode: String
-        /// Where the request came from.
-        public var remoteAddress: String
-    }
-
     /// What `GET /api/v1/status` reports; supplied by the app.
     public struct Status: Sendable, Equatable {
         /// The screen the app shows (a route name, e.g. `library`).
@@ -86,24 +79,6 @@ public final class DiscoveryServer: Sendable {
         }
     }
 
-    /// What the pairing page shows.
-    public enum PairingState: Sendable, Equatable {
-        /// Pairing is closed.
-        case closed
-        /// `uri` is the current QR payload; the code rotates at `codeRotatesAt`;
-        /// pairing stops at `closesAt`.
-        case open(uri: PairingURI, codeRotatesAt: Date, closesAt: Date)
-        /// Five minutes passed: offer "Show a new code" (``openPairing()``).
-        case expired
-    }
-
-    /// Things the app may want to show.
-    public enum Event: Sendable, Equatable {
-        case stateChanged(PairingState)
-        case paired(PairedDevice)
-        case unpaired(PairedDevice)
-    }
-
     struct Shared {
         var codes: PairingCodes
         var listener: (any Channel)?
@@ -118,41 +93,56 @@ public final class DiscoveryServer: Sendable {
 
     let configuration: Configuration
     let identity: PairingIdentity
-    /// The paired devices.
-    public let devices: PairedDeviceStore
+    let deviceStore: PairedDeviceStore
     let clock: PairingClock
-    let confirm: @Sendable (PairingRequest) async -> Bool
     let statusProvider: @Sendable () async -> Status
-    let onEvent: @Sendable (Event) -> Void
     let logger: Logger
     let shared: NIOLockedValueBox<Shared>
+    let subscribers: EventSubscribers
+    let pending: PendingRequests
     private let group: any EventLoopGroup
 
+    /// A server (not started) over an identity and a device store.
     /// - Parameters:
     ///   - identity: the TLS identity (its fingerprint goes in the URI).
     ///   - devices: where paired devices are kept.
-    ///   - configuration: names, addresses, limits.
+    ///   - configuration: names, addresses (nil addresses honour `LISTENUP_PAIRING_BIND`), limits.
     ///   - clock: time for codes and tokens (tests move it by hand).
-    ///   - confirm: asks the user "Pair with <name>?"; true accepts. Called off the main thread.
-    ///   - status: what `GET /api/v1/status` reports.
-    ///   - onEvent: state changes, new and removed devices. State changes are reported with the
-    ///     server's lock held, so they arrive in order: return quickly and do not call back into the server.
+    ///   - logger: where requests, pairings and refusals are logged.
+    ///   - status: what `GET /api/v1/status` reports, asked on each call.
     public init(identity: PairingIdentity, devices: PairedDeviceStore, configuration: Configuration,
                 clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
-                confirm: @escaping @Sendable (PairingRequest) async -> Bool,
-                status: @escaping @Sendable () async -> Status,
-                onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+                status: @escaping @Sendable () async -> Status) {
         self.identity = identity
-        self.devices = devices
+        deviceStore = devices
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.confirm = confirm
         statusProvider = status
-        self.onEvent = onEvent
+        let subscribers = EventSubscribers()
+        self.subscribers = subscribers
+        pending = PendingRequests(events: subscribers)
         shared = NIOLockedValueBox(Shared(codes: PairingCodes(timing: configuration.timing)))
         group = MultiThreadedEventLoopGroup.singleton
     }
+
+    /// Loads (or creates) the identity and the paired devices from `storage`,
+    /// and builds the server (not started).
+    /// - Parameters:
+    ///   - storage: `$XDG_DATA_HOME/listenup` by default.
+    ///   - configuration: names, addresses (nil addresses honour `LISTENUP_PAIRING_BIND`), limits.
+    ///   - clock: time for codes and tokens (tests move it by hand).
+    ///   - logger: where requests, pairings and refusals are logged.
+    ///   - status: what `GET /api/v1/status` reports, asked on each call.
+    /// - Throws: ``PairingError`` when the files cannot be read or written.
+    public convenience init(storage: PairingStorage = PairingStorage(), configuration: Configuration,
+                            clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
+                            status: @escaping @Sendable () async -> Status) throws {
+        self.init(identity: try PairingIdentity.loadOrCreate(in: storage), devices: try PairedDeviceStore(storage: storage, clock: clock),
+                  configuration: configuration, clock: clock, logger: logger, status: status)
+    }
+
+    deinit { subscribers.finish() }
 
     /// The bound port, while running.
     public var port: Int? { shared.withLockedValue { $0.port } }
@@ -202,7 +192,7 @@ public final class DiscoveryServer: Sendable {
         return port
     }
 
-    /// Closes pairing, the listener and every open connection.
+    /// Closes pairing (pending requests are refused), the listener and every open connection.
     public func stop() async {
         closePairing()
         let (listener, connections) = shared.withLockedValue { shared -> ((any Channel)?, [any Channel]) in
@@ -215,99 +205,6 @@ public final class DiscoveryServer: Sendable {
         }
         try? await listener?.close()
         for connection in connections { try? await connection.close() }
-    }
-
-    /// The current pairing state (rotating codes if they are due).
-    public var state: PairingState {
-        tick()
-        return shared.withLockedValue { self.pairingState($0) }
-    }
-
-    /// Opens pairing (or shows a new code after expiry): a fresh session and
-    /// code, the 5-minute window starts, mDNS announces the service.
-    /// - Returns: the new state (``PairingState/open(uri:codeRotatesAt:closesAt:)``).
-    /// - Throws: ``PairingError/serverStartFailed(_:)`` if the server is not running.
-    @discardableResult
-    public func openPairing() throws -> PairingState {
-        let now = clock.now()
-        let state = try shared.withLockedValue { shared -> PairingState in
-            guard let port = shared.port, let listener = shared.listener else { throw PairingError.serverStartFailed("not started") }
-            shared.codes.open(now: now)
-            if configuration.advertise, shared.advertiser == nil {
-                // Bound to loopback only (tests, LISTENUP_PAIRING_BIND=127.0.0.1): announce on `lo` only too.
-                let loopbackOnly = shared.addresses.allSatisfy { $0.hasPrefix("127.") || $0 == "::1" }
-                let advertiser = ServiceAdvertiser(name: PairingURI.displayName(configuration.desktopName), type: "_listenup-pair._tcp", port: port,
-                                                   txt: ["v=1", "fp=\(identity.fingerprintBase64URL)"],
-                                                   interfaceIndex: loopbackOnly ? Int32(bitPattern: if_nametoindex("lo")) : nil, logger: logger)
-                advertiser.start()
-                shared.advertiser = advertiser
-            }
-            if shared.ticker == nil {
-                shared.ticker = listener.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) { [weak self] _ in
-                    self?.tick()
-                }
-            }
-            return self.pairingState(shared)
-        }
-        publishCurrentState()
-        return state
-    }
-
-    /// Closes pairing: codes stop working, the mDNS announcement is withdrawn.
-    public func closePairing() {
-        let (advertiser, ticker) = shared.withLockedValue { shared -> (ServiceAdvertiser?, RepeatedTask?) in
-            shared.codes.close()
-            defer {
-                shared.advertiser = nil
-                shared.ticker = nil
-            }
-            return (shared.advertiser, shared.ticker)
-        }
-        ticker?.cancel()
-        advertiser?.stop()
-        publishCurrentState()
-    }
-
-    /// Rotates or expires codes that are due, and reports any change of state.
-    /// Called twice a second while pairing is open; tests with a hand-moved clock call it directly.
-    public func tick() {
-        let now = clock.now()
-        let advertiser = shared.withLockedValue { shared -> ServiceAdvertiser? in
-            shared.codes.advance(now: now)
-            var advertiser: ServiceAdvertiser?
-            if case .expired = shared.codes.state {
-                advertiser = shared.advertiser
-                shared.advertiser = nil
-            }
-            return advertiser
-        }
-        advertiser?.stop()
-        publishCurrentState() // rotation, expiry, a used or burned code
-    }
-
-    /// Reports the current state if it differs from the last one reported.
-    /// Computed and reported under the lock, so reports are never reordered
-    /// (an older code can never be reported after a newer one).
-    func publishCurrentState() {
-        shared.withLockedValue { shared in
-            let state = pairingState(shared)
-            guard state != shared.lastState else { return }
-            shared.lastState = state
-            onEvent(.stateChanged(state))
-        }
-    }
-
-    func pairingState(_ shared: Shared) -> PairingState {
-        switch shared.codes.state {
-        case .closed: return .closed
-        case .expired: return .expired
-        case .open(let code, let endsAt):
-            guard let port = shared.port else { return .closed }
-            return .open(uri: PairingURI(name: PairingURI.displayName(configuration.desktopName), addresses: shared.addresses, port: port,
-                                         fingerprint: identity.fingerprint, session: code.session,
-                                         code: code.code, expiresAt: min(code.rotatesAt, endsAt)),
-                         codeRotatesAt: min(code.rotatesAt, endsAt), closesAt: endsAt)
-        }
     }
 
     private func configure(_ channel: any Channel, sslContext: NIOSSLContext) throws {

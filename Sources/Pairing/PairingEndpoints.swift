@@ -57,22 +57,23 @@ extension DiscoveryServer {
             return .error(.forbidden, "refused", "The desktop user refused the pairing.")
         }
         let added: (device: PairedDevice, token: String)
-        do { added = try devices.add(name: body.clientName, model: body.clientModel, lifetime: configuration.tokenLifetime) } catch {
+        do { added = try deviceStore.add(name: body.clientName, model: body.clientModel, lifetime: configuration.tokenLifetime) } catch {
             return .error(.internalServerError, "storage_failed", "The desktop could not save the pairing.")
         }
         logger.info("Paired", metadata: ["client": "\(body.clientName)", "device": "\(added.device.id)"])
-        onEvent(.paired(added.device))
+        publishDevices()
         return .json(.ok, ["token": added.token, "token_type": "Bearer", "expires_at": RFC3339.string(added.device.expiresAt),
                            "desktop_name": configuration.desktopName, "device_id": added.device.id,
                            "comparison_code": comparison])
     }
 
-    /// Asks the app; refuses after the confirmation timeout, or if pairing closed or the server stopped meanwhile.
+    /// Asks the app (``PairingEvent/request(_:)``); refuses after the confirmation timeout,
+    /// or if pairing closed or the server stopped meanwhile.
     private func ask(_ question: PairingRequest) async -> Bool {
-        let confirm = confirm
+        let pending = pending
         let timeout = configuration.confirmationTimeout
         return await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await confirm(question) }
+            group.addTask { await pending.ask(question) }
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
                 return nil
@@ -91,7 +92,7 @@ extension DiscoveryServer {
         guard let header = request.headers.first(name: "Authorization"), header.hasPrefix("Bearer ") else { return nil }
         let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        return devices.authenticate(token: token)
+        return deviceStore.authenticate(token: token)
     }
 
     private static let unauthorized = PairingHTTPResponse.error(
@@ -111,10 +112,10 @@ extension DiscoveryServer {
 
     private func unpair(_ request: PairingHTTPRequest) -> PairingHTTPResponse {
         guard let device = authenticated(request) else { return Self.unauthorized }
-        guard (try? devices.revoke(id: device.id)) != nil else {
+        guard (try? deviceStore.revoke(id: device.id)) != nil else {
             return .error(.internalServerError, "storage_failed", "The desktop could not save the change.")
         }
-        onEvent(.unpaired(device))
+        publishDevices()
         return PairingHTTPResponse(status: .noContent)
     }
 

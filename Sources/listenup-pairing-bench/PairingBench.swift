@@ -67,9 +67,16 @@ enum PairingBench {
         configuration.rateLimitAttempts = 1_000_000
         var logger = Logger(label: "bench")
         logger.logLevel = .warning
-        let server = DiscoveryServer(identity: try PairingIdentity.loadOrCreate(in: storage),
-                                     devices: try PairedDeviceStore(storage: storage), configuration: configuration,
-                                     logger: logger, confirm: { _ in true }, status: { .init(activeRoute: "bench") })
+        let server = try DiscoveryServer(storage: storage, configuration: configuration, logger: logger,
+                                         status: { .init(activeRoute: "bench") })
+        // The user accepts every request as it arrives.
+        let requests = server.events()
+        let user = Task {
+            for await event in requests {
+                if case .request(let request) = event { server.answer(request.id, accept: true) }
+            }
+        }
+        defer { user.cancel() }
         try await server.start()
         try server.openPairing()
         let companion = CompanionClient(storage: PairingStorage(directory: directory.appendingPathComponent("companion")))
@@ -102,9 +109,8 @@ enum PairingBench {
         configuration.advertise = false
         configuration.idleTimeout = 120 // hold them for the measurement (the default closes idle ones after 5 s)
         configuration.requestTimeout = 120
-        let server = DiscoveryServer(identity: try PairingIdentity.loadOrCreate(in: storage),
-                                     devices: try PairedDeviceStore(storage: storage), configuration: configuration,
-                                     logger: logger, confirm: { _ in false }, status: { .init(activeRoute: "bench") })
+        let server = try DiscoveryServer(storage: storage, configuration: configuration, logger: logger,
+                                         status: { .init(activeRoute: "bench") })
         let port = try await server.start()
         let client = PinnedHTTPSClient(pin: server.fingerprint)
         var quiet: [Double] = []

@@ -6,14 +6,16 @@ import QRCode
 import Testing
 @testable import Pairing
 
-/// A discovery server on 127.0.0.1 with a hand-moved clock and a scripted user.
+/// A discovery server on 127.0.0.1 with a hand-moved clock and a scripted user
+/// (a subscriber that records every event and answers each request with `accept`).
 final class ServerFixture: Sendable {
     let temp: TempDirectory
     let clock = ManualClock()
     let server: DiscoveryServer
-    let requests = NIOLockedValueBox<[DiscoveryServer.PairingRequest]>([])
+    let requests = NIOLockedValueBox<[PairingRequest]>([])
     let accept = NIOLockedValueBox(true)
-    let events = NIOLockedValueBox<[DiscoveryServer.Event]>([])
+    let events = NIOLockedValueBox<[PairingEvent]>([])
+    private let user: Task<Void, Never>
 
     init(_ configure: (inout DiscoveryServer.Configuration) -> Void = { _ in }) throws {
         temp = try TempDirectory()
@@ -22,17 +24,37 @@ final class ServerFixture: Sendable {
         configuration.idleTimeout = 1
         configuration.requestTimeout = 2
         configure(&configuration)
-        let storage = temp.storage()
+        let server = try DiscoveryServer(storage: temp.storage(), configuration: configuration, clock: clock.clock) {
+            .init(activeRoute: "library", serverURL: "http://127.0.0.1:1/", userDisplayName: "Ada Reader")
+        }
+        let stream = server.events()
         let requests = requests, accept = accept, events = events
-        server = DiscoveryServer(identity: try PairingIdentity.loadOrCreate(in: storage),
-                                 devices: try PairedDeviceStore(storage: storage, clock: clock.clock),
-                                 configuration: configuration, clock: clock.clock,
-                                 confirm: { request in
-                                     requests.withLockedValue { $0.append(request) }
-                                     return accept.withLockedValue { $0 }
-                                 },
-                                 status: { .init(activeRoute: "library", serverURL: "http://127.0.0.1:1/", userDisplayName: "Ada Reader") },
-                                 onEvent: { event in events.withLockedValue { $0.append(event) } })
+        user = Task { [weak server] in
+            for await event in stream {
+                events.withLockedValue { $0.append(event) }
+                if case .request(let request) = event {
+                    requests.withLockedValue { $0.append(request) }
+                    server?.answer(request.id, accept: accept.withLockedValue { $0 })
+                }
+            }
+        }
+        self.server = server
+    }
+
+    deinit { user.cancel() }
+
+    /// Waits (up to 5 s) until the events the scripted user has seen satisfy `condition`.
+    func saw(_ condition: ([PairingEvent]) -> Bool) async -> Bool {
+        for _ in 0..<500 {
+            if condition(events.withLockedValue { $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// The device lists reported so far, by name.
+    var devicesSeen: [[String]] {
+        events.withLockedValue { $0 }.compactMap { if case .devicesChanged(let list) = $0 { list.map(\.name) } else { nil } }
     }
 
     /// Starts and opens pairing; returns the current URI.
@@ -100,7 +122,7 @@ struct DiscoveryServerTests {
         var configuration = DiscoveryServer.Configuration(desktopName: "Clash", appVersion: "1", bindAddresses: ["127.0.0.1"])
         configuration.port = port
         let clash = DiscoveryServer(identity: try PairingIdentity.create(), devices: try PairedDeviceStore(storage: fixture.temp.storage("other")),
-                                    configuration: configuration, confirm: { _ in false }, status: { .init(activeRoute: "") })
+                                    configuration: configuration, status: { .init(activeRoute: "") })
         await #expect(throws: PairingError.self) { try await clash.start() }
         #expect(clash.port == nil)
         await fixture.server.stop()
@@ -168,7 +190,7 @@ struct DiscoveryServerTests {
         // The token is stored only as a hash.
         let stored = try String(contentsOf: fixture.temp.storage().url("paired-devices.json"), encoding: .utf8)
         #expect(!stored.contains(token))
-        #expect(fixture.server.devices.list().map(\.name) == ["Curl Phone"])
+        #expect(fixture.server.devices.map(\.name) == ["Curl Phone"])
         // Status with the token.
         let status = try await curl(["-k", "--pinnedpubkey", pin, "-H", "Authorization: Bearer \(token)", base + "/api/v1/status"])
         #expect(status.status == 200)
@@ -180,10 +202,10 @@ struct DiscoveryServerTests {
         // Unpair, then the token is refused.
         #expect(try await curl(["-k", "--pinnedpubkey", pin, "-X", "DELETE", "-H", "Authorization: Bearer \(token)", base + "/api/v1/pair"]).status == 204)
         #expect(try await curl(["-k", "--pinnedpubkey", pin, "-H", "Authorization: Bearer \(token)", base + "/api/v1/status"]).status == 401)
-        #expect(fixture.server.devices.list().isEmpty)
-        let events = fixture.events.withLockedValue { $0 }
-        #expect(events.contains { if case .paired = $0 { true } else { false } })
-        #expect(events.contains { if case .unpaired = $0 { true } else { false } })
+        #expect(fixture.server.devices.isEmpty)
+        // Reported: the snapshot, the pairing, the unpairing.
+        #expect(await fixture.saw { _ in fixture.devicesSeen.count >= 3 })
+        #expect(fixture.devicesSeen == [[], ["Curl Phone"], []])
         await fixture.server.stop()
     }
 
@@ -229,7 +251,7 @@ struct DiscoveryServerTests {
         #expect(fixture.server.state == .expired)
         let afterWindow = try await fixture.pair(session: current.sessionString, code: current.codeString)
         #expect(afterWindow.status == 410)
-        #expect(fixture.events.withLockedValue { $0.last } == .stateChanged(.expired))
+        #expect(await fixture.saw { $0.last == .state(.expired) })
         await fixture.server.stop()
     }
 
@@ -331,8 +353,8 @@ struct DiscoveryServerTests {
         let next = try #require(fixture.uri)
         let paired = try await fixture.pair(session: next.sessionString, code: next.codeString)
         let token = try #require(jsonObject(paired.body)["token"] as? String)
-        let device = try #require(fixture.server.devices.list().first)
-        try fixture.server.devices.revoke(id: device.id)
+        let device = try #require(fixture.server.devices.first)
+        try fixture.server.revoke(deviceID: device.id)
         #expect(try await curl(["-k", "--pinnedpubkey", fixture.pin, "-H", "Authorization: Bearer \(token)", fixture.base + "/api/v1/status"]).status == 401)
         // Tokens expire after 30 days.
         let again = try #require(fixture.uri)
@@ -381,7 +403,7 @@ struct ProtocolDocumentTests {
         #expect(asked.clientName == "My Phone")
         #expect(output.contains("Comparison code: \(asked.comparisonCode)"), "\(output)")
         #expect(output.contains("\"user_display_name\":\"Ada Reader\""), "\(output)")
-        #expect(fixture.server.devices.list().isEmpty) // the script unpairs at the end
+        #expect(fixture.server.devices.isEmpty) // the script unpairs at the end
         await fixture.server.stop()
     }
 }

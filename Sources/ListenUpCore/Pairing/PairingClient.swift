@@ -2,10 +2,10 @@ import Foundation
 import Pairing
 
 /// What ``PairingModel`` needs from the pairing machinery, as closures so
-/// tests and previews can swap them. ``live(_:)`` drives a real ``PairingHost``.
+/// tests and previews can swap them. ``live(_:)`` drives a real ``DiscoveryServer``.
 public struct PairingClient: Sendable {
-    /// A new subscription to the host's events (current state first).
-    public var events: @Sendable () -> AsyncStream<PairingHost.Event>
+    /// A new subscription to the server's events (current state first).
+    public var events: @Sendable () -> AsyncStream<PairingEvent>
     /// Starts the discovery server if it is not running (idempotent).
     public var start: @Sendable () async throws -> Void
     /// Opens pairing, or shows a new code.
@@ -20,7 +20,7 @@ public struct PairingClient: Sendable {
     public var revoke: @Sendable (String) throws -> Void
 
     /// A client from its closures (tests and previews).
-    public init(events: @escaping @Sendable () -> AsyncStream<PairingHost.Event>,
+    public init(events: @escaping @Sendable () -> AsyncStream<PairingEvent>,
                 start: @escaping @Sendable () async throws -> Void,
                 open: @escaping @Sendable () throws -> Void,
                 close: @escaping @Sendable () -> Void,
@@ -36,16 +36,30 @@ public struct PairingClient: Sendable {
         self.revoke = revoke
     }
 
-    /// Drives `host` (built once in the composition root; stop it at quit).
-    public static func live(_ host: PairingHost) -> PairingClient {
-        PairingClient(events: { host.events() }, start: { try await host.start() }, open: { try host.openPairing() },
-                      close: { host.closePairing() }, answer: { host.answer($0, accept: $1) },
-                      devices: { host.devices }, revoke: { try host.revoke(deviceID: $0) })
+    /// Drives `server` (built once in the composition root; stop it at quit).
+    public static func live(_ server: DiscoveryServer) -> PairingClient {
+        live(building: { server }, built: { server })
+    }
+
+    /// Drives a server made on first use (the app's `PairingClient.host(…)`).
+    ///
+    /// Closing and answering never build it: with no server there is nothing
+    /// to close or answer. While it cannot be built, the events end at once,
+    /// there are no devices, and starting or opening throws the reason.
+    /// - Parameters:
+    ///   - server: the server, built if it is not yet; throws if it cannot be.
+    ///   - built: the server if it has been built, else nil.
+    public static func live(building server: @escaping @Sendable () throws -> DiscoveryServer,
+                            built: @escaping @Sendable () -> DiscoveryServer?) -> PairingClient {
+        PairingClient(events: { (try? server())?.events() ?? AsyncStream { $0.finish() } },
+                      start: { try await server().start() }, open: { try server().openPairing() },
+                      close: { built()?.closePairing() }, answer: { built()?.answer($0, accept: $1) },
+                      devices: { (try? server())?.devices ?? [] }, revoke: { try server().revoke(deviceID: $0) })
     }
 }
 
 extension PairingClient {
-    /// A client for a host that could not be built: opening reports `message`.
+    /// A client for a server that could not be built: opening reports `message`.
     public static func unavailable(_ message: String) -> PairingClient {
         PairingClient(events: { AsyncStream { $0.finish() } }, start: { throw PairingError.storage(message) }, open: {},
                       close: {}, answer: { _, _ in }, devices: { [] }, revoke: { _ in })

@@ -45,7 +45,7 @@ public final class PairingModel {
     /// The QR image of the current URI (nil until drawn, or when closed).
     public private(set) var qrImage: QRImage?
     /// The request waiting for the user ("Pair with <name>?" and its comparison code).
-    public private(set) var request: PairingHost.Request?
+    public private(set) var request: PairingRequest?
     /// Paired devices, oldest first.
     public private(set) var devices: [PairedDevice] = []
     /// The last revoke failure, if any.
@@ -158,7 +158,7 @@ public final class PairingModel {
     public func dismiss() { dismissAction() }
 
     /// Puts the model in a state without a server (`--preview pairing:STATE`).
-    func showPreview(phase: Phase, qrImage: QRImage? = nil, request: PairingHost.Request? = nil, devices: [PairedDevice] = []) {
+    func showPreview(phase: Phase, qrImage: QRImage? = nil, request: PairingRequest? = nil, devices: [PairedDevice] = []) {
         starting?.cancel()
         self.phase = phase
         self.qrImage = qrImage
@@ -166,7 +166,7 @@ public final class PairingModel {
         self.devices = devices
     }
 
-    private func apply(_ event: PairingHost.Event) {
+    private func apply(_ event: PairingEvent) {
         switch event {
         case .state(let state):
             switch state {

@@ -59,8 +59,8 @@ extension PairingModel {
         (try? QRMatrix.encode(previewURIText)).map { QRImage(matrix: $0, moduleSize: screenModuleSize) }
     }
 
-    static let previewRequest = PairingHost.Request(clientName: "Anna’s Pixel", clientModel: "Pixel 8",
-                                                    comparisonCode: "042917", remoteAddress: "192.0.2.31")
+    static let previewRequest = PairingRequest(clientName: "Anna’s Pixel", clientModel: "Pixel 8",
+                                               comparisonCode: "042917", remoteAddress: "192.0.2.31")
 
     // Fixed dates, so screenshots do not change from run to run.
     nonisolated static let previewDevices: [PairedDevice] = [

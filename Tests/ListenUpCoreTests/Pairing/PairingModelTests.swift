@@ -4,18 +4,18 @@ import Pairing
 import QRCode
 import Testing
 
-/// The model over a real PairingHost on 127.0.0.1, a real companion on the other side.
+/// The model over a real DiscoveryServer on 127.0.0.1, a real companion on the other side.
 @MainActor
 @Suite(.serialized)
 struct PairingModelTests {
     let directory: URL
-    let host: PairingHost
+    let server: DiscoveryServer
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-model-\(UUID().uuidString)")
         var configuration = DiscoveryServer.Configuration(desktopName: "Model Desk", appVersion: "1.0", bindAddresses: ["127.0.0.1"])
         configuration.advertise = false
-        host = try PairingHost(storage: PairingStorage(directory: directory.appendingPathComponent("desktop")),
+        server = try DiscoveryServer(storage: PairingStorage(directory: directory.appendingPathComponent("desktop")),
                                configuration: configuration) { .init(activeRoute: "library") }
     }
 
@@ -27,7 +27,7 @@ struct PairingModelTests {
 
     @Test func opensShowsTheQRAsksTheUserAndListsTheDevice() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let model = PairingModel(client: .live(host), moduleSize: 2)
+        let model = PairingModel(client: .live(server), moduleSize: 2)
         #expect(model.phase == .closed)
         model.send(.open)
         await settle { model.qrImage != nil }
@@ -55,7 +55,7 @@ struct PairingModelTests {
         #expect(model.devices.isEmpty)
         model.send(.close)
         #expect(model.phase == .closed && model.qrImage == nil)
-        await host.stop()
+        await server.stop()
     }
 
     @Test func afterFiveMinutesItOffersANewCode() async throws {
@@ -63,32 +63,32 @@ struct PairingModelTests {
         let now = LockedNow(Date())
         var configuration = DiscoveryServer.Configuration(desktopName: "Model Desk", appVersion: "1.0", bindAddresses: ["127.0.0.1"])
         configuration.advertise = false
-        let host = try PairingHost(storage: PairingStorage(directory: directory.appendingPathComponent("clocked")),
+        let server = try DiscoveryServer(storage: PairingStorage(directory: directory.appendingPathComponent("clocked")),
                                    configuration: configuration, clock: PairingClock { now.value }) { .init(activeRoute: "library") }
-        let model = PairingModel(client: .live(host))
+        let model = PairingModel(client: .live(server))
         model.send(.open)
         await settle { if case .open = model.phase { true } else { false } }
         guard case .open(let first, let rotatesAt, let closesAt) = model.phase else { Issue.record("not open"); return }
         #expect(closesAt.timeIntervalSince(now.value) == 300)
         #expect(rotatesAt.timeIntervalSince(now.value) == 30)
         now.advance(31)
-        host.server.tick()
+        server.tick()
         await settle { if case .open(let uri, _, _) = model.phase { uri != first } else { false } }
         if case .open(let uri, _, _) = model.phase { #expect(uri != first) } else { Issue.record("\(model.phase)") }
         now.advance(300)
-        host.server.tick()
+        server.tick()
         await settle { model.phase == .expired }
         #expect(model.phase == .expired && model.qrImage == nil)
         model.send(.showNewCode)
         await settle { if case .open = model.phase { true } else { false } }
         if case .open(_, _, let closes) = model.phase { #expect(closes.timeIntervalSince(now.value) == 300) } else { Issue.record("\(model.phase)") }
         model.send(.close)
-        await host.stop()
+        await server.stop()
     }
 
     @Test func closingThePageRefusesAPendingRequest() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let model = PairingModel(client: .live(host))
+        let model = PairingModel(client: .live(server))
         model.send(.open)
         await settle { if case .open = model.phase { true } else { false } }
         guard case .open(let text, _, _) = model.phase else { Issue.record("not open"); return }
@@ -99,11 +99,11 @@ struct PairingModelTests {
         model.send(.close)
         await #expect(throws: PairingError.self) { try await pairing.value }
         #expect(model.devices.isEmpty && model.request == nil)
-        await host.stop()
+        await server.stop()
     }
 }
 
-/// A settable "now" for the host's clock.
+/// A settable "now" for the server's clock.
 final class LockedNow: @unchecked Sendable {
     // @unchecked Sendable: every access holds `lock`.
     private let lock = NSLock()
