@@ -8,7 +8,7 @@ import QRCode
 import XCTest
 @testable import ListenUpUI
 
-/// The pairing page end to end: the real window over a live `PairingHost` on
+/// The pairing page end to end: the real window over a live `DiscoveryServer` on
 /// 127.0.0.1. The QR is read back from a PNG of the window with zbarimg, curl
 /// pairs using only that URI (pinned to its fingerprint), the page's
 /// confirmation dialog is answered "pair", and the token works.
@@ -58,7 +58,7 @@ final class PairingPageTests: XCTestCase {
         configuration.advertise = false
         var dependencies = Dependencies.test()
         let status = dependencies.pairingStatus
-        let host = try PairingHost(storage: PairingStorage(directory: directory), configuration: configuration, logger: quietLogger) {
+        let host = try DiscoveryServer(storage: PairingStorage(directory: directory), configuration: configuration, logger: quietLogger) {
             status.value
         }
         dependencies.pairing = .live(host)

@@ -32,8 +32,9 @@ public struct Dependencies: Sendable {
     /// How often the library runs a delta sync while it is shown (the server
     /// announces no edits).
     public var periodicSync: Duration = .seconds(15 * 60)
-    /// Pairing companion devices: one ``PairingHost`` for the whole run in the
-    /// app (``PairingClient/host(dataDirectory:desktopName:status:serverURL:logger:)``),
+    /// Pairing companion devices: one `DiscoveryServer` for the whole run in
+    /// the app (`PairingClient.host(dataDirectory:desktopName:status:logger:)`
+    /// in `ListenUpLive`),
     /// ``PairingClient/inert`` in previews and tests unless a test sets a loopback one.
     public var pairing: PairingClient = .inert
     /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.

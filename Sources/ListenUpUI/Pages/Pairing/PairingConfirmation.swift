@@ -22,7 +22,7 @@ final class PairingConfirmation {
     }
 
     /// Opens the dialog for `request` over `parent`, closing any other.
-    func open(_ request: PairingHost.Request, over parent: UnsafeMutablePointer<GtkWindow>) {
+    func open(_ request: PairingRequest, over parent: UnsafeMutablePointer<GtkWindow>) {
         close()
         let device = request.clientModel.isEmpty ? request.clientName : "\(request.clientName) (\(request.clientModel))"
         let body = tr("Pair only if %@ shows this same code:", device)

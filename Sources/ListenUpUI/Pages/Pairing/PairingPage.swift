@@ -169,7 +169,7 @@ final class PairingPage: RoutePage {
     /// The open confirmation dialog, if any.
     var dialog: UnsafeMutablePointer<GtkWidget>? { confirmation.dialog }
 
-    private func renderRequest(_ request: PairingHost.Request?) {
+    private func renderRequest(_ request: PairingRequest?) {
         if let request, request.id == confirmation.request { return }
         confirmation.close()
         guard let request, let root = gtk_widget_get_root(widget), gtk_widget_get_mapped(widget) != 0 else { return }
