@@ -172,7 +172,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
         .testTarget(
@@ -185,7 +185,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore"]),
+        .testTarget(name: "LANDiscoveryTests", dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpTestSupport"]),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpTestSupport"]),
         .testTarget(
