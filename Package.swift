@@ -188,7 +188,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring"]),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
         .testTarget(
@@ -203,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LANDiscoveryTests",
-            dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpLive", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport"]),

@@ -39,6 +39,17 @@ public final class ServiceAdvertiser: @unchecked Sendable {
         loop = g_main_loop_new(context, 0)
     }
 
+    /// Announces on `interface` only (tests: `.named("lo")`). When a named
+    /// interface does not exist, ``start()`` announces nothing rather than
+    /// announcing on every interface.
+    public convenience init(name: String, type: String, port: Int, txt: [String], interface: MDNSInterface, logger: Logger) {
+        self.init(name: name, type: type, port: port, txt: txt, interfaceIndex: interface.index, logger: logger)
+        missingInterface = interface.avahiIndex == nil ? interface : nil
+    }
+
+    /// Set when the interface asked for does not exist: nothing is announced.
+    private var missingInterface: MDNSInterface?
+
     deinit {
         g_main_loop_unref(loop)
         g_main_context_unref(context)
@@ -46,6 +57,10 @@ public final class ServiceAdvertiser: @unchecked Sendable {
 
     /// Starts announcing (waits for avahi-daemon if it is not there yet).
     public func start() {
+        if let missingInterface {
+            logger.warning("Not advertising: no such network interface", metadata: ["interface": "\(missingInterface)"])
+            return
+        }
         let thread = Thread { [self] in
             g_main_context_push_thread_default(context)
             poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)

@@ -52,10 +52,18 @@ public enum DiscoveryEvent: Equatable, Sendable {
 /// runs on the main thread). Events come out through an `AsyncStream`;
 /// browsing stops and frees every Avahi object when the consumer stops.
 public enum ServiceBrowser {
-    /// Browses `type` (e.g. `_listenup._tcp`) on every interface, IPv4 and IPv6.
-    public static func browse(type: String, logger: Logger) -> AsyncStream<DiscoveryEvent> {
+    /// Browses `type` (e.g. `_listenup._tcp`), IPv4 and IPv6, on `interface`
+    /// (every interface by default; tests pass `.named("lo")`). A named
+    /// interface that does not exist makes browsing `.unavailable`: it never
+    /// falls back to every interface.
+    public static func browse(type: String, interface: MDNSInterface = .any, logger: Logger) -> AsyncStream<DiscoveryEvent> {
         AsyncStream { continuation in
-            let session = BrowseSession(type: type, logger: logger, continuation: continuation)
+            guard let index = interface.avahiIndex else {
+                continuation.yield(.unavailable(reason: "no network interface named \(interface)"))
+                continuation.finish()
+                return
+            }
+            let session = BrowseSession(type: type, interface: index, logger: logger, continuation: continuation)
             continuation.onTermination = { _ in session.stop() }
             session.start()
         }
@@ -70,6 +78,7 @@ public enum ServiceBrowser {
 /// thread-safe.
 private final class BrowseSession: @unchecked Sendable {
     let type: String
+    let interface: AvahiIfIndex
     let logger: Logger
     let continuation: AsyncStream<DiscoveryEvent>.Continuation
     let context: OpaquePointer
@@ -83,8 +92,9 @@ private final class BrowseSession: @unchecked Sendable {
     private var reported: [String: DiscoveredService] = [:]
     private var unavailableReported = false
 
-    init(type: String, logger: Logger, continuation: AsyncStream<DiscoveryEvent>.Continuation) {
+    init(type: String, interface: AvahiIfIndex, logger: Logger, continuation: AsyncStream<DiscoveryEvent>.Continuation) {
         self.type = type
+        self.interface = interface
         self.logger = logger
         self.continuation = continuation
         context = g_main_context_new()
@@ -160,7 +170,7 @@ private final class BrowseSession: @unchecked Sendable {
         switch state {
         case AVAHI_CLIENT_S_RUNNING:
             guard browser == nil, let client else { return }
-            browser = avahi_service_browser_new(client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(0), {
+            browser = avahi_service_browser_new(client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(0), {
                 _, interface, proto, event, name, type, domain, _, data in
                 guard let data else { return }
                 Unmanaged<BrowseSession>.fromOpaque(data).takeUnretainedValue()

@@ -1,28 +1,31 @@
 import Foundation
 import Keyring
+import ListenUpTestSupport
 import Testing
 
 /// libsecret against a real Secret Service (gnome-keyring, started by
-/// build-aux/with-keyring for `make test`).
+/// build-aux/with-keyring for `make test`, which also sets
+/// LISTENUP_REQUIRE_KEYRING=1: there a missing keyring fails the tests;
+/// elsewhere they are reported as skipped).
 @Suite("Keyring (real Secret Service)", .serialized)
 struct KeyringTests {
     let keyring = Keyring()
 
-    /// Whether a Secret Service answers; fails the test when one is required.
-    func reachable() async -> Bool {
+    /// Returns when a Secret Service answers; else skips the test visibly,
+    /// or fails it under LISTENUP_REQUIRE_KEYRING=1.
+    func requireKeyring() async throws {
+        var failure: (any Error)?
         do {
             _ = try await keyring.lookup(account: "probe-\(UUID().uuidString)")
-            return true
         } catch {
-            if ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_KEYRING"] == "1" {
-                Issue.record("No Secret Service, but LISTENUP_REQUIRE_KEYRING=1: \(error)")
-            }
-            return false
+            failure = error
         }
+        try ServiceRequirement.check(failure == nil, requiredBy: "LISTENUP_REQUIRE_KEYRING",
+                                     "no Secret Service: \(failure.map { "\($0)" } ?? "")")
     }
 
     @Test func storeLookupOverwriteClear() async throws {
-        guard await reachable() else { return }
+        try await requireKeyring()
         let account = "test-\(UUID().uuidString)"
         let other = "test-\(UUID().uuidString)"
         let secret = #"{"token":"v4.local.ö\u0000x","n":1}"#

@@ -2,6 +2,7 @@ import Foundation
 import LANDiscovery
 import ListenUpCore
 import ListenUpLive
+import ListenUpTestSupport
 import Logging
 import Testing
 
@@ -34,35 +35,66 @@ struct TXTRecordTests {
     }
 }
 
-/// Real Avahi: `avahi-publish` announces a fake server; the browser must see
-/// it come and go. Needs avahi-daemon (make test starts it and sets
-/// LISTENUP_REQUIRE_AVAHI=1; elsewhere these tests skip).
-@Suite("Avahi browsing (real daemon)", .serialized)
+@Suite("mDNS interface")
+struct MDNSInterfaceTests {
+    @Test func theEnvironmentNamesTheInterface() {
+        #expect(MDNSInterface.fromEnvironment([:]) == .any)
+        #expect(MDNSInterface.fromEnvironment(["LISTENUP_MDNS_INTERFACE": " "]) == .any)
+        #expect(MDNSInterface.fromEnvironment(["LISTENUP_MDNS_INTERFACE": "lo"]) == .named("lo"))
+        #expect(MDNSInterface.named("lo").index == Int32(bitPattern: if_nametoindex("lo")))
+        #expect(MDNSInterface.named("listenup-none0").index == nil)
+        #expect(MDNSInterface.any.index == nil)
+    }
+
+    /// A missing interface never widens to every interface.
+    @Test func aMissingInterfaceBrowsesNothing() async {
+        var events: [DiscoveryEvent] = []
+        for await event in ServiceBrowser.browse(type: "_listenup._tcp", interface: .named("listenup-none0"), logger: Logger(label: "test")) {
+            events.append(event)
+        }
+        #expect(events == [.unavailable(reason: "no network interface named listenup-none0")])
+    }
+
+    /// `/proc/net/igmp` and `igmp6` as Linux writes them: mDNS joined on lo
+    /// only, then on eth0 too (IPv4 and IPv6 each).
+    @Test func lanMembershipsAreFound() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("igmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func write(igmp: String, igmp6: String) throws {
+            try igmp.write(to: folder.appendingPathComponent("igmp"), atomically: true, encoding: .utf8)
+            try igmp6.write(to: folder.appendingPathComponent("igmp6"), atomically: true, encoding: .utf8)
+        }
+        let header = "Idx\tDevice    : Count Querier\tGroup    Users Timer\tReporter\n"
+        let loOnly = header + "1\tlo        :     2      V3\n\t\t\t\tFB0000E0     1 0:00000000\t\t0\n\t\t\t\t010000E0     1 0:00000000\t\t0\n"
+            + "4\teth0      :     1      V3\n\t\t\t\t010000E0     1 0:00000000\t\t0\n"
+        let lo6 = "1    lo              ff0200000000000000000000000000fb     1 00000004 0\n"
+            + "4    eth0            ff020000000000000000000000000001     1 0000000C 0\n"
+        try write(igmp: loOnly, igmp6: lo6)
+        #expect(LoopbackMDNS.lanInterfaces(procNet: folder.path).isEmpty)
+        try write(igmp: loOnly + "5\twlan0     :     2      V3\n\t\t\t\tfb0000e0     1 0:00000000\t\t0\n", igmp6: lo6)
+        #expect(LoopbackMDNS.lanInterfaces(procNet: folder.path) == ["wlan0"])
+        try write(igmp: loOnly, igmp6: lo6 + "4    eth0            ff0200000000000000000000000000fb     1 00000004 0\n")
+        #expect(LoopbackMDNS.lanInterfaces(procNet: folder.path) == ["eth0"])
+    }
+}
+
+/// Real Avahi, on loopback only: `avahi-publish` (which cannot choose an
+/// interface: the daemon's configuration keeps it on lo) and
+/// ``ServiceAdvertiser`` announce fake servers; browsing on `lo` must see
+/// them come and go. Needs an avahi-daemon that serves loopback only:
+/// `make test` runs these under build-aux/with-avahi and sets
+/// LISTENUP_REQUIRE_AVAHI=1, so a missing daemon fails them; elsewhere they
+/// are reported as skipped. Where mDNS is joined on any interface but lo (a
+/// desktop's avahi-daemon), they skip (or fail) before publishing anything.
+@Suite("Avahi browsing (real daemon, loopback)", .serialized)
 struct AvahiBrowsingTests {
-    static var required: Bool { ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_AVAHI"] == "1" }
-
-    static func publisher(name: String, port: Int, txt: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["avahi-publish", "-s", name, "_listenup._tcp", String(port)] + txt
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    /// Ends a publisher. SIGKILL: a child may inherit ignored SIGINT/SIGTERM
-    /// from the test runner, and avahi-daemon withdraws the service as soon as
-    /// its D-Bus client goes away anyway.
-    static func stop(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    static let loopback = MDNSInterface.named(LoopbackMDNS.interfaceName)
 
     /// Collects events until `until` holds or `timeout` passes.
-    static func collect(_ stream: AsyncStream<ServerDiscoveryEvent>, timeout: Duration = .seconds(8),
-                        until: @escaping @Sendable ([ServerDiscoveryEvent]) -> Bool) async -> [ServerDiscoveryEvent] {
-        let seen = LockedValue<[ServerDiscoveryEvent]>([])
+    static func collect<Event: Sendable>(_ stream: AsyncStream<Event>, timeout: Duration = .seconds(8),
+                                         until: @escaping @Sendable ([Event]) -> Bool) async -> [Event] {
+        let seen = LockedValue<[Event]>([])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in stream {
@@ -77,80 +109,123 @@ struct AvahiBrowsingTests {
         return seen.value
     }
 
-    @Test func aPublishedServerIsFoundThenLost() async throws {
-        let logger = Logger(label: "test")
-        let id = "lib-test\(UUID().uuidString.prefix(13))"
-        let name = "ListenUp Test \(UUID().uuidString.prefix(8))"
-        let publisher = try Self.publisher(name: name, port: 18080, txt: ["id=\(id)", "name=Shelf in Test", "version=1.0.0", "api=v1"])
-        defer { if publisher.isRunning { Self.stop(publisher) } }
-
-        let client = ServerDiscoveryClient.avahi(logger: logger)
-        let events = await Self.collect(client.browse()) { seen in
-            seen.contains { if case .found(let server) = $0 { server.id == id } else { false } }
-                || seen.contains { if case .unavailable = $0 { true } else { false } }
-        }
-        if events.contains(where: { if case .unavailable = $0 { true } else { false } }) {
-            if Self.required { Issue.record("Avahi unavailable: \(events)") }
-            return
-        }
-        let found = events.compactMap { event -> LANServer? in
-            if case .found(let server) = event, server.id == id { server } else { nil }
-        }.first
-        guard let found else {
-            if Self.required { Issue.record("the published server was not found: \(events)") }
-            return
-        }
-        #expect(found.name == "Shelf in Test")
-        #expect(found.version == "1.0.0")
-        #expect(found.hostAndPort.hasSuffix(":18080"))
-        #expect(found.url.port == 18080)
-        #expect(found.url.scheme == "http")
-
-        // Watch it go away.
-        let stream = client.browse()
-        let watcher = Task { await Self.collect(stream, timeout: .seconds(10)) { seen in seen.contains(.lost(id: id)) } }
-        try await Task.sleep(for: .seconds(1))
-        Self.stop(publisher)
-        let later = await watcher.value
-        #expect(later.contains(.lost(id: id)), "\(later)")
+    static func browseLoopback() -> AsyncStream<DiscoveryEvent> {
+        ServiceBrowser.browse(type: "_listenup._tcp", interface: loopback, logger: Logger(label: "test"))
     }
 
+    static func service(_ id: String, in events: [DiscoveryEvent]) -> DiscoveredService? {
+        events.lazy.compactMap { if case .found(let service) = $0, service.txt.id == id { service } else { nil } }.first
+    }
+
+    /// Skips (or fails, when required) if the daemon is not there.
+    static func requireDaemon(_ events: [DiscoveryEvent]) throws {
+        let unavailable = events.first { if case .unavailable = $0 { true } else { false } }
+        try ServiceRequirement.check(unavailable == nil, requiredBy: LoopbackMDNS.requiredBy,
+                                     "no avahi-daemon: \(unavailable.map { "\($0)" } ?? "")")
+    }
+
+    static func isUnavailable(_ event: DiscoveryEvent) -> Bool { if case .unavailable = event { true } else { false } }
+
+    @Test func aPublishedServerIsFoundOnLoopbackThenLost() async throws {
+        let id = "lib-test\(UUID().uuidString.prefix(13))"
+        let publisher = try LoopbackMDNS.publish(name: "ListenUp Test \(UUID().uuidString.prefix(8))", port: 18080,
+                                                 txt: ["id=\(id)", "name=Shelf in Test", "version=1.0.0", "api=v1"])
+        defer { publisher.stop() }
+        let events = await Self.collect(Self.browseLoopback()) { seen in
+            Self.service(id, in: seen) != nil || seen.contains(where: Self.isUnavailable)
+        }
+        try Self.requireDaemon(events)
+        let found = try #require(Self.service(id, in: events), "the published server was not found: \(events)")
+        #expect(found.txt.name == "Shelf in Test")
+        #expect(found.txt.version == "1.0.0")
+        #expect(found.port == 18080)
+        #expect(found.address == "127.0.0.1", "resolved on loopback")
+        #expect(found.baseURL?.absoluteString == "http://127.0.0.1:18080")
+
+        // Watch it go away.
+        let watcher = Task { await Self.collect(Self.browseLoopback(), timeout: .seconds(10)) { $0.contains(.lost(identity: id)) } }
+        try await Task.sleep(for: .seconds(1))
+        publisher.stop()
+        let later = await watcher.value
+        #expect(later.contains(.lost(identity: id)), "\(later)")
+    }
+
+    /// Browsing is confined to the interface named: another interface (one
+    /// the loopback-only daemon does not serve) does not see the service.
+    @Test func browsingAnotherInterfaceDoesNotSeeLoopback() async throws {
+        let others = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/net"))?.filter { $0 != "lo" }.sorted() ?? []
+        guard let other = others.first else {
+            try Test.cancel("skipped: no network interface besides lo")
+        }
+        let id = "lib-other\(UUID().uuidString.prefix(12))"
+        let publisher = try LoopbackMDNS.publish(name: "ListenUp Other \(UUID().uuidString.prefix(8))", port: 18084, txt: ["id=\(id)", "api=v1"])
+        defer { publisher.stop() }
+        let onLoopback = await Self.collect(Self.browseLoopback()) { Self.service(id, in: $0) != nil || $0.contains(where: Self.isUnavailable) }
+        try Self.requireDaemon(onLoopback)
+        #expect(Self.service(id, in: onLoopback) != nil, "\(onLoopback)")
+        let elsewhere = await Self.collect(ServiceBrowser.browse(type: "_listenup._tcp", interface: .named(other), logger: Logger(label: "test")),
+                                           timeout: .seconds(3)) { Self.service(id, in: $0) != nil }
+        #expect(Self.service(id, in: elsewhere) == nil, "browsing \(other) saw the loopback service: \(elsewhere)")
+    }
+
+    /// ListenUpCore's client leaves out servers of another API version. It
+    /// browses every interface the daemon serves (it cannot name one yet), so
+    /// only the daemon's loopback-only configuration keeps this on lo.
     @Test func otherAPIVersionsAreLeftOut() async throws {
         let id = "lib-v2test\(UUID().uuidString.prefix(11))"
-        let publisher = try Self.publisher(name: "ListenUp Future \(UUID().uuidString.prefix(8))", port: 18081, txt: ["id=\(id)", "api=v2"])
-        defer { if publisher.isRunning { Self.stop(publisher) } }
+        let publisher = try LoopbackMDNS.publish(name: "ListenUp Future \(UUID().uuidString.prefix(8))", port: 18081, txt: ["id=\(id)", "api=v2"])
+        defer { publisher.stop() }
         let marker = "lib-marker\(UUID().uuidString.prefix(11))"
-        let second = try Self.publisher(name: "ListenUp Marker \(UUID().uuidString.prefix(8))", port: 18082, txt: ["id=\(marker)", "api=v1"])
-        defer { if second.isRunning { Self.stop(second) } }
+        let second = try LoopbackMDNS.publish(name: "ListenUp Marker \(UUID().uuidString.prefix(8))", port: 18082, txt: ["id=\(marker)", "api=v1"])
+        defer { second.stop() }
         let events = await Self.collect(ServerDiscoveryClient.avahi(logger: Logger(label: "test")).browse()) { seen in
             seen.contains { if case .found(let server) = $0 { server.id == marker } else { false } }
+                || seen.contains { if case .unavailable = $0 { true } else { false } }
         }
-        guard events.contains(where: { if case .found(let server) = $0 { server.id == marker } else { false } }) else {
-            if Self.required { Issue.record("the marker server was not found: \(events)") }
-            return
-        }
+        let unavailable = events.contains { if case .unavailable = $0 { true } else { false } }
+        try ServiceRequirement.check(!unavailable, requiredBy: LoopbackMDNS.requiredBy, "no avahi-daemon: \(events)")
+        #expect(events.contains { if case .found(let server) = $0 { server.id == marker } else { false } }, "the marker server was not found: \(events)")
         #expect(!events.contains { if case .found(let server) = $0 { server.id == id } else { false } })
     }
 
-    @Test func theAdvertiserPublishesAndWithdraws() async throws {
+    @Test func theAdvertiserPublishesOnLoopbackAndWithdraws() async throws {
+        try LoopbackMDNS.requireLoopbackOnly()
         let id = "lib-advert\(UUID().uuidString.prefix(11))"
         let advertiser = ServiceAdvertiser(name: "ListenUp Advert \(UUID().uuidString.prefix(8))", type: "_listenup._tcp", port: 18083,
-                                           txt: ["id=\(id)", "name=Advertised", "version=1.0.0", "api=v1"], logger: Logger(label: "test"))
+                                           txt: ["id=\(id)", "name=Advertised", "version=1.0.0", "api=v1"], interface: Self.loopback,
+                                           logger: Logger(label: "test"))
         advertiser.start()
-        let client = ServerDiscoveryClient.avahi(logger: Logger(label: "test"))
-        let found = await Self.collect(client.browse()) { seen in
-            seen.contains { if case .found(let server) = $0 { server.id == id } else { false } }
-        }
-        guard let server = found.compactMap({ event -> LANServer? in if case .found(let s) = event, s.id == id { s } else { nil } }).first else {
-            if Self.required { Issue.record("the advertised service was not found: \(found)") }
+        let found = await Self.collect(Self.browseLoopback()) { Self.service(id, in: $0) != nil || $0.contains(where: Self.isUnavailable) }
+        do {
+            try Self.requireDaemon(found)
+        } catch {
             advertiser.stop()
+            throw error
+        }
+        guard let service = Self.service(id, in: found) else {
+            advertiser.stop()
+            Issue.record("the advertised service was not found: \(found)")
             return
         }
-        #expect(server.name == "Advertised")
-        let stream = client.browse()
-        let watcher = Task { await Self.collect(stream, timeout: .seconds(10)) { $0.contains(.lost(id: id)) } }
+        #expect(service.txt.name == "Advertised")
+        #expect(service.address == "127.0.0.1")
+        let watcher = Task { await Self.collect(Self.browseLoopback(), timeout: .seconds(10)) { $0.contains(.lost(identity: id)) } }
         try await Task.sleep(for: .seconds(1))
         advertiser.stop()
-        #expect(await watcher.value.contains(.lost(id: id)))
+        #expect(await watcher.value.contains(.lost(identity: id)))
+    }
+
+    /// An advertiser told to use an interface that does not exist announces
+    /// nothing (it never widens to every interface).
+    @Test func anAdvertiserOnAMissingInterfaceAnnouncesNothing() async throws {
+        try LoopbackMDNS.requireLoopbackOnly()
+        let id = "lib-noif\(UUID().uuidString.prefix(13))"
+        let advertiser = ServiceAdvertiser(name: "ListenUp NoIf \(UUID().uuidString.prefix(8))", type: "_listenup._tcp", port: 18085,
+                                           txt: ["id=\(id)", "api=v1"], interface: .named("listenup-none0"), logger: Logger(label: "test"))
+        advertiser.start()
+        defer { advertiser.stop() }
+        let events = await Self.collect(Self.browseLoopback(), timeout: .seconds(3)) { Self.service(id, in: $0) != nil || $0.contains(where: Self.isUnavailable) }
+        try Self.requireDaemon(events)
+        #expect(Self.service(id, in: events) == nil, "\(events)")
     }
 }

@@ -24,9 +24,31 @@ struct PairingClientHostTests {
         #expect(try Data(contentsOf: identity) == first, "one host, one identity")
     }
 
+    /// The user's real name from the password database (GECOS, up to the
+    /// first comma), as `getent passwd` shows it; nil when it is empty.
+    static func realName() -> String? {
+        guard let entry = getpwuid(getuid()), let gecos = entry.pointee.pw_gecos else { return nil }
+        let name = String(cString: gecos).split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
+    }
+
     @Test func theDesktopNameIsTheShortHostName() {
         #expect(PairingClient.desktopName(hostName: "annas-desk.local") == "annas-desk")
-        #expect(!PairingClient.desktopName(hostName: "").isEmpty)
-        #expect(!PairingClient.desktopName(hostName: "localhost").isEmpty)
+        #expect(PairingClient.desktopName(hostName: "annas-desk") == "annas-desk")
+        // With no arguments: this machine's own host name, shortened.
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        if !host.isEmpty, host != "localhost" {
+            #expect(PairingClient.desktopName() == PairingURI.displayName(host))
+        }
+    }
+
+    /// No usable host name: the user's real name, and only when there is
+    /// none the generic "ListenUp Desktop" (which the test must not accept
+    /// in place of a real name this machine has).
+    @Test func withoutAHostNameTheUsersRealNameIsUsed() {
+        let expected = Self.realName().map(PairingURI.displayName) ?? "ListenUp Desktop"
+        #expect(PairingClient.desktopName(hostName: "") == expected)
+        #expect(PairingClient.desktopName(hostName: "localhost") == expected)
+        #expect(PairingClient.desktopName(hostName: "localhost.localdomain") == expected)
     }
 }
