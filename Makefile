@@ -53,7 +53,7 @@ test: deps-test
 	build-aux/update-po --check
 	$(SWIFT) build --build-tests
 	build-aux/compile-data
-	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
+	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
 	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install
 

@@ -4,11 +4,13 @@ import LANDiscovery
 import Logging
 
 extension ServerDiscoveryClient {
-    /// ListenUp servers (`_listenup._tcp`) found through Avahi. Services
-    /// that announce an API other than `v1` are left out.
-    public static func avahi(logger: Logger) -> ServerDiscoveryClient {
+    /// ListenUp servers (`_listenup._tcp`) found through Avahi on
+    /// `interface` (every interface, unless `LISTENUP_MDNS_INTERFACE` names
+    /// one: tests keep mDNS on `lo`). Services that announce an API other
+    /// than `v1` are left out.
+    public static func avahi(interface: MDNSInterface = .fromEnvironment(), logger: Logger) -> ServerDiscoveryClient {
         ServerDiscoveryClient {
-            let events = ServiceBrowser.browse(type: "_listenup._tcp", logger: logger)
+            let events = ServiceBrowser.browse(type: "_listenup._tcp", interface: interface, logger: logger)
             return AsyncStream { continuation in
                 let relay = Task {
                     for await event in events {

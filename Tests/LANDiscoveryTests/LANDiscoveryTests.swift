@@ -168,9 +168,8 @@ struct AvahiBrowsingTests {
         #expect(Self.service(id, in: elsewhere) == nil, "browsing \(other) saw the loopback service: \(elsewhere)")
     }
 
-    /// ListenUpCore's client leaves out servers of another API version. It
-    /// browses every interface the daemon serves (it cannot name one yet), so
-    /// only the daemon's loopback-only configuration keeps this on lo.
+    /// The app's discovery client leaves out servers of another API version.
+    /// It browses `lo` only, as the app does under LISTENUP_MDNS_INTERFACE=lo.
     @Test func otherAPIVersionsAreLeftOut() async throws {
         let id = "lib-v2test\(UUID().uuidString.prefix(11))"
         let publisher = try LoopbackMDNS.publish(name: "ListenUp Future \(UUID().uuidString.prefix(8))", port: 18081, txt: ["id=\(id)", "api=v2"])
@@ -178,7 +177,7 @@ struct AvahiBrowsingTests {
         let marker = "lib-marker\(UUID().uuidString.prefix(11))"
         let second = try LoopbackMDNS.publish(name: "ListenUp Marker \(UUID().uuidString.prefix(8))", port: 18082, txt: ["id=\(marker)", "api=v1"])
         defer { second.stop() }
-        let events = await Self.collect(ServerDiscoveryClient.avahi(logger: Logger(label: "test")).browse()) { seen in
+        let events = await Self.collect(ServerDiscoveryClient.avahi(interface: .named(LoopbackMDNS.interfaceName), logger: Logger(label: "test")).browse()) { seen in
             seen.contains { if case .found(let server) = $0 { server.id == marker } else { false } }
                 || seen.contains { if case .unavailable = $0 { true } else { false } }
         }
