@@ -17,6 +17,16 @@ extension HeadlessScreen {
     func handle(_ command: ScreenCommand) -> Bool { false }
 }
 
+extension [String: JSONValue] {
+    /// Marks a snapshot failed: `status` `failed`, with the failure's
+    /// machine-readable `code` and its `message` for people.
+    mutating func recordFailure(code: String, message: String) {
+        self["status"] = "failed"
+        self["code"] = .string(code)
+        self["message"] = .string(message)
+    }
+}
+
 /// A command for the active screen: an action name and its JSON arguments.
 public struct ScreenCommand: Equatable, Sendable {
     public var action: String

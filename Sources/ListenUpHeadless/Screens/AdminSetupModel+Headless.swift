@@ -15,9 +15,7 @@ extension AdminSetupModel: HeadlessScreen {
         case .editing: state["status"] = "editing"
         case .creating: state["status"] = "creating"
         case .failed(let code, let message):
-            state["status"] = "failed"
-            state["code"] = .string(code)
-            state["message"] = .string(message)
+            state.recordFailure(code: code, message: message)
         }
         if status == .editing, touched == Set(Field.allCases), !isValid { state["code"] = "invalidForm" }
         return .object(state)

@@ -35,9 +35,7 @@ extension LibraryModel: HeadlessScreen {
         case .loading: state["status"] = "loading"
         case .loaded: state["status"] = "loaded"
         case .failed(let code, let message):
-            state["status"] = "failed"
-            state["code"] = .string(code)
-            state["message"] = .string(message)
+            state.recordFailure(code: code, message: message)
         }
         return .object(state)
     }

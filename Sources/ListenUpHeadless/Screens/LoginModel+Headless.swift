@@ -13,9 +13,7 @@ extension LoginModel: HeadlessScreen {
         case .editing: state["status"] = "editing"
         case .signingIn: state["status"] = "signingIn"
         case .failed(let code, let message):
-            state["status"] = "failed"
-            state["code"] = .string(code)
-            state["message"] = .string(message)
+            state.recordFailure(code: code, message: message)
         }
         return .object(state)
     }

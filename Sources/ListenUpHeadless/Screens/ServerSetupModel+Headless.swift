@@ -28,10 +28,8 @@ extension ServerSetupModel: HeadlessScreen {
             state["status"] = "checking"
             state["normalizedURL"] = .string(address.url.absoluteString)
         case .failed(let address, let error):
-            state["status"] = "failed"
+            state.recordFailure(code: error.code, message: error.userMessage(for: address.url))
             state["normalizedURL"] = .string(address.url.absoluteString)
-            state["code"] = .string(error.code)
-            state["message"] = .string(error.userMessage(for: address.url))
         case .verified(let server):
             state["status"] = "verified"
             state["normalizedURL"] = .string(server.url.absoluteString)
