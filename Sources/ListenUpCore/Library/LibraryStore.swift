@@ -24,17 +24,11 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
     public init(id: String, title: String, authors: String, narrators: String, series: String, duration: Int64,
                 createdAt: Date, updatedAt: Date, hasCover: Bool = false, details: BookDetails = BookDetails(),
                 encoder: JSONEncoder = JSONEncoder()) {
-        self.id = id
-        self.title = title
-        self.authors = authors
-        self.narrators = narrators
-        self.series = series
-        self.duration = duration
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.hasCover = hasCover
-        searchKey = SearchKey.fold([title, authors, narrators, series].map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n"))
-        self.details = (try? encoder.encode(details)) ?? Data()
+        let searchKey = SearchKey.fold([title, authors, narrators, series].map { $0.replacingOccurrences(of: "\n", with: " ") }
+            .joined(separator: "\n"))
+        self.init(id: id, title: title, authors: authors, narrators: narrators, series: series, duration: duration,
+                  createdAt: createdAt, updatedAt: updatedAt, hasCover: hasCover, storedSearchKey: searchKey,
+                  storedDetails: (try? encoder.encode(details)) ?? Data())
     }
 
     /// A book exactly as a store kept it (search key and details JSON as
