@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpTestSupport
 import Testing
 
 /// Pairing through the real binary: `openPairing` → a `pairingCode` line and
@@ -8,47 +9,6 @@ import Testing
 @Suite("Headless pairing (child process, loopback)", .serialized)
 struct HeadlessPairingTests {
     static let loopback = ["LISTENUP_PAIRING_BIND": "127.0.0.1"]
-
-    /// A started tool; `finish()` waits for it and returns its status and stdout.
-    final class Tool: @unchecked Sendable {
-        let process = Process()
-        private let output = Pipe()
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        func finish() -> (status: Int32, output: String) {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
-    }
-
-    /// The URI's fields (first of each) and curl's pin for its `fp`.
-    struct Target {
-        let fields: [String: String]
-        var base: String { "https://\(fields["addr"] ?? ""):\(fields["port"] ?? "")" }
-        var pin: String {
-            var b64 = (fields["fp"] ?? "").replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            while b64.count % 4 != 0 { b64 += "=" }
-            return "sha256//" + b64
-        }
-
-        init(uri: String) {
-            var fields: [String: String] = [:]
-            let query = uri.split(separator: "?", maxSplits: 1).last.map(String.init) ?? ""
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2, fields[parts[0]] == nil { fields[parts[0]] = parts[1] }
-            }
-            self.fields = fields
-        }
-    }
 
     @Test func pairsACurlCompanionThroughTheQRFile() throws {
         let png = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-qr-\(UUID().uuidString).png")
@@ -65,14 +25,14 @@ struct HeadlessPairingTests {
         let expiry = try #require(formatter.date(from: expiresAt), "not RFC 3339: \(expiresAt)")
         #expect(expiry > Date() && expiry < Date().addingTimeInterval(60))
 
-        let decoded = try Tool(["zbarimg", "--raw", "-q", png.path]).finish()
+        let decoded = try ToolProcess(["zbarimg", "--raw", "-q", png.path]).finish()
         #expect(decoded.status == 0)
         #expect(decoded.output.trimmingCharacters(in: .newlines) == uri, "the QR file holds exactly the URI")
 
-        let target = Target(uri: decoded.output.trimmingCharacters(in: .newlines))
+        let target = PairingLinkTarget(uri: decoded.output.trimmingCharacters(in: .newlines))
         #expect(target.fields["addr"] == "127.0.0.1")
         let body = #"{"session":"\#(target.fields["session"] ?? "")","code":"\#(target.fields["code"] ?? "")","client_name":"Curl Phone","client_model":"curl"}"#
-        let pairing = try Tool(["curl", "-sk", "--max-time", "60", "--pinnedpubkey", target.pin, "-H", "Content-Type: application/json",
+        let pairing = try ToolProcess(["curl", "-sk", "--max-time", "60", "--pinnedpubkey", target.pin, "-H", "Content-Type: application/json",
                                 "-d", body, "\(target.base)/api/v1/pair"])
         let request = try #require(app.waitForLine { $0["event"] as? String == "pairingRequest" }, "stderr: \(app.stderr)")
         #expect(request["client"] as? String == "Curl Phone")
@@ -85,11 +45,11 @@ struct HeadlessPairingTests {
         let token = try #require(reply["token"] as? String)
         #expect(reply["comparison_code"] as? String == request["comparisonCode"] as? String)
 
-        let status = try Tool(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null", "-w", "%{http_code}",
+        let status = try ToolProcess(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null", "-w", "%{http_code}",
                                "-H", "Authorization: Bearer \(token)", "\(target.base)/api/v1/status"]).finish()
         #expect(status.output == "200")
         // A wrong pin never gets an answer.
-        let wrongPin = try Tool(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", "sha256//" + String(repeating: "A", count: 43) + "=",
+        let wrongPin = try ToolProcess(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", "sha256//" + String(repeating: "A", count: 43) + "=",
                                  "\(target.base)/api/v1/pair/info"]).finish()
         #expect(wrongPin.status == 90)
 
@@ -113,8 +73,8 @@ struct HeadlessPairingTests {
         let routes = app.waitForLines(count: 4) { $0["event"] as? String == "route" }.compactMap { $0["route"] as? String }
         #expect(routes == ["loading", "serverSetup", "pairing", "serverSetup"], "back to where it was")
         // Closed: the server no longer takes pairing requests.
-        let target = Target(uri: try #require(code["uri"] as? String))
-        let info = try Tool(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "\(target.base)/api/v1/pair/info"]).finish()
+        let target = PairingLinkTarget(uri: try #require(code["uri"] as? String))
+        let info = try ToolProcess(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "\(target.base)/api/v1/pair/info"]).finish()
         let object = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
         #expect(object?["pairing_open"] as? Bool == false, "\(info.output)")
         app.send(#"{"action":"quit"}"#)

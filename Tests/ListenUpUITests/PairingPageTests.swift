@@ -2,6 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
+import ListenUpTestSupport
 import Logging
 import Pairing
 import QRCode
@@ -13,44 +14,6 @@ import XCTest
 /// pairs using only that URI (pinned to its fingerprint), the page's
 /// confirmation dialog is answered "pair", and the token works.
 final class PairingPageTests: XCTestCase {
-    /// Runs a tool to the end; its status and stdout.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let tool = try Tool(arguments)
-        return tool.finish()
-    }
-
-    final class Tool: @unchecked Sendable {
-        let process = Process()
-        private let output = Pipe()
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-        func finish() -> (status: Int32, output: String) {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
-    }
-
-    static func fields(of uri: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in (uri.split(separator: "?", maxSplits: 1).last ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2, fields[parts[0]] == nil { fields[parts[0]] = parts[1] }
-        }
-        return fields
-    }
-
-    static func pin(_ fp: String) -> String {
-        var b64 = fp.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b64.count % 4 != 0 { b64 += "=" }
-        return "sha256//" + b64
-    }
-
     func testPairsACompanionThroughTheWindow() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-pairing-ui-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -86,7 +49,7 @@ final class PairingPageTests: XCTestCase {
                 window.present()
                 navigator.start()
                 var step = 0
-                var pairing: Tool?
+                var pairing: ToolProcess?
                 var target: (base: String, pin: String)?
                 MainContext.every(.milliseconds(20)) {
                     let page = window.currentPage
@@ -110,14 +73,13 @@ final class PairingPageTests: XCTestCase {
                             }
                         }
                         guard WidgetRenderer.savePNG(of: window.window, to: shot),
-                              let read = try? Self.run(["zbarimg", "--raw", "-q", shot]) else { log.append("no PNG/zbarimg"); step = 9; return true }
+                              let read = try? ToolProcess.run(["zbarimg", "--raw", "-q", shot]) else { log.append("no PNG/zbarimg"); step = 9; return true }
                         decoded = read.output.trimmingCharacters(in: .newlines)
-                        let fields = Self.fields(of: decoded ?? "")
-                        let base = "https://\(fields["addr"] ?? ""):\(fields["port"] ?? "")"
-                        let pin = Self.pin(fields["fp"] ?? "")
+                        let link = PairingLinkTarget(uri: decoded ?? "")
+                        let fields = link.fields, base = link.base, pin = link.pin
                         target = (base, pin)
                         let body = #"{"session":"\#(fields["session"] ?? "")","code":"\#(fields["code"] ?? "")","client_name":"UI Phone","client_model":"curl"}"#
-                        pairing = try? Tool(["curl", "-sk", "--max-time", "30", "--pinnedpubkey", pin, "-H", "Content-Type: application/json",
+                        pairing = try? ToolProcess(["curl", "-sk", "--max-time", "30", "--pinnedpubkey", pin, "-H", "Content-Type: application/json",
                                              "-d", body, "\(base)/api/v1/pair"])
                         step = 2
                     case 2 where (page as? PairingPage)?.dialog != nil:
@@ -130,10 +92,10 @@ final class PairingPageTests: XCTestCase {
                         guard let answer = pairing?.finish(), let target else { return true }
                         let reply = (try? JSONSerialization.jsonObject(with: Data(answer.output.utf8))) as? [String: Any]
                         token = reply?["token"] as? String
-                        statusCode = (try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null",
+                        statusCode = (try? ToolProcess.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null",
                                                      "-w", "%{http_code}", "-H", "Authorization: Bearer \(token ?? "")",
                                                      "\(target.base)/api/v1/status"]))?.output
-                        let statusBody = try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin,
+                        let statusBody = try? ToolProcess.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin,
                                                         "-H", "Authorization: Bearer \(token ?? "")", "\(target.base)/api/v1/status"])
                         reportedRoute = ((try? JSONSerialization.jsonObject(with: Data((statusBody?.output ?? "").utf8))) as? [String: Any])?["active_route"] as? String
                         step = 5
@@ -145,14 +107,14 @@ final class PairingPageTests: XCTestCase {
                         step = 6
                     case 6 where (page as? PairingPage)?.deviceTitles.isEmpty == true:
                         guard let page = page as? PairingPage, let target else { return true }
-                        revokedStatusCode = (try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null",
+                        revokedStatusCode = (try? ToolProcess.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "-o", "/dev/null",
                                                             "-w", "%{http_code}", "-H", "Authorization: Bearer \(token ?? "")",
                                                             "\(target.base)/api/v1/status"]))?.output
                         emit("clicked", on: page.closeButton)
                         step = 4
                     case 4 where page is ServerSetupPage:
                         if let target {
-                            let info = try? Self.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "\(target.base)/api/v1/pair/info"])
+                            let info = try? ToolProcess.run(["curl", "-sk", "--max-time", "10", "--pinnedpubkey", target.pin, "\(target.base)/api/v1/pair/info"])
                             openAfterClose = ((try? JSONSerialization.jsonObject(with: Data((info?.output ?? "").utf8))) as? [String: Any])?["pairing_open"] as? Bool
                         }
                         step = 9
