@@ -46,6 +46,8 @@ demo: deps
 # only (it fails if the daemon joined mDNS on any other interface) and stops
 # it afterwards: tests only touch 127.0.0.0/8 and ::1 (docs/architecture.md).
 # LISTENUP_MDNS_INTERFACE=lo keeps the app's own browsing on loopback too.
+# build-aux/test-with-avahi first checks that this check really fails for a
+# daemon on another interface (in a private network namespace).
 # Last, build-aux/test-install installs into a temporary prefix and runs that.
 test: deps-test
 	build-aux/check-sources
@@ -53,6 +55,7 @@ test: deps-test
 	build-aux/update-po --check
 	$(SWIFT) build --build-tests
 	build-aux/compile-data
+	build-aux/test-with-avahi
 	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
 	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install

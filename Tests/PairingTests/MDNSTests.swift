@@ -3,7 +3,8 @@ import Testing
 @testable import Pairing
 
 /// Real Avahi (make test starts a daemon restricted to `lo` and sets
-/// LISTENUP_REQUIRE_AVAHI=1; elsewhere this skips when no daemon answers).
+/// LISTENUP_REQUIRE_AVAHI=1; elsewhere this is reported as skipped when no
+/// daemon answers).
 @Suite("Pairing mDNS (real daemon)", .serialized)
 struct PairingMDNSTests {
     static var required: Bool { ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_AVAHI"] == "1" }
@@ -26,8 +27,12 @@ struct PairingMDNSTests {
 
     @Test func advertisedWhileOpenWithdrawnAfter() async throws {
         guard try await Self.browse("probe") != nil else {
-            if Self.required { Issue.record("avahi-daemon is not answering") }
-            return
+            if Self.required {
+                Issue.record("avahi-daemon is not answering")
+                return
+            }
+            // Reported as skipped, not passed (LISTENUP_REQUIRE_AVAHI=1 makes it a failure).
+            try Test.cancel("skipped: avahi-daemon is not answering (LISTENUP_REQUIRE_AVAHI=1 makes this a failure)")
         }
         let name = "PairingTest-\(UUID().uuidString.prefix(8))" // no spaces: avahi-browse -p escapes them
         let fixture = try ServerFixture {
