@@ -90,9 +90,14 @@ public final class DemoServer: Sendable {
         logger.info("Demo server listening", metadata: ["port": "\(port)", "books": "\(service.books.count)"])
         if service.configuration.advertise {
             let configuration = service.configuration
+            // A server bound to loopback is announced on `lo` only: nothing
+            // on the LAN could reach it anyway.
+            let host = configuration.host
+            let loopback = host.hasPrefix("127.") || host == "::1" || host == "localhost"
             let announcer = ServiceAdvertiser(
                 name: configuration.serverName, type: "_listenup._tcp", port: port,
-                txt: ["id=\(service.instanceID)", "name=\(configuration.serverName)", "version=1.0.0", "api=v1"], logger: logger)
+                txt: ["id=\(service.instanceID)", "name=\(configuration.serverName)", "version=1.0.0", "api=v1"],
+                interface: loopback ? .named("lo") : .fromEnvironment(), logger: logger)
             announcer.start()
             advertiser.withLock { $0 = announcer }
         }
