@@ -9,7 +9,8 @@
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 //   CQREncode → QRCode (QR matrix, render actor); PNGEncoding (shared, pure Swift)
-//   Pairing (discovery server, TLS identity, codes; no GTK) ← listenup-companion
+//   PairingProtocol (values and rules, no I/O) ← Pairing (discovery server, TLS identity;
+//     no GTK) ← listenup-companion; the core uses PairingProtocol only
 import PackageDescription
 
 let package = Package(
@@ -75,7 +76,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "ListenUpAPI", "Pairing", "QRCode",
+                "CGettext", "CMalloc", "ListenUpAPI", "PairingProtocol", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,11 +106,16 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"])]
         ),
         .target(name: "QRCode", dependencies: ["CQREncode", "PNGEncoding"]),
-        // Pairing a companion device: identity, URI, codes, discovery server.
+        // The pairing protocol's values and rules, with no I/O: events, state,
+        // requests, paired devices, the desktop's status, the rotating codes
+        // and the listenup-pair: URI. The core uses these without NIO.
+        .target(name: "PairingProtocol"),
+        // Pairing a companion device: identity, discovery server (SwiftNIO +
+        // NIOSSL), device store, pinned client; re-exports PairingProtocol.
         .target(
             name: "Pairing",
             dependencies: [
-                "LANDiscovery",
+                "PairingProtocol", "LANDiscovery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -210,14 +216,14 @@ let package = Package(
         .testTarget(
             name: "ListenUpLiveTests",
             dependencies: [
-                "ListenUpLive", "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Keyring", "GSettings", "Pairing",
+                "ListenUpLive", "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Keyring", "GSettings", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "ListenUpCoreTests",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Pairing", "QRCode",
+                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "PairingProtocol", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

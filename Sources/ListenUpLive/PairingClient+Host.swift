@@ -5,6 +5,27 @@ import ListenUpAPI
 import Pairing
 
 extension PairingClient {
+    /// Drives `server` (built once in the composition root; stop it at quit).
+    public static func live(_ server: DiscoveryServer) -> PairingClient {
+        live(building: { server }, built: { server })
+    }
+
+    /// Drives a server made on first use (the app's `PairingClient.host(…)`).
+    ///
+    /// Closing and answering never build it: with no server there is nothing
+    /// to close or answer. While it cannot be built, the events end at once,
+    /// there are no devices, and starting or opening throws the reason.
+    /// - Parameters:
+    ///   - server: the server, built if it is not yet; throws if it cannot be.
+    ///   - built: the server if it has been built, else nil.
+    public static func live(building server: @escaping @Sendable () throws -> DiscoveryServer,
+                            built: @escaping @Sendable () -> DiscoveryServer?) -> PairingClient {
+        PairingClient(events: { (try? server())?.events() ?? AsyncStream { $0.finish() } },
+                      start: { try await server().start() }, open: { try server().openPairing() },
+                      close: { built()?.closePairing() }, answer: { built()?.answer($0, accept: $1) },
+                      devices: { (try? server())?.devices ?? [] }, revoke: { try server().revoke(deviceID: $0) })
+    }
+
     /// The app's pairing: one ``DiscoveryServer`` with its files in `dataDirectory`
     /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
     /// LAN by default), reporting `status` to paired devices.

@@ -1,7 +1,7 @@
 import Foundation
 import ListenUpAPI
 import Logging
-import Pairing
+import PairingProtocol
 
 /// Every service the core uses, built once in the composition root and passed
 /// down through initialisers. Three variants: `live` (the real app), `preview`
@@ -38,7 +38,7 @@ public struct Dependencies: Sendable {
     /// ``PairingClient/inert`` in previews and tests unless a test sets a loopback one.
     public var pairing: PairingClient = .inert
     /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.
-    public let pairingStatus = LockedValue(DiscoveryServer.Status(activeRoute: Route.loading.rawValue))
+    public let pairingStatus = LockedValue(DesktopStatus(activeRoute: Route.loading.rawValue))
     /// The saved session's library, read while the window is built.
     public let libraryReadAhead = LibraryReadAhead()
 

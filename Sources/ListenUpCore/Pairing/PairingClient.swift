@@ -1,8 +1,9 @@
 import Foundation
-import Pairing
+import PairingProtocol
 
 /// What ``PairingModel`` needs from the pairing machinery, as closures so
-/// tests and previews can swap them. ``live(_:)`` drives a real ``DiscoveryServer``.
+/// tests and previews can swap them. `PairingClient.live(_:)` (in `ListenUpLive`)
+/// drives a real `DiscoveryServer`.
 public struct PairingClient: Sendable {
     /// A new subscription to the server's events (current state first).
     public var events: @Sendable () -> AsyncStream<PairingEvent>
@@ -34,27 +35,6 @@ public struct PairingClient: Sendable {
         self.answer = answer
         self.devices = devices
         self.revoke = revoke
-    }
-
-    /// Drives `server` (built once in the composition root; stop it at quit).
-    public static func live(_ server: DiscoveryServer) -> PairingClient {
-        live(building: { server }, built: { server })
-    }
-
-    /// Drives a server made on first use (the app's `PairingClient.host(…)`).
-    ///
-    /// Closing and answering never build it: with no server there is nothing
-    /// to close or answer. While it cannot be built, the events end at once,
-    /// there are no devices, and starting or opening throws the reason.
-    /// - Parameters:
-    ///   - server: the server, built if it is not yet; throws if it cannot be.
-    ///   - built: the server if it has been built, else nil.
-    public static func live(building server: @escaping @Sendable () throws -> DiscoveryServer,
-                            built: @escaping @Sendable () -> DiscoveryServer?) -> PairingClient {
-        PairingClient(events: { (try? server())?.events() ?? AsyncStream { $0.finish() } },
-                      start: { try await server().start() }, open: { try server().openPairing() },
-                      close: { built()?.closePairing() }, answer: { built()?.answer($0, accept: $1) },
-                      devices: { (try? server())?.devices ?? [] }, revoke: { try server().revoke(deviceID: $0) })
     }
 }
 

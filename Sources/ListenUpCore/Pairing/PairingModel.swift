@@ -1,6 +1,6 @@
 import Foundation
 import Observation
-import Pairing
+import PairingProtocol
 import QRCode
 
 /// The "Pair a device" screen: the QR code and its countdown, the pairing
@@ -63,7 +63,7 @@ public final class PairingModel {
     @ObservationIgnored private var rendering: Task<Void, Never>?
 
     /// - Parameters:
-    ///   - client: the pairing machinery (``PairingClient/live(_:)`` in the app).
+    ///   - client: the pairing machinery (`PairingClient.live(_:)` in the app, in `ListenUpLive`).
     ///   - moduleSize: QR pixels per module.
     ///   - codeGrace: how long a code stays valid after its replacement (the server's rule).
     ///   - dismiss: closes the screen (the navigator's overlay); ``dismiss()`` calls it.

@@ -1,5 +1,5 @@
 import Foundation
-import Pairing
+import PairingProtocol
 import QRCode
 
 extension ScreenKey where Model == PairingModel {

@@ -1,6 +1,6 @@
 import Foundation
 import Observation
-import Pairing
+import PairingProtocol
 
 /// The preferences window: the server and account (with Sign Out), the
 /// paired devices (with Revoke), and the appearance.

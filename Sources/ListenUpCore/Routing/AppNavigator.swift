@@ -1,6 +1,6 @@
 import Logging
 import Observation
-import Pairing
+import PairingProtocol
 
 /// Follows the auth state and keeps the active screen: its route and model.
 ///
@@ -180,7 +180,7 @@ public final class AppNavigator {
         let model = overlayRoute != nil ? overlayModel : baseModel
         if activeRoute != route { activeRoute = route }
         if activeModel.map(ObjectIdentifier.init) != model.map(ObjectIdentifier.init) { activeModel = model }
-        dependencies.pairingStatus.value = DiscoveryServer.Status(
+        dependencies.pairingStatus.value = DesktopStatus(
             activeRoute: route.rawValue, serverURL: authState.serverURL?.absoluteString,
             userDisplayName: authState.session?.displayName)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpCore
+import ListenUpLive
 import Pairing
 import QRCode
 import Testing

@@ -240,8 +240,8 @@ private extension String {
 }
 
 /// Numeric IP address checks (no name resolution).
-enum IPAddressText {
-    static func isNumeric(_ text: String) -> Bool {
+package enum IPAddressText {
+    package static func isNumeric(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count < 64 else { return false }
         var v4 = in_addr()
         var v6 = in6_addr()
