@@ -177,6 +177,15 @@ public final class SettingsStore: @unchecked Sendable {
         }
     }
 
+    /// A `d` key's value.
+    public func double(_ key: String) -> Double? {
+        lock.withLock {
+            guard let value = value(key, type: "d") else { return nil }
+            defer { g_variant_unref(value) }
+            return g_variant_get_double(value)
+        }
+    }
+
     /// Sets a string or enum key. Returns false (and changes nothing) for an
     /// unknown key, another type, a value outside the key's range (an enum's
     /// choices), or a backend that refuses the write.
@@ -189,6 +198,10 @@ public final class SettingsStore: @unchecked Sendable {
         guard let narrow = Int32(exactly: integer) else { return false }
         return write(key, g_variant_new_int32(narrow))
     }
+
+    /// Sets a `d` key (false outside the key's range).
+    @discardableResult
+    public func set(_ key: String, double: Double) -> Bool { write(key, g_variant_new_double(double)) }
 
     /// Sets a `b` key.
     @discardableResult

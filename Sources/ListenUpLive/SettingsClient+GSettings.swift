@@ -22,7 +22,12 @@ extension SettingsClient {
                     window: WindowState(
                         width: store.integer("window-width") ?? WindowState.defaultWidth,
                         height: store.integer("window-height") ?? WindowState.defaultHeight,
-                        maximized: store.bool("window-maximized") ?? false)
+                        maximized: store.bool("window-maximized") ?? false),
+                    playback: PlaybackSettings(
+                        skipBackSeconds: store.integer("skip-back-seconds") ?? 10,
+                        skipForwardSeconds: store.integer("skip-forward-seconds") ?? 30,
+                        rate: store.double("playback-rate") ?? 1,
+                        volume: store.double("volume") ?? 1)
                 )
             },
             save: { settings in
@@ -47,6 +52,15 @@ extension SettingsClient {
                 }
                 if store.bool("window-maximized") != settings.window.maximized {
                     store.set("window-maximized", bool: settings.window.maximized)
+                }
+                let playback = settings.playback
+                for (key, value) in [("skip-back-seconds", playback.skipBackSeconds), ("skip-forward-seconds", playback.skipForwardSeconds)]
+                where store.integer(key) != value && !store.set(key, integer: value) {
+                    refused.append(key)
+                }
+                for (key, value) in [("playback-rate", playback.rate), ("volume", playback.volume)]
+                where store.double(key) != value && !store.set(key, double: value) {
+                    refused.append(key)
                 }
                 store.flush()
                 if !refused.isEmpty { throw SettingsError.writeFailed("GSettings refused \(refused.joined(separator: ", "))") }

@@ -27,6 +27,18 @@ public struct Dependencies: Sendable {
     public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> any LibraryStore = { _, _ in InMemoryLibraryStore() }
     /// Where covers of a server and user are kept on disk (`nil`: memory only).
     public var coverDirectory: @Sendable (_ server: URL, _ userID: String) -> URL? = { _, _ in nil }
+    /// What the player keeps on this device for a server and user: spans
+    /// waiting to be sent, local positions, *Continue listening*.
+    public var openListening: @Sendable (_ server: URL, _ userID: String) -> any ListeningStore = { _, _ in InMemoryListeningStore() }
+    /// Makes the audio engine, on first play (GStreamer is loaded then, not
+    /// at start-up).
+    public var makePlaybackEngine: @Sendable () -> any PlaybackEngine = { SilentPlaybackEngine() }
+    /// This installation's id, the `device_id` of listening spans: stable
+    /// across runs.
+    public var deviceID: @Sendable () -> String = { "preview-device" }
+    /// Keeps the session from suspending while audio plays (the window's
+    /// `gtk_application_inhibit`); returns what ends the inhibition.
+    public var inhibitSuspend: @MainActor @Sendable (_ reason: String) -> (@MainActor @Sendable () -> Void) = { _ in {} }
     /// Waits between live-update reconnections.
     public var liveUpdatesBackoff = LibraryLiveUpdates.Backoff()
     /// How often the library runs a delta sync while it is shown (the server

@@ -15,19 +15,23 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var colorScheme: ColorSchemePreference = .system
     /// The main window when it was last closed.
     public var window: WindowState = WindowState()
+    /// Skip lengths, speed and volume (Preferences → Playback).
+    public var playback: PlaybackSettings = PlaybackSettings()
 
     public init(serverURL: String? = nil, instanceID: String? = nil, librarySort: String? = nil, libraryLayout: String? = nil,
-                colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState()) {
+                colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState(),
+                playback: PlaybackSettings = PlaybackSettings()) {
         self.serverURL = serverURL
         self.instanceID = instanceID
         self.librarySort = librarySort
         self.libraryLayout = libraryLayout
         self.colorScheme = colorScheme
         self.window = window
+        self.playback = playback
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverURL, instanceID, librarySort, libraryLayout, colorScheme, window
+        case serverURL, instanceID, librarySort, libraryLayout, colorScheme, window, playback
     }
 
     /// Reads a settings file; `colorScheme` and `window` may be missing
@@ -40,6 +44,36 @@ public struct AppSettings: Codable, Equatable, Sendable {
         libraryLayout = try container.decodeIfPresent(String.self, forKey: .libraryLayout)
         colorScheme = try container.decodeIfPresent(ColorSchemePreference.self, forKey: .colorScheme) ?? .system
         window = try container.decodeIfPresent(WindowState.self, forKey: .window) ?? WindowState()
+        playback = try container.decodeIfPresent(PlaybackSettings.self, forKey: .playback) ?? PlaybackSettings()
+    }
+}
+
+/// How the player behaves (Preferences → Playback).
+public struct PlaybackSettings: Codable, Equatable, Sendable {
+    /// Skip back, seconds (5...120).
+    public var skipBackSeconds: Int
+    /// Skip forward, seconds (5...120).
+    public var skipForwardSeconds: Int
+    /// The last speed chosen (0.5...3.0, 0.05 steps).
+    public var rate: Double
+    /// 0...1.
+    public var volume: Double
+
+    public static let skipRange = 5...120
+    public static let rateRange = 0.5...3.0
+
+    public init(skipBackSeconds: Int = 10, skipForwardSeconds: Int = 30, rate: Double = 1, volume: Double = 1) {
+        self.skipBackSeconds = min(max(skipBackSeconds, Self.skipRange.lowerBound), Self.skipRange.upperBound)
+        self.skipForwardSeconds = min(max(skipForwardSeconds, Self.skipRange.lowerBound), Self.skipRange.upperBound)
+        self.rate = Self.normalizedRate(rate)
+        self.volume = volume.isFinite ? min(max(volume, 0), 1) : 1
+    }
+
+    /// `rate` inside 0.5...3.0, on a 0.05 step.
+    public static func normalizedRate(_ rate: Double) -> Double {
+        guard rate.isFinite else { return 1 }
+        let stepped = (rate * 20).rounded() / 20
+        return min(max(stepped, rateRange.lowerBound), rateRange.upperBound)
     }
 }
 

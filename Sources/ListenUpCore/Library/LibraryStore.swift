@@ -85,6 +85,27 @@ public struct BookDetails: Codable, Equatable, Sendable {
     public var publishYear: String?
     public var contributors: [Person] = []
     public var chapters: [ChapterEntry] = []
+    /// The audio files in play order (nil in caches written before the
+    /// player; a full sync fills them in).
+    public var audioFiles: [AudioFileEntry]?
+
+    /// One audio file of the book.
+    public struct AudioFileEntry: Codable, Equatable, Sendable {
+        /// `audio_files[].id`.
+        public var id: String
+        /// Milliseconds.
+        public var duration: Int64
+        /// Bytes, as the server reported.
+        public var size: Int64
+        public var format: String
+
+        public init(id: String, duration: Int64, size: Int64, format: String) {
+            self.id = id
+            self.duration = duration
+            self.size = size
+            self.format = format
+        }
+    }
 
     public init() {}
 
@@ -97,6 +118,7 @@ public struct BookDetails: Codable, Equatable, Sendable {
         chapters = (book.chapters ?? []).sorted { $0.startTime < $1.startTime }.map {
             ChapterEntry(title: $0.title, start: $0.startTime, duration: max(0, $0.endTime - $0.startTime))
         }
+        audioFiles = book.audioFiles.map { AudioFileEntry(id: $0.id, duration: $0.duration, size: $0.size, format: $0.format) }
     }
 }
 

@@ -59,4 +59,24 @@ public protocol ServerConnection: AnyObject, Sendable {
 
     /// The cover of `bookID`, at most `maxBytes`; nil when it has none.
     func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data?
+
+    // MARK: Listening
+
+    /// How to read `bookID`'s audio files (`fileIDs`, the
+    /// `audio_files[].id`s). With `afterRefusal` the audio was refused
+    /// (HTTP 401, or 403 for a signed URL): the session is refreshed first
+    /// (single flight, like every other refresh) or the URLs prepared again.
+    func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess
+
+    /// Sends listening spans, oldest first.
+    func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement
+
+    /// The server's positions, all books or those changed since `updatedAfter`.
+    func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition]
+
+    /// The books to continue, most recent first.
+    func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem]
+
+    /// Marks a book finished or not finished (not finished restarts it at 0).
+    func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError)
 }

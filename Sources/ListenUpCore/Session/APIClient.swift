@@ -48,7 +48,7 @@ public actor APIClient: ServerConnection {
     private let deviceInfo: DeviceInfo
     private let logger: Logger
     private let timeout: Duration
-    private var session: StoredSession?
+    private(set) var session: StoredSession?
     private var refreshInFlight: Task<StoredSession, any Error>?
     private var lapsedHandlers: [@Sendable () async -> Void] = []
 
@@ -291,7 +291,7 @@ public actor APIClient: ServerConnection {
     /// A session with a fresh access token. If `failedToken` is no longer the
     /// current one, another call already refreshed: use that. Concurrent
     /// callers share one refresh.
-    private func refreshed(after failedToken: String) async throws(APIClientError) -> StoredSession {
+    func refreshed(after failedToken: String) async throws(APIClientError) -> StoredSession {
         guard let current = session else { throw .sessionLapsed }
         if current.accessToken != failedToken { return current }
         let task: Task<StoredSession, any Error>

@@ -64,6 +64,26 @@ actor ScriptedServer: ServerConnection {
 
     func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? { nil }
 
+    private(set) var spans: [ListeningSpan] = []
+
+    func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+        calls.append(afterRefusal ? "audio refreshed" : "audio")
+        return AudioAccess(urls: Dictionary(uniqueKeysWithValues: fileIDs.map { ($0, baseURL.appendingPathComponent($0)) }), headers: [:])
+    }
+
+    func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+        self.spans += spans
+        return ListeningAcknowledgement(acknowledged: spans.map(\.id), failed: [])
+    }
+
+    func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] { [] }
+
+    func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] { [] }
+
+    func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
+        calls.append(finished ? "finished \(bookID)" : "unfinished \(bookID)")
+    }
+
     /// Sends a live `book.created` for a new book.
     func announce(id: String, title: String) throws {
         let book = try Self.book(id: id, title: title)

@@ -1,0 +1,184 @@
+import Foundation
+import ListenUpAPI
+import Observation
+
+/// The player: one book at a time, for the signed-in session. Lives as long
+/// as the session (the ``AppNavigator`` owns it), not as long as a screen:
+/// the now-playing bar, the player page, the desktop's media controls and
+/// the headless front all observe this one model and send it intents.
+///
+/// It turns intents into engine calls (``PlaybackEngine``), applies the
+/// listening rules (resume point, rewind after a pause, sleep timer,
+/// previous chapter), records listening spans and local positions
+/// (``ListeningStore``) and hands spans to the ``ListeningReporter``.
+@MainActor @Observable
+public final class PlayerModel: ScreenModel {
+    /// What the player is doing (the headless `status`).
+    public enum Status: String, Equatable, Sendable {
+        /// No book loaded.
+        case idle
+        case loading
+        case playing
+        case paused
+        case buffering
+        /// The end of the book was reached.
+        case ended
+        /// Stopped by the user (the book is unloaded).
+        case stopped
+        case error
+    }
+
+    /// The book loaded.
+    public struct NowPlaying: Equatable, Sendable {
+        public var bookID: String
+        public var title: String
+        public var authors: String
+        public var narrators: String
+        public var hasCover: Bool
+        /// For cover caching (the book's `updated_at`).
+        public var version: Date
+        public var chapters: [PlaybackTimeline.Chapter]
+        /// Milliseconds.
+        public var duration: Int64
+
+        public init(bookID: String, title: String, authors: String, narrators: String = "", hasCover: Bool = false,
+                    version: Date = Date(timeIntervalSince1970: 0), chapters: [PlaybackTimeline.Chapter], duration: Int64) {
+            self.bookID = bookID
+            self.title = title
+            self.authors = authors
+            self.narrators = narrators
+            self.hasCover = hasCover
+            self.version = version
+            self.chapters = chapters
+            self.duration = duration
+        }
+    }
+
+    /// A sleep timer the user set.
+    public enum SleepTimer: Equatable, Sendable {
+        /// Pauses when `remaining` reaches zero (fading out over the last 10 s).
+        case minutes(Int)
+        /// Pauses at the end of the chapter playing when it was set.
+        case endOfChapter
+    }
+
+    /// Why playback stopped, for the user.
+    public struct Failure: Equatable, Sendable {
+        /// Stable, for scripts: `noAudioOutput`, `notFound`, `forbidden`,
+        /// `network`, `decode`, `sessionLapsed`, `noAudio`, `unknownBook`, `other`.
+        public var code: String
+        public var message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public enum Intent: Equatable, Sendable {
+        /// Plays a book from its resume point (or resumes it, if loaded).
+        case play(bookID: String)
+        case pause
+        case resume
+        case togglePlayPause
+        case stop
+        /// A book position, milliseconds.
+        case seek(Int64)
+        /// Forward (positive) or back (negative), seconds.
+        case skip(seconds: Int)
+        /// By the lengths set in Preferences.
+        case skipBack
+        case skipForward
+        /// 0-based.
+        case chapter(Int)
+        /// Restarts the chapter if more than 3 s in, else the one before.
+        case previousChapter
+        case nextChapter
+        /// 0.5...3.0 (rounded to 0.05).
+        case rate(Double)
+        /// 0...1.
+        case volume(Double)
+        /// `nil` turns the timer off.
+        case sleep(SleepTimer?)
+        case markFinished(bookID: String, finished: Bool)
+    }
+
+    public private(set) var status: Status = .idle
+    public private(set) var nowPlaying: NowPlaying?
+    /// The book position, milliseconds.
+    public private(set) var position: Int64 = 0
+    public private(set) var rate: Double
+    public private(set) var volume: Double
+    /// The chapter playing (nil when nothing is loaded or the book has none).
+    public private(set) var chapterIndex: Int?
+    public private(set) var sleepTimer: SleepTimer?
+    /// Until the sleep timer pauses, milliseconds (nil: no timer).
+    public private(set) var sleepRemaining: Int64?
+    /// Set with ``Status/error``.
+    public private(set) var failure: Failure?
+    /// 0...100 while buffering.
+    public private(set) var bufferingPercent = 0
+    /// *Continue listening*, most recent first (cached for offline).
+    public private(set) var continueListening: [ContinueListeningItem] = []
+    /// Skip lengths, seconds (Preferences).
+    public private(set) var skipBackSeconds: Int
+    public private(set) var skipForwardSeconds: Int
+
+    @ObservationIgnored let dependencies: Dependencies
+    @ObservationIgnored let session: Session?
+
+    public init(dependencies: Dependencies, session: Session?) {
+        self.dependencies = dependencies
+        self.session = session
+        let settings = dependencies.settings.load().playback
+        rate = settings.rate
+        volume = settings.volume
+        skipBackSeconds = settings.skipBackSeconds
+        skipForwardSeconds = settings.skipForwardSeconds
+    }
+
+    public func send(_ intent: Intent) {
+        // Filled in with the engine wiring.
+        _ = intent
+    }
+
+    // MARK: Derived values the fronts show
+
+    /// The chapter playing.
+    public var chapter: PlaybackTimeline.Chapter? {
+        guard let chapterIndex, let chapters = nowPlaying?.chapters, chapters.indices.contains(chapterIndex) else { return nil }
+        return chapters[chapterIndex]
+    }
+
+    /// Milliseconds into the chapter playing.
+    public var chapterElapsed: Int64 {
+        guard let chapter else { return position }
+        return min(max(0, position - chapter.start), chapter.duration)
+    }
+
+    /// The chapter playing's length (the book's when it has no chapters).
+    public var chapterDuration: Int64 {
+        chapter?.duration ?? nowPlaying?.duration ?? 0
+    }
+
+    /// 0...1 of the whole book.
+    public var bookProgress: Double {
+        guard let duration = nowPlaying?.duration, duration > 0 else { return 0 }
+        return min(1, max(0, Double(position) / Double(duration)))
+    }
+
+    /// What is left of the book at the current speed, milliseconds.
+    public var timeLeftAtRate: Int64 {
+        guard let duration = nowPlaying?.duration else { return 0 }
+        return Int64((Double(max(0, duration - position)) / max(rate, 0.5)).rounded())
+    }
+
+    /// The cover of the book playing.
+    public func cover() async -> CoverData? {
+        nil
+    }
+
+    /// Saves the position and queues the last span: the app is quitting or
+    /// the session ends. Sends what is queued, waiting at most `grace`.
+    public func shutdown(grace: Duration = .seconds(2)) async {}
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ListenUpAPI
+
+/// Listening on REST v1 (contract §10, §11): audio by URL with the Bearer
+/// header, progress as listening events.
+extension APIClient {
+    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+        guard var current = session else { throw .sessionLapsed }
+        if afterRefusal { current = try await refreshed(after: current.accessToken) }
+        var urls: [String: URL] = [:]
+        for fileID in fileIDs {
+            urls[fileID] = baseURL.appendingAPIPath(RawEndpoint.audio(bookID: bookID, fileID: fileID))
+        }
+        return AudioAccess(urls: urls, headers: ["Authorization": "Bearer \(current.accessToken)"])
+    }
+
+    public func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+        func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        let events = spans.map {
+            ListeningEventDTO(id: $0.id, bookID: $0.bookID, startPositionMs: $0.start, endPositionMs: $0.end,
+                              startedAt: milliseconds($0.startedAt), endedAt: milliseconds($0.endedAt),
+                              playbackSpeed: $0.rate, deviceID: $0.deviceID, source: "playback")
+        }
+        let answer = try await authorized(.listeningEvents(ListeningEventsRequest(events: events)))
+        return ListeningAcknowledgement(acknowledged: answer.acknowledged, failed: answer.failed)
+    }
+
+    public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+        try await authorized(.listeningProgress(updatedAfter: updatedAfter)).items.map {
+            ListeningPosition(bookID: $0.bookID, position: $0.currentPositionMs, updatedAt: $0.lastPlayedAt, finished: $0.isFinished)
+        }
+    }
+
+    public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] {
+        try await authorized(.continueListening(limit: limit)).items.map {
+            ContinueListeningItem(bookID: $0.bookID, title: $0.title, author: $0.authorName, position: $0.currentPositionMs,
+                                  duration: $0.totalDurationMs, progress: $0.progress, lastPlayedAt: $0.lastPlayedAt)
+        }
+    }
+
+    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
+        _ = try await authorized(finished ? .completeBook(bookID) : .restartBook(bookID))
+    }
+}
