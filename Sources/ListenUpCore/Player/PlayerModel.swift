@@ -103,26 +103,26 @@ public final class PlayerModel: ScreenModel {
         case markFinished(bookID: String, finished: Bool)
     }
 
-    public private(set) var status: Status = .idle
-    public private(set) var nowPlaying: NowPlaying?
+    public internal(set) var status: Status = .idle
+    public internal(set) var nowPlaying: NowPlaying?
     /// The book position, milliseconds.
-    public private(set) var position: Int64 = 0
-    public private(set) var rate: Double
-    public private(set) var volume: Double
+    public internal(set) var position: Int64 = 0
+    public internal(set) var rate: Double
+    public internal(set) var volume: Double
     /// The chapter playing (nil when nothing is loaded or the book has none).
-    public private(set) var chapterIndex: Int?
-    public private(set) var sleepTimer: SleepTimer?
+    public internal(set) var chapterIndex: Int?
+    public internal(set) var sleepTimer: SleepTimer?
     /// Until the sleep timer pauses, milliseconds (nil: no timer).
-    public private(set) var sleepRemaining: Int64?
+    public internal(set) var sleepRemaining: Int64?
     /// Set with ``Status/error``.
-    public private(set) var failure: Failure?
+    public internal(set) var failure: Failure?
     /// 0...100 while buffering.
-    public private(set) var bufferingPercent = 0
+    public internal(set) var bufferingPercent = 0
     /// *Continue listening*, most recent first (cached for offline).
-    public private(set) var continueListening: [ContinueListeningItem] = []
+    public internal(set) var continueListening: [ContinueListeningItem] = []
     /// Skip lengths, seconds (Preferences).
-    public private(set) var skipBackSeconds: Int
-    public private(set) var skipForwardSeconds: Int
+    public internal(set) var skipBackSeconds: Int
+    public internal(set) var skipForwardSeconds: Int
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
@@ -171,6 +171,19 @@ public final class PlayerModel: ScreenModel {
     public var timeLeftAtRate: Int64 {
         guard let duration = nowPlaying?.duration else { return 0 }
         return Int64((Double(max(0, duration - position)) / max(rate, 0.5)).rounded())
+    }
+
+    /// What the user is told when the engine fails.
+    nonisolated static func message(for failure: PlaybackFailure) -> String {
+        switch failure.kind {
+        case .noAudioOutput: tr("No audio output: check that a sound device is connected and not in use.")
+        case .unauthorized: tr("The server refused this session. Sign in again to keep listening.")
+        case .forbidden: tr("The server does not let this account play this book.")
+        case .notFound: tr("The server has no audio for this book any more. Refresh the library and try again.")
+        case .network: tr("The server cannot be reached. Playback resumes from here when you press play.")
+        case .decode: tr("This audio file cannot be played: it is damaged or in a format this computer cannot decode.")
+        case .other: tr("Playback stopped because of an unexpected error.")
+        }
     }
 
     /// The cover of the book playing.

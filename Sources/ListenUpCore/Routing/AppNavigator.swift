@@ -24,6 +24,10 @@ public final class AppNavigator {
     public private(set) var activeModel: (any ScreenModel)?
     /// The overlay on screen (e.g. ``Route/pairing``), if any.
     public private(set) var overlayRoute: Route?
+    /// The signed-in session's player: made when a session starts, shut
+    /// down when it ends. Every signed-in screen shows it (the now-playing
+    /// bar); the desktop's media controls and the headless front drive it.
+    public private(set) var player: PlayerModel?
 
     /// The screen that serves the auth state (under the overlay, if one is open).
     @ObservationIgnored private var baseRoute: Route = .loading
@@ -87,7 +91,27 @@ public final class AppNavigator {
     /// stays (it observes the auth state itself if it cares).
     public func update(_ state: AuthState) {
         authState = state
+        followSession()
         resolve(reason: "auth state changed")
+    }
+
+    /// Keeps ``player`` in step with the session: a new session gets a new
+    /// player; leaving it stops the old one (its last span is queued first).
+    private func followSession() {
+        let session = authState.session
+        if let player, player.session?.connection !== session?.connection || session == nil {
+            self.player = nil
+            Task { await player.shutdown() }
+        }
+        if player == nil, let session {
+            player = PlayerModel(dependencies: dependencies, session: session)
+        }
+    }
+
+    /// Saves where the player is and sends what is queued (at quit),
+    /// waiting at most `grace`.
+    public func shutdown(grace: Duration = .seconds(2)) async {
+        await player?.shutdown(grace: grace)
     }
 
     /// Applies `event` to the auth state (see ``AuthState/applying(_:)``).
@@ -170,7 +194,7 @@ public final class AppNavigator {
             self?.send(event)
         }, dismiss: { [weak self] in
             self?.closeOverlay()
-        })
+        }, player: player)
     }
 
     /// Sets the observed active route and model from the two layers (only

@@ -12,4 +12,6 @@ public enum Route: String, CaseIterable, Sendable, Codable {
     case library
     /// Show a QR code for a companion device.
     case pairing
+    /// The player: the book playing, its chapters and controls.
+    case player
 }

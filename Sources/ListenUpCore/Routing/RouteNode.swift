@@ -10,13 +10,16 @@ public struct RouteContext {
     public let send: @MainActor @Sendable (AuthEvent) -> Void
     /// Closes this screen if it is an overlay (``AppNavigator/closeOverlay()``).
     public let dismiss: @MainActor @Sendable () -> Void
+    /// The signed-in session's player (nil when signed out and in previews).
+    public let player: PlayerModel?
 
     public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void,
-                dismiss: @escaping @MainActor @Sendable () -> Void = {}) {
+                dismiss: @escaping @MainActor @Sendable () -> Void = {}, player: PlayerModel? = nil) {
         self.dependencies = dependencies
         self.authState = authState
         self.send = send
         self.dismiss = dismiss
+        self.player = player
     }
 }
 

@@ -7,5 +7,6 @@ extension RouteRegistry {
         .login,
         .library,
         .pairing,
+        .player,
     ])
 }
