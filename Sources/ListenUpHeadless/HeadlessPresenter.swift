@@ -31,6 +31,10 @@ public final class HeadlessPresenter {
     private var pairingObservation: StateObservation?
     private var lastPairingURI: String?
     private var lastRequestID: UUID?
+    private var playerObservation: StateObservation?
+    private var observedPlayer: ObjectIdentifier?
+    private var lastPlayerState: JSONValue?
+    private var lastPlayerEmit: ContinuousClock.Instant?
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -53,6 +57,7 @@ public final class HeadlessPresenter {
         routeObservation?.cancel()
         stateObservation?.cancel()
         pairingObservation?.cancel()
+        playerObservation?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -81,6 +86,17 @@ public final class HeadlessPresenter {
             return .carryOn
         }
         let command = ScreenCommand(action: action, arguments: members)
+        if Self.playerActions.contains(action) {
+            // The player answers from every signed-in screen.
+            guard let player = navigator.player else {
+                emitError(code: "notSignedIn", message: "Sign in to listen.")
+                return .carryOn
+            }
+            if !player.handle(command) {
+                emitError(code: "badCommand", message: "The “\(action)” command is missing an argument or has one out of range.")
+            }
+            return .carryOn
+        }
         guard let model = navigator.activeModel,
               screens.handle(command, by: model, on: navigator.activeRoute) else {
             emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
@@ -89,7 +105,47 @@ public final class HeadlessPresenter {
         return .carryOn
     }
 
+    /// Commands for the player rather than the screen.
+    static let playerActions: Set<String> = [
+        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "sleepTimer", "markFinished",
+    ]
+
+    /// Follows the session's player: `{"event":"player","state":{…}}` on
+    /// every change, and at most once a second for the position alone.
+    private func playerChanged() {
+        let player = navigator.player
+        let identity = player.map(ObjectIdentifier.init)
+        guard identity != observedPlayer else { return }
+        observedPlayer = identity
+        playerObservation?.cancel()
+        playerObservation = nil
+        lastPlayerState = nil
+        guard let player else { return }
+        playerObservation = StateObservation { [weak self, weak player] in
+            guard let self, let player else { return }
+            self.playerStateChanged(player.snapshot)
+        }
+    }
+
+    private func playerStateChanged(_ state: JSONValue) {
+        guard state != lastPlayerState else { return }
+        func withoutPosition(_ value: JSONValue?) -> JSONValue? {
+            guard case .object(var members)? = value else { return value }
+            members["positionMs"] = nil
+            members["sleepRemainingMs"] = nil
+            return .object(members)
+        }
+        let now = ContinuousClock.now
+        if withoutPosition(state) == withoutPosition(lastPlayerState), let lastPlayerEmit, now - lastPlayerEmit < .seconds(1) {
+            return
+        }
+        lastPlayerState = state
+        lastPlayerEmit = now
+        emit(["event": "player", "state": state])
+    }
+
     private func routeChanged() {
+        playerChanged()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }

@@ -33,6 +33,7 @@ public enum HeadlessRunner {
             }
             logger.debug("Headless session ends")
             presenter.stop()
+            await navigator.shutdown(grace: .seconds(2))
             exit(0)
         }
         dispatchMain()

@@ -79,5 +79,6 @@ struct HeadlessScreens {
         .screen(.login),
         .screen(.library),
         .screen(.pairing),
+        .screen(.player),
     ])
 }

@@ -63,6 +63,12 @@ public enum JSONValue: Equatable, Sendable, Codable, ExpressibleByStringLiteral,
         return nil
     }
 
+    /// The number, if this is one.
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
     /// The boolean, if this is one.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }

@@ -17,8 +17,9 @@ public struct LibraryLiveUpdates: Sendable {
         case disconnected(retryIn: Duration)
         /// Books were added or removed in the cache.
         case booksChanged
-        /// Listening progress changed in the cache.
-        case progressChanged
+        /// Listening progress changed in the cache; with the position when
+        /// the event gave one (the player's resume point for that book).
+        case progressChanged(ListeningPosition?)
         /// The server finished a scan or changed access: run a delta sync.
         case needsDeltaSync
         /// The account is gone (`user.deleted`).
@@ -106,11 +107,17 @@ public struct LibraryLiveUpdates: Sendable {
             case "listening.progress_updated":
                 guard let update = payload(ProgressUpdatedPayload.self) else { return nil }
                 try store.setProgress(BookProgress(fraction: update.progress, finished: update.isFinished), for: update.bookID)
-                return .progressChanged
+                let position = payload(ProgressPosition.self).flatMap { progress in
+                    progress.currentPositionMs.map {
+                        ListeningPosition(bookID: progress.bookID, position: $0, updatedAt: progress.lastPlayedAt ?? Date(),
+                                          finished: progress.isFinished ?? false)
+                    }
+                }
+                return .progressChanged(position)
             case "listening.progress_deleted":
                 guard let deleted = payload(BookIDPayload.self) else { return nil }
                 try store.setProgress(nil, for: deleted.bookID)
-                return .progressChanged
+                return .progressChanged(nil)
             case "library.scan_progress":
                 guard let scan = payload(ScanProgressPayload.self) else { return nil }
                 return scan.phase == "complete" ? .needsDeltaSync : nil
@@ -126,5 +133,20 @@ public struct LibraryLiveUpdates: Sendable {
             logger.error("Could not apply a live event to the cache", metadata: ["type": "\(event.type)", "reason": "\(error)"])
             return nil
         }
+    }
+}
+
+/// The position fields of `listening.progress_updated` (contract §11.3).
+private struct ProgressPosition: Decodable, Sendable {
+    var bookID: String
+    var currentPositionMs: Int64?
+    var isFinished: Bool?
+    var lastPlayedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case bookID = "book_id"
+        case currentPositionMs = "current_position_ms"
+        case isFinished = "is_finished"
+        case lastPlayedAt = "last_played_at"
     }
 }

@@ -49,6 +49,8 @@ public final class LibraryModel: ScreenModel {
     public private(set) var status: Status = .loading
     /// Who is signed in.
     public let session: Session?
+    /// The session's player: told of positions from other devices.
+    public let player: PlayerModel?
     public private(set) var signingOut = false
     /// The server could not be reached; the cached books are shown.
     public private(set) var isOffline = false
@@ -75,10 +77,11 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored private var order: [Int] = []
     @ObservationIgnored private var progress: [String: BookProgress] = [:]
 
-    public init(dependencies: Dependencies, session: Session?, load: Bool = true,
+    public init(dependencies: Dependencies, session: Session?, player: PlayerModel? = nil, load: Bool = true,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.dependencies = dependencies
         self.session = session
+        self.player = player
         self.send = send
         let settings = dependencies.settings.load()
         sort = LibrarySort(savedIn: settings)
@@ -112,6 +115,9 @@ public final class LibraryModel: ScreenModel {
         coverLoader = CoverLoader(server: server, directory: dependencies.coverDirectory(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         coversAvailable = true
+        player?.libraryChanged = { [weak self] in
+            Task { await self?.cacheChanged() }
+        }
         let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self)
         self.syncSession = syncSession
         let send = send
@@ -308,6 +314,10 @@ extension LibraryModel: LibrarySyncScreen {
     func accountDeleted() {
         send(.sessionRefused)
     }
+
+    func listeningPositionChanged(_ position: ListeningPosition) {
+        player?.positionReported(position)
+    }
 }
 
 extension ScreenKey where Model == LibraryModel {
@@ -323,7 +333,7 @@ extension RouteNode {
         model: { context in
             var session: Session?
             if case .authenticated(let current) = context.authState { session = current }
-            return LibraryModel(dependencies: context.dependencies, session: session, send: context.send)
+            return LibraryModel(dependencies: context.dependencies, session: session, player: context.player, send: context.send)
         },
         previews: LibraryModel.previews
     )

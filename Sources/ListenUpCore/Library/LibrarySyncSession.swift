@@ -26,6 +26,8 @@ protocol LibrarySyncScreen: AnyObject {
     func cacheChanged() async
     /// The account is gone on the server.
     func accountDeleted()
+    /// Another device (or this one) reported a position in a book.
+    func listeningPositionChanged(_ position: ListeningPosition)
 }
 
 /// Keeps one signed-in library's cache in step with the server: a sync on
@@ -128,7 +130,10 @@ final class LibrarySyncSession {
             sync()
         case .disconnected:
             screen?.liveChanged(false)
-        case .booksChanged, .progressChanged:
+        case .booksChanged:
+            scheduleRefresh()
+        case .progressChanged(let position):
+            if let position { screen?.listeningPositionChanged(position) }
             scheduleRefresh()
         case .needsDeltaSync:
             sync()

@@ -126,6 +126,36 @@ public final class PlayerModel: ScreenModel {
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
+    /// Made on first play: GStreamer is loaded then, not at start-up.
+    @ObservationIgnored var engine: (any PlaybackEngine)?
+    @ObservationIgnored var engineEvents: Task<Void, Never>?
+    @ObservationIgnored var timeline: PlaybackTimeline?
+    @ObservationIgnored lazy var listening: any ListeningStore = openListening()
+    @ObservationIgnored lazy var library: (any LibraryStore)? = session.map { dependencies.openLibrary($0.serverURL, $0.userID) }
+    @ObservationIgnored var reporter: ListeningReporter?
+    @ObservationIgnored var coverLoader: CoverLoader?
+    /// The span being listened: from where and when playing started.
+    @ObservationIgnored var openSpan: (start: Int64, at: Date, rate: Double)?
+    @ObservationIgnored var lastSaved: (position: Int64, at: ContinuousClock.Instant)?
+    @ObservationIgnored var pausedAt: Date?
+    /// Playing was asked for and the engine has not said it plays yet.
+    @ObservationIgnored var wantsToPlay = false
+    /// The refused audio was answered with fresh credentials once already.
+    @ObservationIgnored var refreshedAfterRefusal = false
+    /// When the sleep timer's minutes run out (listening time, not wall time).
+    @ObservationIgnored var sleepDeadline: ContinuousClock.Instant?
+    /// Where an end-of-chapter timer pauses.
+    @ObservationIgnored var sleepChapterEnd: Int64?
+    @ObservationIgnored var endInhibition: (@MainActor @Sendable () -> Void)?
+    @ObservationIgnored var periodic: Task<Void, Never>?
+    @ObservationIgnored var continueRefresh: Task<Void, Never>?
+    @ObservationIgnored var deviceID: String
+    @ObservationIgnored var libraryChangedHandler: (@MainActor () -> Void)?
+
+    /// How often an open span is cut and queued while playing.
+    static let spanInterval: TimeInterval = 60
+    /// How often the local position is saved while playing.
+    static let saveInterval: Duration = .seconds(10)
 
     public init(dependencies: Dependencies, session: Session?) {
         self.dependencies = dependencies
@@ -135,11 +165,41 @@ public final class PlayerModel: ScreenModel {
         volume = settings.volume
         skipBackSeconds = settings.skipBackSeconds
         skipForwardSeconds = settings.skipForwardSeconds
+        deviceID = dependencies.deviceID()
+        guard let session else { return }
+        reporter = ListeningReporter(server: session.connection, store: listening, logger: dependencies.logger)
+        coverLoader = CoverLoader(server: session.connection, directory: dependencies.coverDirectory(session.serverURL, session.userID),
+                                  logger: dependencies.logger)
+        continueListening = (try? listening.continueListening()) ?? []
+        startPeriodicWork()
+    }
+
+    private func openListening() -> any ListeningStore {
+        guard let session else { return InMemoryListeningStore() }
+        return dependencies.openListening(session.serverURL, session.userID)
     }
 
     public func send(_ intent: Intent) {
-        // Filled in with the engine wiring.
-        _ = intent
+        switch intent {
+        case .play(let bookID): play(bookID)
+        case .pause: pause()
+        case .resume: resume()
+        case .togglePlayPause: status == .playing || status == .buffering || (status == .loading && wantsToPlay) ? pause() : resume()
+        case .stop: stop()
+        case .seek(let position): seek(to: position)
+        case .skip(let seconds): skip(by: Int64(seconds) * 1_000)
+        case .skipBack: skip(by: -Int64(skipBackSeconds) * 1_000)
+        case .skipForward: skip(by: Int64(skipForwardSeconds) * 1_000)
+        case .chapter(let index): jump(toChapter: index)
+        case .previousChapter:
+            if let chapters = nowPlaying?.chapters { seek(to: ListeningRules.previousChapterTarget(chapters: chapters, position: position)) }
+        case .nextChapter:
+            if let chapterIndex { jump(toChapter: chapterIndex + 1) }
+        case .rate(let value): changeRate(value)
+        case .volume(let value): changeVolume(value)
+        case .sleep(let timer): setSleepTimer(timer)
+        case .markFinished(let bookID, let finished): markFinished(bookID, finished)
+        }
     }
 
     // MARK: Derived values the fronts show
@@ -188,10 +248,33 @@ public final class PlayerModel: ScreenModel {
 
     /// The cover of the book playing.
     public func cover() async -> CoverData? {
-        nil
+        guard let nowPlaying, nowPlaying.hasCover, let coverLoader else { return nil }
+        return await coverLoader.cover(for: nowPlaying.bookID, version: nowPlaying.version)
+    }
+
+    /// The cover of a book of *Continue listening* (or any book).
+    public func cover(bookID: String) async -> CoverData? {
+        guard let coverLoader, let book = try? library?.book(id: bookID), book.hasCover else { return nil }
+        return await coverLoader.cover(for: bookID, version: book.updatedAt)
     }
 
     /// Saves the position and queues the last span: the app is quitting or
     /// the session ends. Sends what is queued, waiting at most `grace`.
-    public func shutdown(grace: Duration = .seconds(2)) async {}
+    public func shutdown(grace: Duration = .seconds(2)) async {
+        closeSpan()
+        savePosition()
+        periodic?.cancel()
+        continueRefresh?.cancel()
+        engineEvents?.cancel()
+        engine?.stop()
+        endInhibition?()
+        endInhibition = nil
+        guard let reporter else { return }
+        // Whichever comes first: the queue sent, or the grace over (a
+        // request under way is not waited for; its spans stay queued).
+        let (first, done) = AsyncStream<Void>.makeStream()
+        Task { _ = await reporter.flush(); done.yield() }
+        Task { try? await Task.sleep(for: grace); done.yield() }
+        for await _ in first { break }
+    }
 }

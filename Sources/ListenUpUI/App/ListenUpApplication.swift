@@ -122,6 +122,14 @@ public final class ListenUpApplication {
         var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
         let status = g_application_run(application.cast(to: GApplication.self), 1, &argv)
         free(name)
+        // The window is gone: the player queues its last span and saves its
+        // position at once, then gets up to 2 s to send what is queued.
+        let finished = LockedValue(false)
+        Task { @MainActor [navigator] in
+            await navigator.shutdown(grace: .seconds(2))
+            finished.value = true
+        }
+        _ = MainContext.iterate(until: { finished.value }, timeout: .seconds(3))
         return status != 0 ? status : exitStatus
     }
 

@@ -24,7 +24,10 @@ struct LiveUpdatesTests {
         #expect(try store.book(id: "book-new")?.authors == "New Author")
 
         let progress = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book_id":"book-new","current_position_ms":1,"progress":0.25,"total_listen_time_ms":1,"is_finished":false,"last_played_at":"2026-05-01T14:05:12.301Z"},"type":"listening.progress_updated"}"#
-        #expect(live.apply(ServerSentEvent(type: "listening.progress_updated", data: progress)) == .progressChanged)
+        let played = try #require(RFC3339.date(from: "2026-05-01T14:05:12.301Z"))
+        #expect(live.apply(ServerSentEvent(type: "listening.progress_updated", data: progress))
+            == .progressChanged(ListeningPosition(bookID: "book-new", position: 1, updatedAt: played)),
+            "the position reaches the player as the book's resume point")
         #expect(try store.progress()["book-new"] == BookProgress(fraction: 0.25, finished: false))
 
         let deleted = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"deleted_at":"2026-05-01T14:05:12Z","book_id":"book-new"},"type":"book.deleted"}"#
@@ -38,7 +41,12 @@ struct LiveUpdatesTests {
         let fixture = try String(contentsOfFile: fixturePath("sse_frames.txt"), encoding: .utf8)
         var parser = ServerSentEventParser()
         let changes = parser.feed(Array(fixture.utf8)).map { live.apply($0) }
-        #expect(changes == [nil, .progressChanged, nil], "connected and heartbeat change nothing")
+        #expect(changes.count == 3 && changes[0] == nil && changes[2] == nil, "connected and heartbeat change nothing")
+        guard case .progressChanged(let position)? = changes[1] else {
+            Issue.record("the progress frame is understood")
+            return
+        }
+        #expect(position?.bookID != nil)
         let scan = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"library_id":"l","phase":"complete","current":1,"total":1,"added":1,"updated":0,"removed":0},"type":"library.scan_progress"}"#
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan)) == .needsDeltaSync)
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan.replacingOccurrences(of: "complete", with: "walking"))) == nil)

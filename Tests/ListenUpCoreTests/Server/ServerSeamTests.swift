@@ -65,18 +65,32 @@ actor ScriptedServer: ServerConnection {
     func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? { nil }
 
     private(set) var spans: [ListeningSpan] = []
+    /// Read without awaiting, for polling tests.
+    nonisolated let spansSeen = LockedValue<[ListeningSpan]>([])
+    nonisolated var spansSnapshot: [ListeningSpan] { spansSeen.value }
 
     func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
         calls.append(afterRefusal ? "audio refreshed" : "audio")
         return AudioAccess(urls: Dictionary(uniqueKeysWithValues: fileIDs.map { ($0, baseURL.appendingPathComponent($0)) }), headers: [:])
     }
 
+    /// Listening is refused as unreachable while true.
+    private(set) var offline = false
+    private var positions: [ListeningPosition] = []
+
+    func setOffline(_ offline: Bool) { self.offline = offline }
+    func setPositions(_ positions: [ListeningPosition]) { self.positions = positions }
+
     func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
-        self.spans += spans
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        self.spans += spans.filter { span in !self.spans.contains { $0.id == span.id } }
+        spansSeen.value = self.spans
         return ListeningAcknowledgement(acknowledged: spans.map(\.id), failed: [])
     }
 
-    func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] { [] }
+    func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+        positions.filter { position in updatedAfter.map { position.updatedAt > $0 } ?? true }
+    }
 
     func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] { [] }
 

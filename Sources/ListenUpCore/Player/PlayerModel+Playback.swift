@@ -1,0 +1,332 @@
+import Foundation
+import ListenUpAPI
+
+/// The intents, turned into engine calls and listening records.
+extension PlayerModel {
+    // MARK: Loading a book
+
+    func play(_ bookID: String) {
+        if nowPlaying?.bookID == bookID, timeline != nil, status != .error, status != .stopped {
+            if status == .ended { seek(to: 0) }
+            resume()
+            return
+        }
+        guard let session else {
+            fail(Failure(code: "sessionLapsed", message: tr("Sign in to listen.")))
+            return
+        }
+        closeSpan()
+        savePosition()
+        let cached: CachedBook?
+        do {
+            cached = try library?.book(id: bookID)
+        } catch {
+            dependencies.logger.warning("Could not read the book to play", metadata: ["reason": "\(error)"])
+            cached = nil
+        }
+        guard let cached else {
+            fail(Failure(code: "unknownBook", message: tr("This book is not in the library any more.")))
+            return
+        }
+        let details = cached.decodedDetails
+        guard let files = details.audioFiles, !files.isEmpty else {
+            nowPlaying = NowPlaying(book: cached, chapters: [], duration: cached.duration)
+            fail(Failure(code: "noAudio", message: tr("The server lists no audio for this book. Refresh the library and try again.")))
+            return
+        }
+        let base = PlaybackTimeline(
+            bookID: bookID,
+            files: files.map { PlaybackTimeline.File(id: $0.id, url: session.serverURL, start: 0, duration: $0.duration) },
+            chapters: details.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) })
+        nowPlaying = NowPlaying(book: cached, chapters: base.chapters, duration: base.duration)
+        timeline = nil
+        status = .loading
+        failure = nil
+        wantsToPlay = true
+        refreshedAfterRefusal = false
+        let local = try? listening.position(bookID: bookID)
+        position = local?.position ?? 0
+        chapterIndex = base.chapterIndex(at: position)
+        let connection = session.connection
+        Task {
+            async let access = Self.audioAccess(bookID: bookID, fileIDs: files.map(\.id), connection: connection)
+            let server = await Self.serverPosition(of: bookID, after: local?.updatedAt, connection: connection)
+            let audio = await access
+            guard nowPlaying?.bookID == bookID, status == .loading else { return }
+            switch audio {
+            case .failure(let error):
+                fail(Failure(code: error.code == "sessionLapsed" ? "sessionLapsed" : "network", message: error.userMessage))
+            case .success(let access):
+                var timeline = base
+                timeline.headers = access.headers
+                for index in timeline.files.indices {
+                    guard let url = access.urls[timeline.files[index].id] else { continue }
+                    timeline.files[index].url = url
+                }
+                let resume = ListeningRules.resumePoint(local: local, server: server, duration: timeline.duration)
+                var start = resume?.position ?? 0
+                if let resume, start > 0 { start -= ListeningRules.rewind(afterPause: Date().timeIntervalSince(resume.updatedAt)) }
+                load(timeline, at: max(0, start))
+            }
+        }
+    }
+
+    private static func audioAccess(bookID: String, fileIDs: [String], connection: any ServerConnection) async -> Result<AudioAccess, APIClientError> {
+        do throws(APIClientError) {
+            return .success(try await connection.audioAccess(bookID: bookID, fileIDs: fileIDs, afterRefusal: false))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The server's position in `bookID` when it is newer than `after`
+    /// (nil offline, or when it is not); waits at most 3 s.
+    private static func serverPosition(of bookID: String, after: Date?, connection: any ServerConnection) async -> ListeningPosition? {
+        let (answers, answer) = AsyncStream<ListeningPosition?>.makeStream()
+        let fetch = Task {
+            let positions = try? await connection.listeningPositions(updatedAfter: after)
+            answer.yield(positions?.first { $0.bookID == bookID })
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(3))
+            answer.yield(nil)
+        }
+        defer {
+            fetch.cancel()
+            timeout.cancel()
+        }
+        for await position in answers { return position }
+        return nil
+    }
+
+    private func load(_ timeline: PlaybackTimeline, at start: Int64) {
+        let engine = engine ?? makeEngine()
+        self.timeline = timeline
+        position = start
+        chapterIndex = timeline.chapterIndex(at: start)
+        engine.setRate(rate)
+        engine.setVolume(volume)
+        engine.load(timeline, at: start)
+        engine.play()
+        dependencies.logger.info("Playing", metadata: ["book": "\(timeline.bookID)", "files": "\(timeline.files.count)", "from": "\(start)"])
+    }
+
+    private func makeEngine() -> any PlaybackEngine {
+        let engine = dependencies.makePlaybackEngine()
+        self.engine = engine
+        let events = engine.events()
+        engineEvents = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                self.handle(event)
+            }
+        }
+        return engine
+    }
+
+    // MARK: Controls
+
+    func pause() {
+        wantsToPlay = false
+        guard timeline != nil, let engine else { return }
+        closeSpan()
+        engine.pause()
+        pausedAt = Date()
+        savePosition()
+        if status == .loading || status == .buffering { status = .paused }
+    }
+
+    func resume() {
+        guard let timeline, let engine else {
+            if let nowPlaying { play(nowPlaying.bookID) }
+            return
+        }
+        if status == .error || status == .stopped {
+            let bookID = timeline.bookID
+            self.timeline = nil
+            status = .idle
+            play(bookID)
+            return
+        }
+        if status == .ended {
+            seek(to: 0)
+        } else if let pausedAt {
+            let back = ListeningRules.rewind(afterPause: Date().timeIntervalSince(pausedAt))
+            if back > 0 {
+                position = timeline.clamp(position - back)
+                engine.seek(to: position)
+            }
+        }
+        pausedAt = nil
+        wantsToPlay = true
+        engine.play()
+    }
+
+    func stop() {
+        closeSpan()
+        savePosition()
+        wantsToPlay = false
+        engine?.stop()
+        timeline = nil
+        sleepTimer = nil
+        sleepRemaining = nil
+        sleepDeadline = nil
+        status = nowPlaying == nil ? .idle : .stopped
+        endInhibition?()
+        endInhibition = nil
+        flushListening()
+    }
+
+    func seek(to target: Int64) {
+        guard let timeline, let engine else { return }
+        let target = timeline.clamp(target)
+        let playing = openSpan != nil
+        closeSpan()
+        position = target
+        updateChapter()
+        // "End of chapter" follows the user to the chapter they chose.
+        if sleepTimer == .endOfChapter { sleepChapterEnd = chapter?.end ?? nowPlaying?.duration }
+        engine.seek(to: target)
+        if playing { openSpan = (target, Date(), rate) }
+        savePosition()
+        if status == .ended { status = .paused }
+    }
+
+    func skip(by milliseconds: Int64) {
+        seek(to: position + milliseconds)
+    }
+
+    func jump(toChapter index: Int) {
+        guard let chapters = nowPlaying?.chapters, chapters.indices.contains(index) else { return }
+        seek(to: chapters[index].start)
+    }
+
+    func changeRate(_ value: Double) {
+        let normalized = PlaybackSettings.normalizedRate(value)
+        guard normalized != rate else { return }
+        // A span has one speed: cut it where the speed changes.
+        let playing = openSpan != nil
+        closeSpan()
+        rate = normalized
+        engine?.setRate(normalized)
+        if playing { openSpan = (position, Date(), normalized) }
+        rememberPlayback { $0.rate = normalized }
+    }
+
+    func changeVolume(_ value: Double) {
+        let clamped = value.isFinite ? min(max(value, 0), 1) : volume
+        guard clamped != volume else { return }
+        volume = clamped
+        applyVolume()
+        rememberPlayback { $0.volume = clamped }
+    }
+
+    /// Skip lengths changed in Preferences.
+    public func reloadSettings() {
+        let settings = dependencies.settings.load().playback
+        skipBackSeconds = settings.skipBackSeconds
+        skipForwardSeconds = settings.skipForwardSeconds
+    }
+
+    private func rememberPlayback(_ change: (inout PlaybackSettings) -> Void) {
+        var settings = dependencies.settings.load()
+        change(&settings.playback)
+        settings.playback = PlaybackSettings(skipBackSeconds: settings.playback.skipBackSeconds,
+                                             skipForwardSeconds: settings.playback.skipForwardSeconds,
+                                             rate: settings.playback.rate, volume: settings.playback.volume)
+        do {
+            try dependencies.settings.save(settings)
+        } catch {
+            dependencies.logger.warning("Could not save the playback settings", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    // MARK: Sleep timer
+
+    func setSleepTimer(_ timer: SleepTimer?) {
+        sleepTimer = timer
+        switch timer {
+        case .minutes(let minutes)?:
+            let total = Int64(max(1, minutes)) * 60_000
+            sleepDeadline = ContinuousClock.now + .milliseconds(total)
+            sleepRemaining = total
+        case .endOfChapter?:
+            sleepDeadline = nil
+            sleepChapterEnd = chapter?.end ?? nowPlaying?.duration
+            sleepRemaining = chapterRemainingAtRate
+        case nil:
+            sleepDeadline = nil
+            sleepRemaining = nil
+        }
+        applyVolume()
+    }
+
+    /// What is left of the chapter that was playing when the timer was
+    /// set, in listening time.
+    private var chapterRemainingAtRate: Int64 {
+        let end = sleepChapterEnd ?? position
+        return Int64((Double(max(0, end - position)) / max(rate, 0.5)).rounded())
+    }
+
+    /// Counts the sleep timer down (called on every position report while
+    /// playing); fades out over its last 10 s, then pauses.
+    func tickSleepTimer() {
+        guard let sleepTimer else { return }
+        switch sleepTimer {
+        case .minutes:
+            guard let sleepDeadline else { return }
+            let left = sleepDeadline - ContinuousClock.now
+            sleepRemaining = max(0, Int64(left.milliseconds))
+        case .endOfChapter:
+            sleepRemaining = chapterRemainingAtRate
+        }
+        applyVolume()
+        if let sleepRemaining, sleepRemaining <= 0 {
+            dependencies.logger.info("Sleep timer: paused")
+            pause()
+            setSleepTimer(nil)
+        }
+    }
+
+    /// The sleep timer stops counting while paused: it is listening time.
+    func holdSleepTimer() {
+        guard case .minutes = sleepTimer, let sleepRemaining else { return }
+        sleepDeadline = nil
+        self.sleepRemaining = sleepRemaining
+    }
+
+    func restartSleepTimer() {
+        guard case .minutes = sleepTimer, sleepDeadline == nil, let sleepRemaining else { return }
+        sleepDeadline = ContinuousClock.now + .milliseconds(sleepRemaining)
+    }
+
+    func applyVolume() {
+        let fade = sleepRemaining.map(ListeningRules.sleepFade(remaining:)) ?? 1
+        engine?.setVolume(volume * fade)
+    }
+
+    // MARK: Finished
+
+    func markFinished(_ bookID: String, _ finished: Bool) {
+        guard let session else { return }
+        try? library?.setProgress(BookProgress(fraction: finished ? 1 : 0, finished: finished), for: bookID)
+        if !finished { try? listening.savePosition(ListeningPosition(bookID: bookID, position: 0, updatedAt: Date())) }
+        libraryChanged?()
+        let connection = session.connection
+        Task {
+            do throws(APIClientError) {
+                try await connection.setFinished(finished, bookID: bookID)
+                refreshContinueListening()
+            } catch {
+                dependencies.logger.warning("Could not mark the book", metadata: ["finished": "\(finished)", "code": "\(error.code)"])
+            }
+        }
+    }
+}
+
+extension PlayerModel.NowPlaying {
+    init(book: CachedBook, chapters: [PlaybackTimeline.Chapter], duration: Int64) {
+        self.init(bookID: book.id, title: book.title, authors: book.authors, narrators: book.narrators, hasCover: book.hasCover,
+                  version: book.updatedAt, chapters: chapters, duration: duration)
+    }
+}
