@@ -71,6 +71,17 @@ let package = Package(
             name: "LANDiscovery",
             dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
         ),
+        // GStreamer: the audio engine (playbin, scaletempo, souphttpsrc).
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
+        // The GStreamer engine behind the core's PlaybackEngine: no GTK.
+        .target(
+            name: "Playback",
+            dependencies: ["CGStreamer", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
+        ),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
@@ -87,7 +98,7 @@ let package = Package(
         .target(
             name: "ListenUpLive",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing",
+                "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "Playback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -210,6 +221,16 @@ let package = Package(
         .testTarget(
             name: "LANDiscoveryTests",
             dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: [
+                "Playback", "ListenUpCore", "ListenUpTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import ListenUpAPI
 import ListenUpCore
 import Logging
+import Playback
 
 extension Dependencies {
     /// The real services: the composition root's choice of every adapter.
@@ -32,6 +33,8 @@ extension Dependencies {
             return cache.appendingPathComponent(library.deletingPathExtension().lastPathComponent
                 .replacingOccurrences(of: "library-", with: "covers-"))
         }
+        // Made on first play: GStreamer is initialised then, not at start-up.
+        dependencies.makePlaybackEngine = { GStreamerEngine(logger: logger) }
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
             status: dependencies.pairingStatus, logger: logger)

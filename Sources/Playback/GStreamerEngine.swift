@@ -1,0 +1,613 @@
+import CGStreamer
+import Dispatch
+import Foundation
+import ListenUpCore
+import Logging
+
+/// The app's ``PlaybackEngine``: GStreamer's `playbin`, one book at a time.
+///
+/// - **One timeline**: a book's files play as one. Positions are book
+///   positions; the engine keeps the index of the file playing, queues the
+///   next file in `about-to-finish` (no gap) and seeks across files by
+///   switching the URI and seeking in the new file once it is ready.
+/// - **Speed with the pitch kept**: `scaletempo` is playbin's audio filter;
+///   the speed is the rate of a flushing seek, applied again when the next
+///   file starts (a new file starts at rate 1).
+/// - **Credentials**: `http(s)` files are read by souphttpsrc with the
+///   timeline's headers set as its `extra-headers` in `source-setup`: the
+///   token never goes into a URL or a log.
+/// - **Threads**: every pipeline operation runs on one serial queue; a
+///   thread of its own pops the bus and hands messages to that queue, so
+///   the engine needs no GLib main loop (the headless front has none) and
+///   never blocks the caller's thread. The two playbin signals come on
+///   GStreamer's streaming threads and read only the lock-guarded file list.
+///
+/// GStreamer is initialised when the first engine is made (on first play),
+/// not at start-up.
+public final class GStreamerEngine: PlaybackEngine {
+    private let pipeline: Pipeline
+    private let stream: AsyncStream<PlaybackEngineEvent>
+
+    /// - Parameters:
+    ///   - sinkDescription: a `gst-launch` style bin for the audio output
+    ///     (tests capture PCM with one); nil: `LISTENUP_AUDIO_SINK` when
+    ///     set, else `autoaudiosink`.
+    public init(logger: Logger, sinkDescription: String? = nil) {
+        let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEngineEvent.self)
+        self.stream = stream
+        let sink = sinkDescription ?? ProcessInfo.processInfo.environment["LISTENUP_AUDIO_SINK"].flatMap { $0.isEmpty ? nil : $0 }
+        pipeline = Pipeline(sinkDescription: sink, logger: logger, emit: { continuation.yield($0) })
+    }
+
+    deinit {
+        pipeline.shutDown()
+    }
+
+    public func load(_ timeline: PlaybackTimeline, at position: Int64) { pipeline.perform { $0.load(timeline, at: position) } }
+    public func play() { pipeline.perform { $0.play() } }
+    public func pause() { pipeline.perform { $0.pause() } }
+    public func stop() { pipeline.perform { $0.stop() } }
+    public func seek(to position: Int64) { pipeline.perform { $0.seek(to: position, reportLoading: true) } }
+    public func setRate(_ rate: Double) { pipeline.perform { $0.setRate(rate) } }
+    public func setVolume(_ volume: Double) { pipeline.perform { $0.setVolume(volume) } }
+    public func setHeaders(_ headers: [String: String]) { pipeline.setHeaders(headers) }
+    public var position: Int64 { pipeline.currentPosition() }
+    public func events() -> AsyncStream<PlaybackEngineEvent> { stream }
+}
+
+/// The pipeline and its state. Everything but the lock-guarded `shared`
+/// values is touched only on `queue`.
+///
+/// `@unchecked Sendable`: the mutable state is confined to `queue` (every
+/// entry point goes through ``perform(_:)``), and what other threads read
+/// (the playbin signals, ``currentPosition()``) is in `shared`, behind a lock.
+final class Pipeline: @unchecked Sendable {
+    /// What the signal handlers and position queries read from other threads.
+    struct Shared {
+        var files: [PlaybackTimeline.File] = []
+        var headers: [String: String] = [:]
+        /// The file playing now.
+        var fileIndex = 0
+        /// The file queued in `about-to-finish`, which becomes the one
+        /// playing at its stream-start.
+        var queuedFileIndex: Int?
+    }
+
+    private let queue = DispatchQueue(label: "io.github.listenup.playback")
+    private let lock = NSLock()
+    private var shared = Shared()
+    private let logger: Logger
+    private let emit: @Sendable (PlaybackEngineEvent) -> Void
+    private let sinkDescription: String?
+
+    private var playbin: UnsafeMutablePointer<GstElement>?
+    private var audioSink: UnsafeMutablePointer<GstElement>?
+    private var busThread: Thread?
+    private let busRunning = LockedFlag()
+    private var signalHandlers: [gulong] = []
+
+    private var duration: Int64 = 0
+    /// The user wants audio (play was asked and not paused since).
+    private var wantsPlaying = false
+    /// A position to seek to once the pipeline is prerolled (after a load or
+    /// a file switch), in the file playing.
+    private var pendingOffset: Int64?
+    /// A state change or flushing seek is under way.
+    private var settling = false
+    private var buffering = false
+    private var rate: Double = 1
+    private var volume: Double = 1
+    private var ended = false
+    private var failed = false
+    private var lastStatus: PlaybackEngineStatus = .idle
+    private var ticker: DispatchSourceTimer?
+
+    init(sinkDescription: String?, logger: Logger, emit: @escaping @Sendable (PlaybackEngineEvent) -> Void) {
+        self.sinkDescription = sinkDescription
+        self.logger = logger
+        self.emit = emit
+    }
+
+    /// Runs `body` on the pipeline's queue.
+    func perform(_ body: @escaping @Sendable (Pipeline) -> Void) {
+        queue.async { body(self) }
+    }
+
+    func shutDown() {
+        queue.sync { self.teardown() }
+    }
+
+    // MARK: Shared state
+
+    private func withShared<Result>(_ body: (inout Shared) -> Result) -> Result {
+        lock.withLock { body(&shared) }
+    }
+
+    func setHeaders(_ headers: [String: String]) {
+        withShared { $0.headers = headers }
+    }
+
+    /// The book position: the file's start plus the position in it.
+    func currentPosition() -> Int64 {
+        let (start, element) = lock.withLock { (shared.files.indices.contains(shared.fileIndex) ? shared.files[shared.fileIndex].start : 0, playbin) }
+        guard let element else { return start }
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return start }
+        return start + Int64(nanoseconds / 1_000_000)
+    }
+
+    // MARK: Commands (on the queue)
+
+    func load(_ timeline: PlaybackTimeline, at position: Int64) {
+        guard ensurePipeline(), let playbin else { return }
+        failed = false
+        ended = false
+        duration = timeline.duration
+        gst_element_set_state(playbin, GST_STATE_READY)
+        withShared {
+            $0.files = timeline.files
+            $0.headers = timeline.headers
+            $0.queuedFileIndex = nil
+        }
+        guard let (index, offset) = timeline.locate(position) else {
+            fail(PlaybackFailure(.notFound, detail: "the book has no audio files", position: position))
+            return
+        }
+        open(file: index, offset: offset)
+    }
+
+    func play() {
+        guard let playbin, !failed else { return }
+        wantsPlaying = true
+        if ended {
+            ended = false
+            seek(to: 0, reportLoading: false)
+        }
+        if !settling, !buffering { gst_element_set_state(playbin, GST_STATE_PLAYING) }
+    }
+
+    func pause() {
+        guard let playbin else { return }
+        wantsPlaying = false
+        gst_element_set_state(playbin, GST_STATE_PAUSED)
+        stopTicker()
+        if !settling { report(.paused) }
+    }
+
+    func stop() {
+        teardown()
+        report(.idle)
+    }
+
+    func seek(to position: Int64, reportLoading: Bool) {
+        guard let playbin, !failed else { return }
+        let files = withShared { $0.files }
+        let timeline = PlaybackTimeline(bookID: "", files: files, chapters: [])
+        guard let (index, offset) = timeline.locate(position) else { return }
+        ended = false
+        if reportLoading { report(.loading) }
+        if index != withShared({ $0.fileIndex }) {
+            gst_element_set_state(playbin, GST_STATE_READY)
+            open(file: index, offset: offset)
+        } else if settling {
+            pendingOffset = offset
+        } else {
+            flushingSeek(to: offset)
+        }
+        emit(.position(timeline.files[index].start + offset))
+    }
+
+    func setRate(_ rate: Double) {
+        let rate = min(max(rate, 0.5), 3)
+        guard rate != self.rate else { return }
+        self.rate = rate
+        guard playbin != nil, !settling, !failed else { return }
+        // A flushing seek where we are, at the new rate.
+        let offset = currentPosition() - withShared { $0.files.indices.contains($0.fileIndex) ? $0.files[$0.fileIndex].start : 0 }
+        flushingSeek(to: max(0, offset))
+    }
+
+    func setVolume(_ volume: Double) {
+        self.volume = min(max(volume, 0), 1)
+        if let playbin { listenup_gst_set_double(playbin, "volume", self.volume) }
+    }
+
+    // MARK: The pipeline
+
+    private func ensurePipeline() -> Bool {
+        if playbin != nil { return true }
+        guard GStreamerRuntime.initialise(logger: logger) else {
+            fail(PlaybackFailure(.other, detail: "GStreamer could not be initialised"))
+            return false
+        }
+        guard let element = gst_element_factory_make("playbin", "listenup-player") else {
+            fail(PlaybackFailure(.decode, detail: "playbin is missing (gstreamer1.0-plugins-base)"))
+            return false
+        }
+        // Audio only, software volume (so the fade is the same on every output).
+        listenup_gst_set_int(element, "flags", 0x02 | 0x10)
+        if let scaletempo = gst_element_factory_make("scaletempo", nil) {
+            listenup_gst_set_object(element, "audio-filter", scaletempo)
+        } else {
+            logger.warning("scaletempo is missing (gstreamer1.0-plugins-good): speed changes the pitch")
+        }
+        guard let sink = makeSink() else {
+            gst_object_unref(element)
+            fail(PlaybackFailure(.noAudioOutput, detail: "the audio sink could not be made"))
+            return false
+        }
+        audioSink = sink
+        gst_object_ref(sink)
+        listenup_gst_set_object(element, "audio-sink", sink)
+        listenup_gst_set_double(element, "volume", volume)
+        playbin = element
+        connectSignals(element)
+        startBusThread(element)
+        return true
+    }
+
+    private func makeSink() -> UnsafeMutablePointer<GstElement>? {
+        guard let sinkDescription else { return gst_element_factory_make("autoaudiosink", "listenup-audio-output") }
+        var error: UnsafeMutablePointer<GError>?
+        let bin = gst_parse_bin_from_description(sinkDescription, 1, &error)
+        if let error {
+            logger.error("LISTENUP_AUDIO_SINK is not a usable bin", metadata: ["reason": "\(String(cString: error.pointee.message))"])
+            g_error_free(error)
+        }
+        return bin
+    }
+
+    private func teardown() {
+        stopTicker()
+        guard let playbin else { return }
+        for handler in signalHandlers { g_signal_handler_disconnect(playbin, handler) }
+        signalHandlers = []
+        gst_element_set_state(playbin, GST_STATE_NULL)
+        busRunning.value = false
+        busThread = nil
+        gst_object_unref(playbin)
+        self.playbin = nil
+        if let audioSink { gst_object_unref(audioSink) }
+        audioSink = nil
+        settling = false
+        buffering = false
+        wantsPlaying = false
+        pendingOffset = nil
+        withShared { $0 = Shared() }
+    }
+
+    /// Points playbin at file `index` and prerolls it; the seek to `offset`
+    /// and the play state follow in `asyncDone`.
+    private func open(file index: Int, offset: Int64) {
+        guard let playbin else { return }
+        let url = withShared { shared -> URL? in
+            guard shared.files.indices.contains(index) else { return nil }
+            shared.fileIndex = index
+            shared.queuedFileIndex = nil
+            return shared.files[index].url
+        }
+        guard let url else { return }
+        listenup_gst_set_string(playbin, "uri", url.absoluteString)
+        pendingOffset = offset > 0 ? offset : nil
+        settling = true
+        report(.loading)
+        let result = gst_element_set_state(playbin, GST_STATE_PAUSED)
+        if result == GST_STATE_CHANGE_FAILURE {
+            // The bus carries the reason (an ERROR message) in most cases.
+            logger.debug("Playback: PAUSED refused")
+        } else if result == GST_STATE_CHANGE_SUCCESS || result == GST_STATE_CHANGE_NO_PREROLL {
+            asyncDone()
+        }
+        checkAutoSink()
+    }
+
+    private func flushingSeek(to offset: Int64) {
+        guard let playbin else { return }
+        settling = true
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        let done = gst_element_seek(playbin, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, offset) * 1_000_000),
+                                    GST_SEEK_TYPE_NONE, -1)
+        if done == 0 {
+            settling = false
+            logger.debug("Playback: seek refused", metadata: ["offset": "\(offset)"])
+        }
+    }
+
+    /// The pipeline is prerolled (after a load, a file switch or a seek).
+    private func asyncDone() {
+        guard let playbin else { return }
+        if let offset = pendingOffset {
+            pendingOffset = nil
+            flushingSeek(to: offset)
+            return
+        }
+        if rate != 1, !rateApplied {
+            rateApplied = true
+            flushingSeek(to: max(0, currentPosition() - currentFileStart()))
+            return
+        }
+        settling = false
+        emit(.position(currentPosition()))
+        if wantsPlaying, !buffering {
+            gst_element_set_state(playbin, GST_STATE_PLAYING)
+            // After a flushing seek in PLAYING the pipeline goes on by
+            // itself and may post no new state change.
+            report(.playing)
+        } else if !buffering {
+            report(.paused)
+        }
+    }
+
+    /// Whether the current rate has been applied to the file playing (a
+    /// file starts at rate 1).
+    private var rateApplied = false
+
+    private func currentFileStart() -> Int64 {
+        withShared { $0.files.indices.contains($0.fileIndex) ? $0.files[$0.fileIndex].start : 0 }
+    }
+
+    /// autoaudiosink falls back to a fakesink when no output works: that is
+    /// "no audio output", not silent success.
+    private func checkAutoSink() {
+        guard sinkDescription == nil, let audioSink, let child = listenup_gst_first_child(audioSink) else { return }
+        defer { gst_object_unref(child) }
+        if let name = listenup_gst_factory_name(child), String(cString: name) == "fakesink" {
+            fail(PlaybackFailure(.noAudioOutput, detail: "autoaudiosink found no working output", position: currentPosition()))
+        }
+    }
+
+    // MARK: Reporting
+
+    private func report(_ status: PlaybackEngineStatus) {
+        guard status != lastStatus else { return }
+        lastStatus = status
+        emit(.status(status))
+        if status == .playing { startTicker() } else if case .buffering = status {} else { stopTicker() }
+    }
+
+    private func fail(_ failure: PlaybackFailure) {
+        guard !failed else { return }
+        failed = true
+        wantsPlaying = false
+        settling = false
+        stopTicker()
+        if let playbin { gst_element_set_state(playbin, GST_STATE_READY) }
+        logger.warning("Playback failed", metadata: ["kind": "\(failure.kind.rawValue)", "detail": "\(failure.detail)"])
+        lastStatus = .failed(failure)
+        emit(.status(.failed(failure)))
+    }
+
+    private func startTicker() {
+        guard ticker == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.emit(.position(self.currentPosition()))
+        }
+        timer.resume()
+        ticker = timer
+    }
+
+    private func stopTicker() {
+        ticker?.cancel()
+        ticker = nil
+    }
+
+    // MARK: Signals (streaming threads)
+
+    private func connectSignals(_ element: UnsafeMutablePointer<GstElement>) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let aboutToFinish: @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { element, context in
+            guard let element, let context else { return }
+            Unmanaged<Pipeline>.fromOpaque(context).takeUnretainedValue().queueNextFile(element)
+        }
+        let sourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+            _, source, context in
+            guard let source, let context else { return }
+            Unmanaged<Pipeline>.fromOpaque(context).takeUnretainedValue().configure(source: source)
+        }
+        signalHandlers.append(g_signal_connect_data(element, "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self),
+                                                    context, nil, GConnectFlags(rawValue: 0)))
+        signalHandlers.append(g_signal_connect_data(element, "source-setup", unsafeBitCast(sourceSetup, to: GCallback.self),
+                                                    context, nil, GConnectFlags(rawValue: 0)))
+    }
+
+    /// `about-to-finish`: the next file's URI, set now for a gapless move.
+    private func queueNextFile(_ element: UnsafeMutablePointer<GstElement>) {
+        let next = withShared { shared -> URL? in
+            let index = shared.fileIndex + 1
+            guard shared.files.indices.contains(index) else { return nil }
+            shared.queuedFileIndex = index
+            return shared.files[index].url
+        }
+        guard let next else { return }
+        listenup_gst_set_string(element, "uri", next.absoluteString)
+    }
+
+    /// `source-setup`: the headers (the Bearer token) for HTTP sources.
+    private func configure(source: UnsafeMutablePointer<GstElement>) {
+        guard listenup_gst_has_property(source, "extra-headers") != 0 else { return }
+        let headers = withShared { $0.headers }
+        if !headers.isEmpty, let structure = gst_structure_new_empty("extra-headers") {
+            for (name, value) in headers { listenup_gst_structure_set_string(structure, name, value) }
+            listenup_gst_set_structure(source, "extra-headers", structure)
+            gst_structure_free(structure)
+        }
+        if listenup_gst_has_property(source, "retries") != 0 { listenup_gst_set_int(source, "retries", 5) }
+        if listenup_gst_has_property(source, "timeout") != 0 { listenup_gst_set_uint(source, "timeout", 15) }
+        if listenup_gst_has_property(source, "user-agent") != 0 { listenup_gst_set_string(source, "user-agent", "ListenUp-Linux") }
+    }
+
+    // MARK: The bus
+
+    private func startBusThread(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let bus = gst_element_get_bus(element) else { return }
+        busRunning.value = true
+        let running = busRunning
+        let messages = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_STATE_CHANGED.rawValue
+            | GST_MESSAGE_BUFFERING.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_STREAM_START.rawValue
+        let busBox = UnsafeSendable(bus)
+        let thread = Thread { [weak self] in
+            defer { gst_object_unref(busBox.value) }
+            while running.value {
+                guard let message = gst_bus_timed_pop_filtered(busBox.value, 100_000_000, GstMessageType(rawValue: messages)) else { continue }
+                let box = UnsafeSendable(message)
+                guard let self else {
+                    gst_message_unref(message)
+                    return
+                }
+                self.queue.async {
+                    self.handle(box.value)
+                    gst_message_unref(box.value)
+                }
+            }
+        }
+        thread.name = "listenup-gst-bus"
+        thread.start()
+        busThread = thread
+    }
+
+    /// One bus message, on the queue.
+    private func handle(_ message: UnsafeMutablePointer<GstMessage>) {
+        guard let playbin else { return }
+        let source = listenup_gst_message_source(message)
+        let fromPlaybin = source.map { UnsafeMutableRawPointer($0) == UnsafeMutableRawPointer(playbin) } ?? false
+        switch listenup_gst_message_type(message) {
+        case GST_MESSAGE_ERROR:
+            handleError(message)
+        case GST_MESSAGE_EOS:
+            // The last file ran out (earlier files flow on gaplessly).
+            ended = true
+            wantsPlaying = false
+            gst_element_set_state(playbin, GST_STATE_PAUSED)
+            report(.paused)
+            emit(.position(duration))
+            emit(.ended)
+        case GST_MESSAGE_ASYNC_DONE:
+            if settling { asyncDone() }
+        case GST_MESSAGE_STREAM_START:
+            let switched = withShared { shared -> Bool in
+                guard let queued = shared.queuedFileIndex else { return false }
+                shared.fileIndex = queued
+                shared.queuedFileIndex = nil
+                return true
+            }
+            if switched {
+                rateApplied = false
+                if rate != 1, !settling {
+                    rateApplied = true
+                    flushingSeek(to: 0)
+                }
+                emit(.position(currentPosition()))
+            }
+        case GST_MESSAGE_BUFFERING:
+            var percent: gint = 0
+            gst_message_parse_buffering(message, &percent)
+            if percent < 100 {
+                if !buffering, wantsPlaying { gst_element_set_state(playbin, GST_STATE_PAUSED) }
+                buffering = true
+                if wantsPlaying { report(.buffering(percent: Int(percent))) }
+            } else if buffering {
+                buffering = false
+                if wantsPlaying, !settling { gst_element_set_state(playbin, GST_STATE_PLAYING) }
+            }
+        case GST_MESSAGE_STATE_CHANGED where fromPlaybin:
+            var old = GST_STATE_NULL
+            var new = GST_STATE_NULL
+            var pending = GST_STATE_NULL
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            if new == GST_STATE_PLAYING {
+                report(.playing)
+            } else if new == GST_STATE_PAUSED, old == GST_STATE_PLAYING, !buffering, !wantsPlaying {
+                report(.paused)
+            }
+        default:
+            break
+        }
+    }
+
+    private func handleError(_ message: UnsafeMutablePointer<GstMessage>) {
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &error, &debug)
+        defer {
+            if let error { g_error_free(error) }
+            g_free(debug)
+        }
+        let status = listenup_gst_error_http_status(message)
+        let domain = error?.pointee.domain ?? 0
+        let code = error?.pointee.code ?? 0
+        let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+        let fromSink: Bool = {
+            guard let audioSink, let source = listenup_gst_message_source(message) else { return false }
+            return UnsafeMutableRawPointer(source) == UnsafeMutableRawPointer(audioSink)
+                || gst_object_has_as_ancestor(source, UnsafeMutableRawPointer(audioSink).assumingMemoryBound(to: GstObject.self)) != 0
+        }()
+        let kind: PlaybackFailure.Kind
+        switch status {
+        case 401, 407: kind = .unauthorized
+        case 403: kind = .forbidden
+        case 404, 410: kind = .notFound
+        case 400..<600: kind = .network
+        default:
+            if fromSink {
+                kind = .noAudioOutput
+            } else if domain == listenup_gst_resource_error_quark() {
+                switch GstResourceError(rawValue: UInt32(code)) {
+                case GST_RESOURCE_ERROR_NOT_FOUND: kind = .notFound
+                case GST_RESOURCE_ERROR_NOT_AUTHORIZED: kind = .unauthorized
+                default: kind = .network
+                }
+            } else if domain == listenup_gst_stream_error_quark() || domain == listenup_gst_core_error_quark() {
+                kind = .decode
+            } else {
+                kind = .other
+            }
+        }
+        // The detail goes to the log: GStreamer's text, never the URL's
+        // headers (the token is in none of them).
+        fail(PlaybackFailure(kind, detail: status > 0 ? "HTTP \(status): \(text)" : text, position: currentPosition()))
+    }
+}
+
+/// A flag read by the bus thread and set by the queue.
+final class LockedFlag: @unchecked Sendable {
+    // `@unchecked Sendable`: `stored` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var stored = false
+
+    var value: Bool {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// A C pointer handed to another thread that owns it from then on.
+struct UnsafeSendable<Value>: @unchecked Sendable {
+    // `@unchecked Sendable`: the value is handed over, never shared; the
+    // receiving thread is its only user.
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// GStreamer's process-wide initialisation, once.
+enum GStreamerRuntime {
+    private static let state = LockedValue<Bool?>(nil)
+
+    /// Initialises GStreamer on first call; false if it cannot be.
+    static func initialise(logger: Logger) -> Bool {
+        state.withLock { done in
+            if let done { return done }
+            var error: UnsafeMutablePointer<GError>?
+            let ok = gst_init_check(nil, nil, &error) != 0
+            if let error {
+                logger.error("GStreamer could not start", metadata: ["reason": "\(String(cString: error.pointee.message))"])
+                g_error_free(error)
+            }
+            done = ok
+            return ok
+        }
+    }
+}

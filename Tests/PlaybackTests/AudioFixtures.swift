@@ -1,0 +1,119 @@
+import Foundation
+import ListenUpCore
+import ListenUpTestSupport
+import Logging
+import Playback
+import Testing
+
+/// Real audio files made at test time with `gst-launch-1.0`, and the PCM the
+/// engine plays, captured to a file by the sink the test hands it.
+enum AudioFixtures {
+    /// Formats the engine must play, with the pipeline tail that makes each.
+    static let encoders: [String: String] = [
+        "m4b": "avenc_aac ! mp4mux",
+        "m4a": "avenc_aac ! mp4mux",
+        "mp3": "lamemp3enc ! xingmux ! id3v2mux",
+        "opus": "opusenc ! oggmux",
+        "ogg": "opusenc ! oggmux",
+        "flac": "flacenc",
+        "wav": "wavenc",
+    ]
+
+    static func requireTools() throws {
+        let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0")
+        try ServiceRequirement.check(available, requiredBy: "LISTENUP_REQUIRE_GSTREAMER",
+                                     "gst-launch-1.0 is missing (Debian package gstreamer1.0-tools)")
+    }
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A sine tone of `frequency` Hz, `seconds` long (44.1 kHz mono), as `format`.
+    static func tone(_ frequency: Int, seconds: Double, format: String, in directory: URL, name: String? = nil) throws -> URL {
+        let url = directory.appendingPathComponent("\(name ?? "\(frequency)hz").\(format)")
+        let encoder = try #require(encoders[format])
+        let buffers = Int((seconds * 10).rounded())
+        let description = "audiotestsrc wave=sine freq=\(frequency) volume=0.5 num-buffers=\(buffers) samplesperbuffer=4410 "
+            + "! audio/x-raw,rate=44100,channels=1 ! audioconvert ! audioresample ! \(encoder) ! filesink location=\(url.path)"
+        let (status, output) = try ToolProcess.run(["/usr/bin/gst-launch-1.0", "-q"] + description.split(separator: " ").map(String.init))
+        #expect(status == 0, "gst-launch failed: \(output)")
+        return url
+    }
+
+    /// A sink that writes what is played as 16 kHz mono S16LE PCM, in real time.
+    static func captureSink(to url: URL) -> String {
+        "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=16000 ! filesink location=\(url.path) sync=true buffer-mode=unbuffered"
+    }
+
+    static let captureRate = 16_000
+
+    /// The samples of a capture.
+    static func samples(_ url: URL) -> [Int16] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return data.withUnsafeBytes { raw in
+            Array(raw.bindMemory(to: Int16.self))
+        }
+    }
+
+    /// The frequency of the last `milliseconds` of `samples`, from zero crossings.
+    static func frequency(of samples: [Int16], lastMilliseconds: Int = 300) -> Double {
+        let count = min(samples.count, captureRate * lastMilliseconds / 1_000)
+        guard count > 100 else { return 0 }
+        let window = samples.suffix(count)
+        var crossings = 0
+        var previous = window.first ?? 0
+        for sample in window.dropFirst() {
+            if (previous < 0 && sample >= 0) || (previous >= 0 && sample < 0) { crossings += 1 }
+            previous = sample
+        }
+        return Double(crossings) / 2 / (Double(count) / Double(captureRate))
+    }
+}
+
+/// Collects an engine's events.
+final class EventLog: Sendable {
+    let events = LockedValue<[PlaybackEngineEvent]>([])
+    private let task: Task<Void, Never>
+
+    init(_ engine: GStreamerEngine) {
+        let events = events
+        let stream = engine.events()
+        task = Task {
+            for await event in stream { events.withLock { $0.append(event) } }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var statuses: [PlaybackEngineStatus] {
+        events.value.compactMap { if case .status(let status) = $0 { status } else { nil } }
+    }
+
+    var lastPosition: Int64? {
+        events.value.last { if case .position = $0 { true } else { false } }.flatMap { if case .position(let p) = $0 { p } else { nil } }
+    }
+
+    var failure: PlaybackFailure? {
+        statuses.lazy.compactMap { if case .failed(let failure) = $0 { failure } else { nil } }.first
+    }
+
+    var ended: Bool { events.value.contains(.ended) }
+
+    /// Waits until `condition` holds (polling), at most `timeout`.
+    @discardableResult
+    func wait(timeout: Duration = .seconds(10), _ condition: (EventLog) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(self)
+    }
+
+    func isPlaying() -> Bool { statuses.last == .playing }
+}
+
+let quietLogger = Logger(label: "playback-test", factory: { _ in SwiftLogNoOpLogHandler() })
