@@ -6,7 +6,9 @@ import PNGEncoding
 struct DemoLibrary {
     let books: [SyncBook]
 
-    init(count: Int, seed: UInt64, now: Date) {
+    /// - Parameter chapterSeconds: when set, every chapter lasts that long
+    ///   (short books for tests); otherwise books last 1 to 11 hours.
+    init(count: Int, seed: UInt64, now: Date, chapterSeconds: Double? = nil) {
         var random = SplitMix64(seed: seed)
         let adjectives = ["Silent", "Golden", "Northern", "Hidden", "Last", "Burning", "Glass", "Winter", "Distant", "Quiet",
                           "Iron", "Painted", "Forgotten", "Salt", "Paper", "Midnight", "Hollow", "Crimson", "Wandering", "Lantern"]
@@ -21,16 +23,21 @@ struct DemoLibrary {
             let author = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
             let narrator = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
             let id = "book-" + String(format: "%021d", index + 1)
-            let duration = Int64(3_600_000 + random.next(40) * 900_000)
-            let size = duration * 8
+            // The audio's shape comes from a generator of its own, so the
+            // titles and durations are those of earlier versions.
+            var shape = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+            let chapterCount = 3 + shape.next(10)
+            let fileCount = 2 + shape.next(3)
+            let realistic = Int64(3_600_000 + random.next(40) * 900_000)
+            let duration = chapterSeconds.map { Int64($0 * 1_000) * Int64(chapterCount) } ?? realistic
             let created = now.addingTimeInterval(-Double(count - index) * 3600)
+            let layout = DemoAudio.layout(bookID: id, index: index, duration: duration, chapters: chapterCount, files: fileCount,
+                                          modTime: Int64(created.timeIntervalSince1970 * 1000))
             var book = SyncBook(
                 createdAt: created, updatedAt: created, id: id, title: count > 1 ? "\(title) \(index + 1)" : title,
                 path: "/audiobooks/\(author)/\(title)",
-                audioFiles: [AudioFile(id: "af-\(String(index + 0x1000, radix: 16))", path: "/audiobooks/\(author)/\(title)/\(title).m4b",
-                                       filename: "\(title).m4b", format: "m4b", codec: "mp4a", size: size, duration: duration,
-                                       bitrate: 64000, inode: Int64(index + 0x1000), modTime: Int64(created.timeIntervalSince1970 * 1000))],
-                totalDuration: duration, totalSize: size,
+                audioFiles: layout.files,
+                totalDuration: duration, totalSize: layout.files.reduce(0) { $0 + $1.size },
                 contributors: [
                     BookContributor(contributorID: "contributor-a\(index)", name: author, roles: ["author"]),
                     BookContributor(contributorID: "contributor-n\(index)", name: narrator, roles: ["narrator"]),
@@ -40,10 +47,7 @@ struct DemoLibrary {
             book.author = author
             book.narrator = narrator
             book.coverImage = CoverImage(path: "", filename: "cover.png", format: "image/png", size: 0)
-            book.chapters = (0..<3).map { chapter in
-                Chapter(title: "Chapter \(chapter + 1)", audioFileID: book.audioFiles[0].id, index: chapter,
-                        startTime: duration * Int64(chapter) / 3, endTime: duration * Int64(chapter + 1) / 3)
-            }
+            book.chapters = layout.chapters
             books.append(book)
         }
         self.books = books

@@ -47,6 +47,9 @@ public final class DemoServer: Sendable {
         /// spent (the real server: 3). Tests that count attempts set it
         /// high, so a slow machine cannot earn one back mid-test.
         public var authAttemptRefill: TimeInterval = 3
+        /// When set, every chapter of every book lasts this many seconds
+        /// (short books for tests); otherwise books last 1 to 11 hours.
+        public var chapterSeconds: Double?
 
         public init() {}
     }
@@ -191,7 +194,25 @@ public final class DemoServer: Sendable {
         return id
     }
 
-    /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`).
+    /// Every listening event the server accepted, in order (duplicates once).
+    public var acceptedListeningEvents: [ListeningEventDTO] {
+        service.state.withLock { $0.listening.accepted }
+    }
+
+    /// The next audio request is answered with `status` (403: a file the
+    /// user may not play).
+    public func refuseNextAudio(status: Int) {
+        service.state.withLock { $0.audioRefusal = status }
+    }
+
+    /// The next audio response stops after `bytes` body bytes and the
+    /// connection closes, as a network drop would.
+    public func cutNextAudio(after bytes: Int) {
+        service.state.withLock { $0.audioCut = bytes }
+    }
+
+    /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`;
+    /// `/api/v1/audio` counts every audio request).
     public func requestCount(_ path: String) -> Int {
         service.state.withLock { $0.requestCounts[path, default: 0] }
     }
@@ -238,27 +259,83 @@ private final class DemoHTTPHandler: ChannelInboundHandler, @unchecked Sendable 
                 self.head = nil
                 return
             }
+            let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+            if let answer = service.audio(method: head.method.rawValue, path: path, query: Self.query(of: head.uri),
+                                          headers: head.headers.map { ($0.name, $0.value) }) {
+                switch answer {
+                case .response(let response):
+                    write(response, keepAlive: head.isKeepAlive, context: context)
+                case .stream(let file, let range, let status, let total, let cutAfter):
+                    stream(file, range: range, status: status, total: total, cutAfter: cutAfter, head: head, context: context)
+                }
+                self.head = nil
+                return
+            }
             let response: DemoResponse
             if tooLarge {
                 response = .failure(413, "request body is too large limit=1048576 bytes")
             } else {
-                let parts = head.uri.split(separator: "?", maxSplits: 1)
-                var query: [String: String] = [:]
-                if parts.count > 1 {
-                    for pair in parts[1].split(separator: "&") {
-                        let kv = pair.split(separator: "=", maxSplits: 1)
-                        let key = String(kv[0]).removingPercentEncoding ?? String(kv[0])
-                        let value = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
-                        query[key] = value
-                    }
-                }
-                let request = DemoRequest(method: head.method.rawValue, path: String(parts.first ?? ""), query: query,
+                let request = DemoRequest(method: head.method.rawValue, path: path, query: Self.query(of: head.uri),
                                           headers: head.headers.map { ($0.name, $0.value) }, body: body)
                 response = service.handle(request)
             }
             write(response, keepAlive: head.isKeepAlive && !tooLarge, context: context)
             self.head = nil
         }
+    }
+
+    static func query(of uri: String) -> [String: String] {
+        let parts = uri.split(separator: "?", maxSplits: 1)
+        var query: [String: String] = [:]
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                let key = String(kv[0]).removingPercentEncoding ?? String(kv[0])
+                let value = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
+                query[key] = value
+            }
+        }
+        return query
+    }
+
+    /// Streams synthesised audio in 64 KiB chunks, each written once the
+    /// one before is flushed (memory stays flat for any file size).
+    private func stream(_ file: DemoAudio.File, range: Range<Int64>, status: Int, total: Int64, cutAfter: Int?,
+                        head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "audio/wav")
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        headers.add(name: "Content-Length", value: String(range.count))
+        headers.add(name: "Last-Modified", value: "Mon, 01 Jun 2026 12:00:00 GMT")
+        if status == 206 { headers.add(name: "Content-Range", value: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(total)") }
+        let keepAlive = head.isKeepAlive && cutAfter == nil
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status),
+                                                             headers: headers))), promise: nil)
+        if head.method == .HEAD {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let end = cutAfter.map { min(range.upperBound, range.lowerBound + Int64($0)) } ?? range.upperBound
+        let channel = context.channel
+        let chunk: Int64 = 64 << 10
+        @Sendable func send(from offset: Int64) {
+            guard channel.isActive else { return }
+            if offset >= end {
+                if cutAfter != nil {
+                    channel.close(promise: nil)
+                } else {
+                    channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+                }
+                return
+            }
+            let next = min(end, offset + chunk)
+            let bytes = file.bytes(offset..<next)
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: bytes)))).whenComplete { result in
+                if case .success = result { send(from: next) }
+            }
+        }
+        send(from: range.lowerBound)
     }
 
     private func write(_ response: DemoResponse, keepAlive: Bool, context: ChannelHandlerContext) {

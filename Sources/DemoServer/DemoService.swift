@@ -68,6 +68,12 @@ final class DemoService: Sendable {
         var requestCounts: [String: Int] = [:]
         var deletedBookIDs: [(id: String, at: Date)] = []
         var books: [SyncBook] = []
+        /// Listening: events by id, progress per user and book.
+        var listening = ListeningState()
+        /// Test hooks for the audio route: a status to answer once, bytes
+        /// after which the next response is cut.
+        var audioRefusal: Int?
+        var audioCut: Int?
     }
 
     let configuration: DemoServer.Configuration
@@ -93,7 +99,8 @@ final class DemoService: Sendable {
         createdAt = now
         var random = SplitMix64(seed: configuration.seed)
         instanceID = "lib-" + Self.nanoID(&random)
-        let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now).books
+        let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
+                                    chapterSeconds: configuration.chapterSeconds).books
         state.withLock { $0.books = generated }
         if let admin = configuration.admin {
             state.withLock {
@@ -143,6 +150,14 @@ final class DemoService: Sendable {
             return authorized(request) { _ in self.listBooks(request) }
         case ("GET", _) where request.path.hasPrefix("/api/v1/covers/"):
             return cover(request)
+        case ("POST", "/api/v1/listening/events"):
+            return authorized(request) { user in self.listeningEvents(request, user: user) }
+        case ("GET", "/api/v1/listening/progress"):
+            return authorized(request) { user in self.progressList(request, user: user) }
+        case ("GET", "/api/v1/listening/continue"):
+            return authorized(request) { user in self.continueList(request, user: user) }
+        case (_, _) where request.path.hasPrefix("/api/v1/books/") && request.path.contains("/progress"):
+            return authorized(request) { user in self.bookProgress(request, user: user) }
         default:
             return .text(404, "404 page not found")
         }
@@ -250,7 +265,7 @@ final class DemoService: Sendable {
     }
 
     /// The bearer's user, if the token is valid and current.
-    private func bearer(_ request: DemoRequest) -> User? {
+    func bearer(_ request: DemoRequest) -> User? {
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return nil }
         let token = String(header.dropFirst("Bearer ".count))
         return state.withLock { state in
@@ -259,7 +274,7 @@ final class DemoService: Sendable {
         }
     }
 
-    private func authorized(_ request: DemoRequest, _ body: (User) -> DemoResponse) -> DemoResponse {
+    func authorized(_ request: DemoRequest, _ body: (User) -> DemoResponse) -> DemoResponse {
         guard let user = bearer(request) else { return .failure(401, APIMessage.authenticationRequired) }
         return body(user)
     }
@@ -347,7 +362,7 @@ final class DemoService: Sendable {
     // MARK: Strict bodies
 
     /// Checks the body like huma does, then decodes it.
-    private func decode<T: Decodable>(_ request: DemoRequest, as type: T.Type, required: [String], optional: [String],
+    func decode<T: Decodable>(_ request: DemoRequest, as type: T.Type, required: [String], optional: [String],
                                       nested: [String: [String]] = [:]) -> Result<T, DemoResponse> {
         guard let contentType = request.header("Content-Type"),
               contentType.lowercased().hasPrefix("application/json") else {

@@ -136,22 +136,40 @@ public struct BookDeletedPayload: Codable, Sendable {
     }
 }
 
-/// `listening.progress_updated` (the fields the library shows).
+/// `listening.progress_updated` (contract §11.3): `{book_id,
+/// current_position_ms, progress, total_listen_time_ms, is_finished,
+/// finished_at*, started_at*, last_played_at}`.
 public struct ProgressUpdatedPayload: Codable, Sendable {
     public var bookID: String
     public var progress: Double
     public var isFinished: Bool
+    public var currentPositionMs: Int64?
+    public var totalListenTimeMs: Int64?
+    public var finishedAt: Date?
+    public var startedAt: Date?
+    public var lastPlayedAt: Date?
 
-    public init(bookID: String, progress: Double, isFinished: Bool) {
+    public init(bookID: String, progress: Double, isFinished: Bool, currentPositionMs: Int64? = nil, totalListenTimeMs: Int64? = nil,
+                finishedAt: Date? = nil, startedAt: Date? = nil, lastPlayedAt: Date? = nil) {
         self.bookID = bookID
         self.progress = progress
         self.isFinished = isFinished
+        self.currentPositionMs = currentPositionMs
+        self.totalListenTimeMs = totalListenTimeMs
+        self.finishedAt = finishedAt
+        self.startedAt = startedAt
+        self.lastPlayedAt = lastPlayedAt
     }
 
     enum CodingKeys: String, CodingKey {
         case bookID = "book_id"
+        case currentPositionMs = "current_position_ms"
         case progress
+        case totalListenTimeMs = "total_listen_time_ms"
         case isFinished = "is_finished"
+        case finishedAt = "finished_at"
+        case startedAt = "started_at"
+        case lastPlayedAt = "last_played_at"
     }
 }
 

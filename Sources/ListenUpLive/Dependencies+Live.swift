@@ -24,8 +24,31 @@ extension Dependencies {
             deviceInfo: .desktop()
         )
         let cache = XDGDirectories.app(directories.cacheHome)
+        // One store per file for the whole run: the library page and the
+        // player share it (two SQLite connections would contend for writes).
+        let libraries = LockedValue<[URL: SQLiteLibraryStore]>([:])
         dependencies.openLibrary = { server, userID in
-            SQLiteLibraryStore.open(at: SQLiteLibraryStore.url(in: cache, server: server, userID: userID), logger: logger)
+            let url = SQLiteLibraryStore.url(in: cache, server: server, userID: userID)
+            return libraries.withLock { open in
+                if let store = open[url] { return store }
+                let store = SQLiteLibraryStore.open(at: url, logger: logger)
+                open[url] = store
+                return store
+            }
+        }
+        let state = XDGDirectories.app(directories.stateHome)
+        dependencies.openListening = { server, userID in
+            SQLiteListeningStore.open(at: SQLiteListeningStore.url(in: state, server: server, userID: userID), logger: logger)
+        }
+        let data = XDGDirectories.app(directories.dataHome)
+        let deviceID = LockedValue<String?>(nil)
+        dependencies.deviceID = {
+            deviceID.withLock { id in
+                if let id { return id }
+                let made = Dependencies.installationID(in: data.appendingPathComponent("device-id"), logger: logger)
+                id = made
+                return made
+            }
         }
         // Covers beside the library file: `covers-<key>/` for `library-<key>.sqlite`.
         dependencies.coverDirectory = { server, userID in

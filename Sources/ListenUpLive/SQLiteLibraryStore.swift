@@ -117,6 +117,12 @@ public final class SQLiteLibraryStore: LibraryStore {
                 table.column("finished", .boolean).notNull()
             }
         }
+        migrator.registerMigration("v3") { db in
+            // Books cached before the player lack their audio files
+            // (`BookDetails.audioFiles`): a delta would not bring them, so
+            // the next sync is a full one. The books stay shown meanwhile.
+            try db.execute(sql: "DELETE FROM syncState")
+        }
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }

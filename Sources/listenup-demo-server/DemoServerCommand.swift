@@ -21,6 +21,8 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(help: "The pre-created admin's password.") var adminPassword: String?
     @Option(help: "Seconds an access token lives.") var accessTokenLifetime: Double = 30 * 24 * 3600
     @Flag(help: "Announce the server on the LAN (_listenup._tcp through Avahi).") var advertise = false
+    @Option(help: "Make every chapter this many seconds long (short books for tests); by default books last 1 to 11 hours.")
+    var chapterSeconds: Double?
 
     mutating func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -31,6 +33,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.serverName = serverName
         configuration.accessTokenLifetime = accessTokenLifetime
         configuration.advertise = advertise
+        if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
         if let adminEmail, let adminPassword {
             configuration.admin = DemoServer.Admin(email: adminEmail, password: adminPassword)
         }

@@ -1,0 +1,123 @@
+import Foundation
+import ListenUpAPI
+
+/// The demo server's audio: WAV files (PCM S16LE, mono, 16 kHz) computed
+/// on the fly for any byte range, so hours-long books cost no storage and
+/// a `Range` request costs only the bytes it asks for.
+///
+/// Every chapter is a tone of its own, so a test can tell from what it
+/// hears which chapter plays: chapter `i` (0-based, on the book timeline)
+/// is a sine of ``frequency(chapter:)`` = 300 Hz + 100 Hz × (i mod 10).
+/// Files are cut at other points than chapters, so chapters cross files.
+public enum DemoAudio {
+    public static let sampleRate = 16_000
+    /// Bytes of audio per millisecond (16 samples of 2 bytes).
+    static let bytesPerMillisecond = 32
+    static let headerSize = 44
+
+    /// The tone of chapter `index`.
+    public static func frequency(chapter index: Int) -> Int {
+        300 + 100 * (index % 10)
+    }
+
+    /// The size of a file of `duration` milliseconds.
+    static func size(duration: Int64) -> Int64 {
+        Int64(headerSize) + duration * Int64(bytesPerMillisecond)
+    }
+
+    /// What a file is made of: where it sits on the book and the chapters'
+    /// starts (milliseconds) that decide the tone.
+    struct File: Sendable {
+        var start: Int64
+        var duration: Int64
+        var chapterStarts: [Int64]
+
+        var size: Int64 { DemoAudio.size(duration: duration) }
+
+        /// Bytes `range` of the file.
+        func bytes(_ range: Range<Int64>) -> Data {
+            var data = Data(capacity: Int(range.count))
+            if range.lowerBound < Int64(headerSize) {
+                let header = DemoAudio.header(dataBytes: Int(duration) * bytesPerMillisecond)
+                data.append(header[Int(range.lowerBound)..<Int(min(range.upperBound, Int64(headerSize)))])
+            }
+            let firstByte = max(range.lowerBound, Int64(headerSize)) - Int64(headerSize)
+            let lastByte = range.upperBound - Int64(headerSize)
+            guard lastByte > firstByte else { return data }
+            // Whole samples around the range, then the bytes asked for.
+            let firstSample = firstByte / 2
+            let endSample = (lastByte + 1) / 2
+            var samples = [UInt8]()
+            samples.reserveCapacity(Int(endSample - firstSample) * 2)
+            var chapter = 0
+            for sample in firstSample..<endSample {
+                let bookSample = start * Int64(sampleRate / 1_000) + sample
+                while chapter + 1 < chapterStarts.count, chapterStarts[chapter + 1] * Int64(sampleRate / 1_000) <= bookSample { chapter += 1 }
+                let since = Double(bookSample - chapterStarts[chapter] * Int64(sampleRate / 1_000)) / Double(sampleRate)
+                let value = Int16((sin(2 * Double.pi * Double(frequency(chapter: chapter)) * since) * 8_000).rounded())
+                let bits = UInt16(bitPattern: value)
+                samples.append(UInt8(bits & 0xFF))
+                samples.append(UInt8(bits >> 8))
+            }
+            let skip = Int(firstByte - firstSample * 2)
+            data.append(contentsOf: samples[skip..<(skip + Int(lastByte - firstByte))])
+            return data
+        }
+    }
+
+    /// The 44-byte RIFF/WAVE header of `dataBytes` of audio.
+    static func header(dataBytes: Int) -> Data {
+        var data = Data()
+        func append(_ text: String) { data.append(contentsOf: Array(text.utf8)) }
+        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
+        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
+        append("RIFF")
+        append32(36 + dataBytes)
+        append("WAVE")
+        append("fmt ")
+        append32(16)
+        append16(1) // PCM
+        append16(1) // mono
+        append32(sampleRate)
+        append32(sampleRate * 2)
+        append16(2)
+        append16(16)
+        append("data")
+        append32(dataBytes)
+        return data
+    }
+
+    /// The file `fileID` of `book`, or nil.
+    static func file(_ fileID: String, of book: SyncBook) -> File? {
+        var start: Int64 = 0
+        let chapterStarts = (book.chapters ?? []).map(\.startTime).sorted()
+        for file in book.audioFiles {
+            if file.id == fileID { return File(start: start, duration: file.duration, chapterStarts: chapterStarts.isEmpty ? [0] : chapterStarts) }
+            start += file.duration
+        }
+        return nil
+    }
+
+    /// A book's files and chapters: `chapters` chapters of `duration`
+    /// split into `files` files at other points than the chapters.
+    static func layout(bookID: String, index: Int, duration: Int64, chapters: Int, files: Int, modTime: Int64)
+        -> (files: [AudioFile], chapters: [Chapter]) {
+        let fileIDs = (0..<files).map { "af-\(String(index * 16 + $0 + 0x1000, radix: 16))" }
+        // File boundaries at 3/7 steps, chapters at even steps: never the same point.
+        var cuts = (1..<files).map { duration * Int64($0 * 7 - 3) / Int64(files * 7) }
+        cuts = [0] + cuts + [duration]
+        let audio = (0..<files).map { position in
+            let length = cuts[position + 1] - cuts[position]
+            return AudioFile(id: fileIDs[position], path: "/audiobooks/\(bookID)/part\(position + 1).wav", filename: "part\(position + 1).wav",
+                             format: "wav", codec: "pcm_s16le", size: size(duration: length), duration: length, bitrate: sampleRate * 16,
+                             inode: Int64(index * 16 + position + 0x1000), modTime: modTime)
+        }
+        let chapterList = (0..<chapters).map { number in
+            let start = duration * Int64(number) / Int64(chapters)
+            let end = duration * Int64(number + 1) / Int64(chapters)
+            let file = cuts.lastIndex { $0 <= start }.map { min($0, files - 1) } ?? 0
+            return Chapter(title: "Chapter \(number + 1)", audioFileID: fileIDs[file], index: number, startTime: start, endTime: end)
+        }
+        return (audio, chapterList)
+    }
+}
