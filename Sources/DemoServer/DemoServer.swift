@@ -199,10 +199,10 @@ public final class DemoServer: Sendable {
         service.state.withLock { $0.listening.accepted }
     }
 
-    /// The next audio request is answered with `status` (403: a file the
-    /// user may not play).
-    public func refuseNextAudio(status: Int) {
-        service.state.withLock { $0.audioRefusal = status }
+    /// The next `times` audio requests are answered with `status` (403: a
+    /// file the user may not play).
+    public func refuseAudio(status: Int, times: Int = 1) {
+        service.state.withLock { $0.audioRefusal = times > 0 ? (status, times) : nil }
     }
 
     /// The next audio response stops after `bytes` body bytes and the

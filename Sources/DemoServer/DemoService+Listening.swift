@@ -203,9 +203,14 @@ extension DemoService {
         // The query token is checked first, as the real server does (the app never uses it).
         if let token = query["token"] { request.headers = [("Authorization", "Bearer \(token)")] }
         guard bearer(request) != nil else {
-            return .response(.text(request.header("Authorization") == nil ? 401 : 401, request.header("Authorization") == nil ? "unauthorized" : "invalid token"))
+            return .response(.text(401, request.header("Authorization") == nil ? "unauthorized" : "invalid token"))
         }
-        if let refusal = state.withLock({ state -> Int? in defer { state.audioRefusal = nil }; return state.audioRefusal }) {
+        let refusal = state.withLock { state -> Int? in
+            guard let refusal = state.audioRefusal else { return nil }
+            state.audioRefusal = refusal.remaining > 1 ? (refusal.status, refusal.remaining - 1) : nil
+            return refusal.status
+        }
+        if let refusal {
             return .response(.text(refusal, refusal == 403 ? "forbidden" : "refused"))
         }
         guard let book = books.first(where: { $0.id == bookID }) else { return .response(.text(404, "book not found")) }

@@ -72,7 +72,7 @@ final class DemoService: Sendable {
         var listening = ListeningState()
         /// Test hooks for the audio route: a status to answer once, bytes
         /// after which the next response is cut.
-        var audioRefusal: Int?
+        var audioRefusal: (status: Int, remaining: Int)?
         var audioCut: Int?
     }
 

@@ -1,0 +1,156 @@
+import DemoServer
+import Foundation
+import ListenUpAPI
+import Testing
+
+/// Listening end to end: the real `listenup --headless` with real GStreamer
+/// (a `fakesink sync=true` output, so time passes as it would on speakers)
+/// against the demo server's synthesised audio.
+@Suite("Headless listening journeys", .serialized)
+struct HeadlessPlaybackTests {
+    typealias Journey = HeadlessJourneyTests
+
+    static let book = "book-000000000000000000001"
+    static let sink: [String: String?] = ["LISTENUP_AUDIO_SINK": "fakesink sync=true"]
+
+    /// Three books of 4-second chapters, an admin to sign in as.
+    static func startServer(tokenLifetime: TimeInterval? = nil) async throws -> (DemoServer, String) {
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = 3
+        configuration.chapterSeconds = 4
+        configuration.authAttemptRefill = 3_600
+        configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
+        if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
+        let server = DemoServer(configuration: configuration)
+        let port = try await server.start()
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    static func player(_ line: [String: Any]) -> [String: Any]? {
+        line["event"] as? String == "player" ? line["state"] as? [String: Any] : nil
+    }
+
+    static func playing(atLeast position: Int) -> ([String: Any]) -> Bool {
+        { line in
+            guard let state = player(line) else { return false }
+            return state["status"] as? String == "playing" && (state["positionMs"] as? Int ?? 0) >= position
+        }
+    }
+
+    static func status(_ status: String) -> ([String: Any]) -> Bool {
+        { player($0)?["status"] as? String == status }
+    }
+
+    /// Connects and signs in; returns once the library has settled.
+    static func signIn(home: URL, url: String) throws -> HeadlessProcess {
+        let app = try HeadlessProcess(home: home, environment: sink)
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        return app
+    }
+
+    @Test func playReportKillRestartAndResume() async throws {
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        let first = try Self.signIn(home: home, url: url)
+        first.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        let started = first.waitForLine(timeout: 15, Self.playing(atLeast: 1_000))
+        #expect(started != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
+        #expect(Self.player(started ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
+
+        // A chapter in the second file, then pause: the span reaches the server.
+        first.send(#"{"action":"chapter","index":2}"#)
+        #expect(first.waitForLine(timeout: 15) { line in
+            guard let state = Self.player(line) else { return false }
+            return state["chapterIndex"] as? Int == 2 && state["status"] as? String == "playing" && (state["positionMs"] as? Int ?? 0) >= 8_500
+        } != nil, "\(first.allLines.suffix(5))")
+        first.send(#"{"action":"pause"}"#)
+        #expect(first.waitForLine(timeout: 10, Self.status("paused")) != nil)
+        for _ in 0..<100 where server.acceptedListeningEvents.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        let spans = server.acceptedListeningEvents
+        #expect(spans.count >= 2, "the span before the chapter jump and the one before the pause: \(spans)")
+        #expect(spans.allSatisfy { $0.bookID == Self.book && $0.endPositionMs > $0.startPositionMs && $0.playbackSpeed == 1 })
+        #expect(Set(spans.map(\.deviceID)).count == 1, "one device id")
+        #expect(spans.contains { $0.startPositionMs >= 8_000 })
+
+        // Play on, then the process dies without a chance to save.
+        first.send(#"{"action":"resume"}"#)
+        let lastSeen = first.waitForLine(timeout: 15, Self.playing(atLeast: 11_500))
+        #expect(lastSeen != nil, "\(first.allLines.suffix(5))")
+        let killedAt = Self.player(lastSeen ?? [:])?["positionMs"] as? Int ?? 0
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.waitForExit()
+
+        // The next run starts in the library and resumes within the rules:
+        // at most 10 s of position lost, less the 3 s rewind after a pause.
+        let second = try HeadlessProcess(home: home, environment: Self.sink)
+        #expect(second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
+        second.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        let resumed = second.waitForLine(timeout: 15, Self.status("playing"))
+        let position = Self.player(resumed ?? [:])?["positionMs"] as? Int ?? -1
+        #expect(position >= killedAt - 13_000 && position <= killedAt, "resumed at \(position) after being killed at \(killedAt)")
+        #expect(position >= 8_000 - 3_000, "never before the last pause, less the rewind")
+        second.send(#"{"action":"quit"}"#)
+        #expect(second.waitForExit() == 0)
+        #expect(!second.stderr.contains("analytical-engine") && !first.stderr.contains("analytical-engine"))
+    }
+
+    @Test func anExpiredTokenMidBookIsRefreshedAndPlaybackGoesOn() async throws {
+        let (server, url) = try await Self.startServer(tokenLifetime: 3)
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try Self.signIn(home: home, url: url)
+        app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        #expect(app.waitForLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        try await Task.sleep(for: .seconds(4))
+        // Another file: a new request, with the token the engine was given,
+        // which has run out (the session may have been refreshed meanwhile
+        // by another call: then the fresh token is handed over, no second
+        // refresh).
+        let audioRequests = server.requestCount("/api/v1/audio")
+        app.send(#"{"action":"seek","positionMs":16500}"#)
+        #expect(app.waitForLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(server.requestCount("/api/v1/auth/refresh") >= 1)
+        #expect(server.requestCount("/api/v1/audio") >= audioRequests + 2, "refused once, then asked again")
+        #expect(!app.allLines.contains { $0.contains(#""status":"error""#) }, "\(app.allLines.filter { $0.contains("error") })")
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+
+    @Test func refusalsAndCutsGiveClearStatesNotCrashes() async throws {
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try Self.signIn(home: home, url: url)
+
+        // The connection drops mid-file: the player carries on past the cut.
+        server.cutNextAudio(after: 64_000)
+        app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        #expect(app.waitForLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        app.send(#"{"action":"stop"}"#)
+        #expect(app.waitForLine(Self.status("stopped")) != nil)
+
+        // 403 on the file: an error with its code and a message, then play again works.
+        // (Every time: a refusal is answered once with fresh credentials.)
+        server.refuseAudio(status: 403, times: 20)
+        app.send(#"{"action":"play","bookId":"book-000000000000000000002"}"#)
+        let refused = app.waitForLine(timeout: 15, Self.status("error"))
+        #expect(Self.player(refused ?? [:])?["code"] as? String == "forbidden", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
+        #expect((Self.player(refused ?? [:])?["message"] as? String ?? "").contains("does not let"))
+
+        // Unknown book and bad arguments: clear answers, the app carries on.
+        app.send(#"{"action":"play","bookId":"no-such-book"}"#)
+        #expect(app.waitForLine { Self.player($0)?["code"] as? String == "unknownBook" } != nil)
+        app.send(#"{"action":"seek"}"#)
+        #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+}
