@@ -56,7 +56,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	build-aux/compile-data
 	build-aux/test-with-avahi
-	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
+	GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
 	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install
 

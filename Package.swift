@@ -82,6 +82,11 @@ let package = Package(
             name: "Playback",
             dependencies: ["CGStreamer", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
         ),
+        // The desktop's media controls: MPRIS over GDBus, on a thread of its own.
+        .target(
+            name: "MPRIS",
+            dependencies: ["CGio", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
+        ),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
@@ -188,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "listenup",
             dependencies: [
-                "ListenUpCore", "ListenUpLive", "ListenUpHeadless", "ListenUpUI", "GtkBridge",
+                "ListenUpCore", "ListenUpLive", "ListenUpHeadless", "ListenUpUI", "GtkBridge", "MPRIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -222,6 +227,8 @@ let package = Package(
             name: "LANDiscoveryTests",
             dependencies: ["LANDiscovery", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "ListenUpCore", "ListenUpTestSupport",
+                                                      .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PlaybackTests",
             dependencies: [

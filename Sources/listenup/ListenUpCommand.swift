@@ -6,6 +6,7 @@ import ListenUpHeadless
 import ListenUpLive
 import ListenUpUI
 import Logging
+import MPRIS
 
 /// The composition root: parses the command line, builds the dependencies
 /// once, and hands them to one of the two fronts (GTK or headless).
@@ -120,9 +121,19 @@ struct ListenUpCommand: ParsableCommand {
         let startServer = server.flatMap { try? ServerAddress.parse($0).get() }
 
         if headless {
-            // GTK is never initialised on this path.
-            HeadlessRunner.run(navigator: navigator, logger: logger, qrPNGPath: qrPNG) {
-                if let target { navigator.preview(target.route, state: target.state) } else { startLive(navigator, server: startServer) }
+            // GTK is never initialised on this path. The media controls
+            // follow the player here too (a headless player is still one the
+            // desktop can pause).
+            let controls = target == nil ? MediaControlsHost(navigator: navigator, raise: nil, quit: {
+                Task { @MainActor in
+                    await navigator.shutdown(grace: .seconds(2))
+                    Foundation.exit(0)
+                }
+            }, logger: logger) : nil
+            withExtendedLifetime(controls) {
+                HeadlessRunner.run(navigator: navigator, logger: logger, qrPNGPath: qrPNG) {
+                    if let target { navigator.preview(target.route, state: target.state) } else { startLive(navigator, server: startServer) }
+                }
             }
         }
 
@@ -144,7 +155,9 @@ struct ListenUpCommand: ParsableCommand {
             options: options,
             logger: logger
         )
-        return app.run()
+        let controls = target == nil && screenshot == nil
+            ? MediaControlsHost(navigator: navigator, raise: { app.raise() }, quit: { app.quit() }, logger: logger) : nil
+        return withExtendedLifetime(controls) { app.run() }
     }
 }
 

@@ -39,6 +39,7 @@ extension PlayerModel {
             files: files.map { PlaybackTimeline.File(id: $0.id, url: session.serverURL, start: 0, duration: $0.duration) },
             chapters: details.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) })
         nowPlaying = NowPlaying(book: cached, chapters: base.chapters, duration: base.duration)
+        fetchCover(of: cached)
         timeline = nil
         status = .loading
         failure = nil
@@ -76,6 +77,19 @@ extension PlayerModel {
             return .success(try await connection.audioAccess(bookID: bookID, fileIDs: fileIDs, afterRefusal: false))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Fetches the cover (to the disk cache) for the media controls.
+    private func fetchCover(of book: CachedBook) {
+        coverFile = nil
+        guard book.hasCover, let session, let coverLoader,
+              let directory = dependencies.coverDirectory(session.serverURL, session.userID) else { return }
+        let file = directory.appendingPathComponent(CoverLoader.fileName(bookID: book.id, version: book.updatedAt))
+        Task {
+            guard await coverLoader.cover(for: book.id, version: book.updatedAt) != nil, nowPlaying?.bookID == book.id,
+                  FileManager.default.fileExists(atPath: file.path) else { return }
+            coverFile = file
         }
     }
 

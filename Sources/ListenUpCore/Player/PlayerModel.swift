@@ -120,6 +120,9 @@ public final class PlayerModel: ScreenModel {
     public internal(set) var bufferingPercent = 0
     /// *Continue listening*, most recent first (cached for offline).
     public internal(set) var continueListening: [ContinueListeningItem] = []
+    /// The cover of the book playing as a file (the desktop's media
+    /// controls show it), once it has been fetched.
+    public internal(set) var coverFile: URL?
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int

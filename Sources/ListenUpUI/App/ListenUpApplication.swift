@@ -221,6 +221,11 @@ public final class ListenUpApplication {
         }
     }
 
+    /// Brings the window to the front (the media controls' Raise).
+    public func raise() {
+        window?.present()
+    }
+
     /// Closes the window and ends the main loop.
     public func quit() {
         if let window { gtk_window_destroy(window.window.cast(to: GtkWindow.self)) }
