@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import ListenUpAPI
+import ListenUpTestSupport
 import Testing
 
 /// Listening end to end: the real `listenup --headless` with real GStreamer
@@ -150,6 +151,64 @@ struct HeadlessPlaybackTests {
         #expect(app.waitForLine { Self.player($0)?["code"] as? String == "unknownBook" } != nil)
         app.send(#"{"action":"seek"}"#)
         #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        app.send(#"{"action":"quit"}"#)
+        #expect(app.waitForExit() == 0)
+    }
+
+    /// The desktop's media controls drive the headless player: `playerctl`
+    /// on a private session bus sees the book and pauses it.
+    @Test func playerctlSeesAndPausesTheHeadlessPlayer() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
+            if ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_DBUS"] == "1" { Issue.record("playerctl or dbus-daemon is missing") }
+            return
+        }
+        let daemon = Process()
+        let address = Pipe()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
+                            "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"]
+        daemon.standardOutput = address
+        try daemon.run()
+        defer { kill(daemon.processIdentifier, SIGKILL) }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = address.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let bus = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        func playerctl(_ arguments: String...) throws -> String {
+            try ToolProcess.run(["/usr/bin/env", "DBUS_SESSION_BUS_ADDRESS=\(bus)", "DBUS_SYSTEM_BUS_ADDRESS=\(bus)",
+                                 "/usr/bin/playerctl", "--player=io.github.listenup.Desktop"] + arguments)
+                .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = Self.sink
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        let app = try HeadlessProcess(home: home, environment: environment)
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        #expect(app.waitForLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
+        var status = ""
+        for _ in 0..<50 {
+            status = try playerctl("status")
+            if status == "Playing" { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(status == "Playing", "\(app.stderr.suffix(2000))")
+        #expect(try playerctl("metadata", "title") == "The Salt Observatory 1")
+        _ = try playerctl("pause")
+        #expect(app.waitForLine(timeout: 10, Self.status("paused")) != nil, "\(app.allLines.suffix(3))")
+        _ = try playerctl("next")
+        #expect(app.waitForLine(timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == 1 } != nil, "next = the next chapter")
         app.send(#"{"action":"quit"}"#)
         #expect(app.waitForExit() == 0)
     }
