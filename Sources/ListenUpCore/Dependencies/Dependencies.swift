@@ -36,9 +36,6 @@ public struct Dependencies: Sendable {
     /// This installation's id, the `device_id` of listening spans: stable
     /// across runs.
     public var deviceID: @Sendable () -> String = { "preview-device" }
-    /// Keeps the session from suspending while audio plays (the window's
-    /// `gtk_application_inhibit`); returns what ends the inhibition.
-    public var inhibitSuspend: @MainActor @Sendable (_ reason: String) -> (@MainActor @Sendable () -> Void) = { _ in {} }
     /// Waits between live-update reconnections.
     public var liveUpdatesBackoff = LibraryLiveUpdates.Backoff()
     /// How often the library runs a delta sync while it is shown (the server

@@ -17,7 +17,6 @@ extension PlayerModel {
             status = .ended
             savePosition()
             flushListening()
-            allowSuspend()
         }
     }
 
@@ -32,13 +31,11 @@ extension PlayerModel {
             refreshedAfterRefusal = false
             if openSpan == nil { openSpan = (position, Date(), rate) }
             restartSleepTimer()
-            keepAwake()
         case .paused:
             if status == .loading, wantsToPlay { return }
             closeSpan()
             if status != .ended { status = .paused }
             holdSleepTimer()
-            allowSuspend()
         case .buffering(let percent):
             bufferingPercent = percent
             if status == .playing || status == .loading { status = .buffering }
@@ -87,7 +84,6 @@ extension PlayerModel {
         wantsToPlay = false
         failure = reason
         status = .error
-        allowSuspend()
     }
 
     /// A position report: chapters, the sleep timer, periodic spans and saves.
@@ -215,15 +211,4 @@ extension PlayerModel {
         }
     }
 
-    // MARK: Suspend
-
-    private func keepAwake() {
-        guard endInhibition == nil else { return }
-        endInhibition = dependencies.inhibitSuspend(tr("Playing an audiobook"))
-    }
-
-    func allowSuspend() {
-        endInhibition?()
-        endInhibition = nil
-    }
 }

@@ -186,8 +186,6 @@ extension PlayerModel {
         sleepRemaining = nil
         sleepDeadline = nil
         status = nowPlaying == nil ? .idle : .stopped
-        endInhibition?()
-        endInhibition = nil
         flushListening()
     }
 

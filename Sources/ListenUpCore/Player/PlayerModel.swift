@@ -149,7 +149,6 @@ public final class PlayerModel: ScreenModel {
     @ObservationIgnored var sleepDeadline: ContinuousClock.Instant?
     /// Where an end-of-chapter timer pauses.
     @ObservationIgnored var sleepChapterEnd: Int64?
-    @ObservationIgnored var endInhibition: (@MainActor @Sendable () -> Void)?
     @ObservationIgnored var periodic: Task<Void, Never>?
     @ObservationIgnored var continueRefresh: Task<Void, Never>?
     @ObservationIgnored var deviceID: String
@@ -270,8 +269,6 @@ public final class PlayerModel: ScreenModel {
         continueRefresh?.cancel()
         engineEvents?.cancel()
         engine?.stop()
-        endInhibition?()
-        endInhibition = nil
         guard let reporter else { return }
         // Whichever comes first: the queue sent, or the grace over (a
         // request under way is not waited for; its spans stay queued).

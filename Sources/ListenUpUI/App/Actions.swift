@@ -21,6 +21,7 @@ enum WindowAction: String, ActionName {
     case pairDevice = "pair-device"
     /// Signs out (the primary menu, while signed in on the library).
     case signOut = "sign-out"
+    case closePlayer = "close-player"
 
     static let scope = "win"
 }

@@ -26,6 +26,12 @@ public final class MainWindow {
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var libraryObservation: StateObservation?
+    /// The now-playing bar under the page (signed in, a book loaded).
+    let nowPlaying: NowPlayingBar
+    private var playerObservation: StateObservation?
+    private let application: UnsafeMutablePointer<AdwApplication>
+    /// The cookie of `gtk_application_inhibit` while audio plays.
+    private var inhibition: guint = 0
     private var libraryWasOffline = false
     /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
     let menuButton: UnsafeMutablePointer<GtkWidget>
@@ -38,6 +44,8 @@ public final class MainWindow {
         self.navigator = navigator
         self.pages = pages
         self.logger = logger
+        self.application = application
+        nowPlaying = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
         window = newObject(adw_application_window_new(application.cast(to: GtkApplication.self)))
         let saved = navigator.settings.load().window
         gtk_window_set_default_size(window.cast(to: GtkWindow.self), Int32(saved.restoredSize.width), Int32(saved.restoredSize.height))
@@ -79,12 +87,14 @@ public final class MainWindow {
         let content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_box_append(content.cast(to: GtkBox.self), header)
         gtk_box_append(content.cast(to: GtkBox.self), toasts.widget)
+        gtk_box_append(content.cast(to: GtkBox.self), nowPlaying.widget)
         adw_application_window_set_content(window.cast(to: AdwApplicationWindow.self), content)
 
         actions = InstalledActions(on: OpaquePointer(window), connections: &connections) { [weak navigator] action in
             switch action {
             case .signOut: navigator?.signOut()
             case .pairDevice: navigator?.open(.pairing)
+            case .closePlayer: navigator?.closeOverlay()
             }
         }
         self.connections.append(stack.connect(.notify("transition-running")) { [weak self] in self?.dropRetiredPages() })
@@ -94,6 +104,55 @@ public final class MainWindow {
             return false
         })
         observation = StateObservation { [weak self] in self?.follow() }
+        playerObservation = StateObservation { [weak self] in self?.followPlayer() }
+        addPlayerShortcuts()
+    }
+
+    /// The bar follows the session's player; while audio plays the session
+    /// is kept from suspending.
+    private func followPlayer() {
+        let player = navigator.player
+        nowPlaying.show(player)
+        nowPlaying.setHiddenByRoute(navigator.activeRoute == .player)
+        let playing = player?.status == .playing || player?.status == .buffering
+        if playing, inhibition == 0 {
+            inhibition = gtk_application_inhibit(application.cast(to: GtkApplication.self), window.cast(to: GtkWindow.self),
+                                                 GTK_APPLICATION_INHIBIT_SUSPEND, tr("Playing an audiobook"))
+        } else if !playing, inhibition != 0 {
+            gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
+            inhibition = 0
+        }
+    }
+
+    /// Whether the suspend is inhibited now (tests).
+    var isInhibitingSuspend: Bool { inhibition != 0 }
+
+    /// Space plays or pauses, ←/→ skip, Ctrl+←/→ change chapter: wherever
+    /// focus is, except in a text field (where the keys are the field's).
+    private func addPlayerShortcuts() {
+        let controller: OpaquePointer = newObject(gtk_shortcut_controller_new())
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
+        let keys: [(String, PlayerModel.Intent)] = [
+            ("space", .togglePlayPause), ("Left", .skipBack), ("Right", .skipForward),
+            ("<Control>Left", .previousChapter), ("<Control>Right", .nextChapter),
+        ]
+        for (trigger, intent) in keys {
+            Shortcuts.add(trigger, to: controller) { [weak self] in
+                guard let self, let player = self.navigator.player, player.nowPlaying != nil, !self.focusIsInText() else { return false }
+                player.send(intent)
+                return true
+            }
+        }
+        gtk_widget_add_controller(window, controller)
+    }
+
+    /// Focus is in something that takes text (search field, entry).
+    private func focusIsInText() -> Bool {
+        guard let focus = gtk_root_get_focus(OpaquePointer(window)) else { return false }
+        return gtk_widget_is_ancestor(focus, window) != 0 && (
+            g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_editable_get_type()) != 0
+                || g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_text_view_get_type()) != 0
+                || g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_range_get_type()) != 0)
     }
 
     /// The page on screen.
@@ -191,6 +250,12 @@ public final class MainWindow {
 
     private func close() {
         observation?.cancel()
+        playerObservation?.cancel()
+        nowPlaying.teardown()
+        if inhibition != 0 {
+            gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
+            inhibition = 0
+        }
         libraryObservation?.cancel()
         page?.teardown()
         for (old, _) in retiring { old.teardown() }

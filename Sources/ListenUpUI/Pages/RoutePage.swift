@@ -61,5 +61,6 @@ public struct PageRegistry: Sendable {
         .page(.login) { LoginPage(model: $0) },
         .page(.library) { LibraryPage(model: $0) },
         .page(.pairing) { PairingPage(model: $0) },
+        .page(.player) { PlayerPage(model: $0) },
     ])
 }

@@ -12,6 +12,15 @@ final class BookDetailsPanel {
     private var shown: LibraryModel.Details?
     private var coverTask: Task<Void, Never>?
     private(set) var cover: CoverView?
+    /// Plays a book (the Play button).
+    var onPlay: (@MainActor (String) -> Void)?
+    /// Marks a book finished (true) or not.
+    var onMarkFinished: (@MainActor (String, Bool) -> Void)?
+    /// There is a player (signed in; not in every preview).
+    var canPlay = false
+    private var buttonConnections: [SignalConnection] = []
+    /// The Play button of the book shown (tests).
+    private(set) var playButton: ListenUpButton?
 
     init() {
         widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
@@ -72,6 +81,24 @@ final class BookDetailsPanel {
 
         let book = details.book
         label(book.title, StyleClass("title-2"), selectable: true)
+        buttonConnections = []
+        playButton = nil
+        if canPlay {
+            let actions = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
+            let play = ListenUpButton(title: tr("Play"))
+            play.onClick { [weak self] in self?.onPlay?(book.id) }
+            playButton = play
+            let finished = book.progress?.finished == true
+            let mark = newObject(gtk_button_new_with_label(finished ? tr("Mark as Not Finished") : tr("Mark as Finished")))
+            mark.addClasses(.glass, .glassClear, .glassInteractive, .pill)
+            mark.setAccessibleLabel(finished ? tr("Mark as Not Finished") : tr("Mark as Finished"))
+            buttonConnections.append(mark.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, !finished) })
+            gtk_box_append(actions.cast(to: GtkBox.self), play.widget)
+            gtk_box_append(actions.cast(to: GtkBox.self), mark)
+            gtk_widget_set_margin_top(actions, 4)
+            gtk_widget_set_margin_bottom(actions, 4)
+            gtk_box_append(box, actions)
+        }
         label(details.subtitle ?? "", .dimLabel)
         label(book.authors)
         label(book.series, .dimLabel)

@@ -26,6 +26,8 @@ final class LibraryPage: RoutePage {
     let collection: BookCollectionView
     private let revealer: UnsafeMutablePointer<GtkWidget>
     let details: BookDetailsPanel
+    /// The books in progress, above the library.
+    let continueListening: ContinueListeningRow
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var applyingState = false
@@ -98,8 +100,10 @@ final class LibraryPage: RoutePage {
         gtk_stack_add_named(stack.opaque, statusPage, "status")
         gtk_widget_set_vexpand(stack, 1)
 
+        continueListening = ContinueListeningRow(player: model.player)
         let mainBox = main.cast(to: GtkBox.self)
         gtk_box_append(mainBox, heading)
+        gtk_box_append(mainBox, continueListening.widget)
         gtk_box_append(mainBox, toolbar.widget)
         gtk_box_append(mainBox, syncBar.widget)
         gtk_box_append(mainBox, stack)
@@ -150,6 +154,9 @@ final class LibraryPage: RoutePage {
             }
         })
         collection.onActivate = { [weak self] id in self?.model.send(.select(id)) }
+        details.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
+        details.onMarkFinished = { [weak model] id, finished in model?.player?.send(.markFinished(bookID: id, finished: finished)) }
+        details.canPlay = model.player != nil
 
         // Ctrl+F searches from anywhere in the window; Escape closes the
         // details; typing on the page goes to the search field.
@@ -313,6 +320,7 @@ final class LibraryPage: RoutePage {
     func teardown() {
         observation?.cancel()
         observation = nil
+        continueListening.teardown()
         for connection in connections { connection.disconnect() }
         connections.removeAll()
     }
