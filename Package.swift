@@ -202,7 +202,7 @@ let package = Package(
         .target(
             name: "ListenUpTestSupport",
             dependencies: [
-                "ListenUpCore",
+                "ListenUpCore", "ListenUpAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -144,7 +144,8 @@ struct HeadlessPlaybackTests {
         app.send(#"{"action":"play","bookId":"book-000000000000000000002"}"#)
         let refused = app.waitForLine(timeout: 15, Self.status("error"))
         #expect(Self.player(refused ?? [:])?["code"] as? String == "forbidden", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
-        #expect((Self.player(refused ?? [:])?["message"] as? String ?? "").contains("does not let"))
+        let message = Self.player(refused ?? [:])?["message"] as? String
+        #expect(message?.contains("does not let") == true, "\(String(describing: message))")
 
         // Unknown book and bad arguments: clear answers, the app carries on.
         app.send(#"{"action":"play","bookId":"no-such-book"}"#)

@@ -1,53 +1,8 @@
 import Foundation
 import ListenUpAPI
+import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
-
-/// An engine that plays nothing: records what it was asked and reports
-/// what the test tells it to (a test double inside unit tests only; the
-/// real engine is tested in PlaybackTests).
-final class ScriptedEngine: PlaybackEngine {
-    struct Log: Sendable {
-        var calls: [String] = []
-        var loaded: PlaybackTimeline?
-        var volume: Double = 1
-        var rate: Double = 1
-        var headers: [String: String] = [:]
-    }
-
-    let log = LockedValue(Log())
-    private let continuation: AsyncStream<PlaybackEngineEvent>.Continuation
-    private let stream: AsyncStream<PlaybackEngineEvent>
-    private let current = LockedValue<Int64>(0)
-
-    init() { (stream, continuation) = AsyncStream.makeStream() }
-
-    func report(_ event: PlaybackEngineEvent) {
-        if case .position(let position) = event { current.value = position }
-        continuation.yield(event)
-    }
-
-    var calls: [String] { log.value.calls }
-
-    func load(_ timeline: PlaybackTimeline, at position: Int64) {
-        current.value = position
-        log.withLock { $0.calls.append("load \(position)"); $0.loaded = timeline }
-    }
-
-    func play() { log.withLock { $0.calls.append("play") } }
-    func pause() { log.withLock { $0.calls.append("pause") } }
-    func stop() { log.withLock { $0.calls.append("stop") } }
-    func seek(to position: Int64) {
-        current.value = position
-        log.withLock { $0.calls.append("seek \(position)") }
-    }
-
-    func setRate(_ rate: Double) { log.withLock { $0.rate = rate } }
-    func setVolume(_ volume: Double) { log.withLock { $0.volume = volume } }
-    func setHeaders(_ headers: [String: String]) { log.withLock { $0.headers = headers; $0.calls.append("headers") } }
-    var position: Int64 { current.value }
-    func events() -> AsyncStream<PlaybackEngineEvent> { stream }
-}
 
 @MainActor
 @Suite("The player model: rules, spans and positions")

@@ -1,0 +1,163 @@
+import Foundation
+import ListenUpAPI
+import ListenUpCore
+
+// Test doubles of the server seam and the audio engine, for unit tests of
+// the models and pages (never a stand-in for a feature: the real engine and
+// servers have tests of their own).
+
+/// A server that speaks no wire protocol at all: a test double behind the
+/// seam. If the library works through it, the library depends on
+/// `ServerConnection` alone, and a second protocol (kRPC) can stand where
+/// REST v1 stands today.
+public actor ScriptedServer: ServerConnection {
+    public nonisolated let baseURL = URL(string: "listenup-test://scripted")!
+    private var books: [SyncBook]
+    private var lapseHandlers: [@Sendable () async -> Void] = []
+    private var events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation?
+    public private(set) var calls: [String] = []
+    private let session: StoredSession
+
+    public init(titles: [String]) throws {
+        books = try titles.enumerated().map { try Self.book(id: "book-\($0.offset)", title: $0.element) }
+        session = StoredSession(serverURL: URL(string: "listenup-test://scripted")!, accessToken: "a", refreshToken: "r",
+                                sessionID: "s", userID: "user-1", displayName: "Ada L", email: "ada@example.com",
+                                accessExpiresAt: .distantFuture)
+    }
+
+    public static func book(id: String, title: String) throws -> SyncBook {
+        let json = #"{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"\#(id)","#
+            + #""title":"\#(title)","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"contributors":[]}"#
+        return try ListenUpJSON.decoder.decode(SyncBook.self, from: Data(json.utf8))
+    }
+
+    public var currentSession: StoredSession? { session }
+
+    public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) { lapseHandlers.append(handler) }
+
+    public func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(APIClientError) -> StoredSession {
+        session
+    }
+
+    public func login(email: String, password: String) async throws(APIClientError) -> StoredSession { session }
+
+    public func logout() async { calls.append("logout") }
+
+    public func libraryBookCount() async throws(APIClientError) -> Int {
+        calls.append("count")
+        return books.count
+    }
+
+    /// Two books a page, so the sync walks the cursor.
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
+        calls.append(updatedAfter == nil ? "page \(cursor ?? "first")" : "delta")
+        if updatedAfter != nil { return SyncBooksResponse(nextCursor: nil, books: [], hasMore: false) }
+        let start = Int(cursor ?? "0") ?? 0
+        let end = min(start + 2, books.count)
+        let more = end < books.count
+        return SyncBooksResponse(nextCursor: more ? String(end) : nil, books: Array(books[start..<end]), hasMore: more)
+    }
+
+    public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        calls.append("events")
+        let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
+        events = continuation
+        return stream
+    }
+
+    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? { nil }
+
+    public private(set) var spans: [ListeningSpan] = []
+    /// Read without awaiting, for polling tests.
+    public nonisolated let spansSeen = LockedValue<[ListeningSpan]>([])
+    public nonisolated var spansSnapshot: [ListeningSpan] { spansSeen.value }
+
+    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+        calls.append(afterRefusal ? "audio refreshed" : "audio")
+        return AudioAccess(urls: Dictionary(uniqueKeysWithValues: fileIDs.map { ($0, baseURL.appendingPathComponent($0)) }), headers: [:])
+    }
+
+    /// Listening is refused as unreachable while true.
+    public private(set) var offline = false
+    private var positions: [ListeningPosition] = []
+
+    public func setOffline(_ offline: Bool) { self.offline = offline }
+    public func setPositions(_ positions: [ListeningPosition]) { self.positions = positions }
+
+    public func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        self.spans += spans.filter { span in !self.spans.contains { $0.id == span.id } }
+        spansSeen.value = self.spans
+        return ListeningAcknowledgement(acknowledged: spans.map(\.id), failed: [])
+    }
+
+    public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+        positions.filter { position in updatedAfter.map { position.updatedAt > $0 } ?? true }
+    }
+
+    public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] { [] }
+
+    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
+        calls.append(finished ? "finished \(bookID)" : "unfinished \(bookID)")
+    }
+
+    /// Sends a live `book.created` for a new book.
+    public func announce(id: String, title: String) throws {
+        let book = try Self.book(id: id, title: title)
+        let payload = try String(decoding: ListenUpJSON.encoder.encode(book), as: UTF8.self)
+        events?.yield(ServerSentEvent(type: "book.created", data: #"{"timestamp":"2026-05-01T14:05:12Z","data":{"book":\#(payload)},"type":"book.created"}"#))
+    }
+
+    /// Refuses the session, as a refused refresh does.
+    public func lapse() async {
+        for handler in lapseHandlers { await handler() }
+    }
+}
+
+
+/// An engine that plays nothing: records what it was asked and reports
+/// what the test tells it to (a test double inside unit tests only; the
+/// real engine is tested in PlaybackTests).
+public final class ScriptedEngine: PlaybackEngine {
+    public struct Log: Sendable {
+        public var calls: [String] = []
+        public var loaded: PlaybackTimeline?
+        public var volume: Double = 1
+        public var rate: Double = 1
+        public var headers: [String: String] = [:]
+    }
+
+    public let log = LockedValue(Log())
+    private let continuation: AsyncStream<PlaybackEngineEvent>.Continuation
+    private let stream: AsyncStream<PlaybackEngineEvent>
+    private let current = LockedValue<Int64>(0)
+
+    public init() { (stream, continuation) = AsyncStream.makeStream() }
+
+    public func report(_ event: PlaybackEngineEvent) {
+        if case .position(let position) = event { current.value = position }
+        continuation.yield(event)
+    }
+
+    public var calls: [String] { log.value.calls }
+
+    public func load(_ timeline: PlaybackTimeline, at position: Int64) {
+        current.value = position
+        log.withLock { $0.calls.append("load \(position)"); $0.loaded = timeline }
+    }
+
+    public func play() { log.withLock { $0.calls.append("play") } }
+    public func pause() { log.withLock { $0.calls.append("pause") } }
+    public func stop() { log.withLock { $0.calls.append("stop") } }
+    public func seek(to position: Int64) {
+        current.value = position
+        log.withLock { $0.calls.append("seek \(position)") }
+    }
+
+    public func setRate(_ rate: Double) { log.withLock { $0.rate = rate } }
+    public func setVolume(_ volume: Double) { log.withLock { $0.volume = volume } }
+    public func setHeaders(_ headers: [String: String]) { log.withLock { $0.headers = headers; $0.calls.append("headers") } }
+    public var position: Int64 { current.value }
+    public func events() -> AsyncStream<PlaybackEngineEvent> { stream }
+}
+

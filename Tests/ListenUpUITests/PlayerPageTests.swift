@@ -1,0 +1,116 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpAPI
+import ListenUpTestSupport
+import XCTest
+@testable import ListenUpCore
+@testable import ListenUpUI
+
+/// The player page in a real window, driven by its own controls: the
+/// buttons, the chapter list, the speed and sleep choices reach the model,
+/// and the model's state reaches the page.
+final class PlayerPageTests: XCTestCase {
+    @MainActor
+    private static func player() throws -> (PlayerModel, ScriptedEngine) {
+        let server = try ScriptedServer(titles: [])
+        let library = InMemoryLibraryStore()
+        var book = try ScriptedServer.book(id: "book-1", title: "Two Files")
+        book.audioFiles = [
+            AudioFile(id: "af-1", path: "/a", filename: "1", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil, inode: 1, modTime: 0),
+            AudioFile(id: "af-2", path: "/b", filename: "2", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil, inode: 2, modTime: 0),
+        ]
+        book.chapters = [
+            Chapter(title: "One", audioFileID: "af-1", index: 0, startTime: 0, endTime: 40_000),
+            Chapter(title: "Two", audioFileID: "af-1", index: 1, startTime: 40_000, endTime: 100_000),
+            Chapter(title: "Three", audioFileID: "af-2", index: 2, startTime: 100_000, endTime: 150_000),
+        ]
+        try library.apply([book], deleting: [], state: LibrarySyncState())
+        let engine = ScriptedEngine()
+        var dependencies = Dependencies.test()
+        dependencies.openLibrary = { _, _ in library }
+        dependencies.makePlaybackEngine = { engine }
+        let stored = StoredSession(serverURL: server.baseURL, accessToken: "a", refreshToken: "r", sessionID: "s", userID: "u",
+                                   displayName: "Ada", email: "ada@example.com", accessExpiresAt: .distantFuture)
+        let model = PlayerModel(dependencies: dependencies, session: Session(stored, connection: server))
+        return (model, engine)
+    }
+
+    func testTheControlsDriveThePlayer() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, engine) = try Self.player()
+            let page = PlayerPage(model: model)
+            let window = TestWindow(child: page.widget, width: 700, height: 900)
+            defer { page.teardown(); window.close() }
+            model.send(.play(bookID: "book-1"))
+            MainContext.iterate(until: { engine.log.value.loaded != nil }, timeout: .seconds(5))
+            engine.report(.status(.playing))
+            MainContext.iterate(until: { model.status == .playing }, timeout: .seconds(5))
+            window.settle()
+            XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(page.playButton)), "Pause")
+
+            emit("clicked", on: page.playButton)
+            XCTAssertEqual(engine.calls.last, "pause", "play/pause pauses")
+            emit("clicked", on: page.nextButton)
+            XCTAssertEqual(model.chapterIndex, 1, "next chapter")
+            emit("clicked", on: page.forwardButton)
+            XCTAssertEqual(model.position, 70_000, "30 s on")
+            emit("clicked", on: page.backButton)
+            XCTAssertEqual(model.position, 60_000, "10 s back")
+            emit("clicked", on: page.previousButton)
+            XCTAssertEqual(model.position, 40_000, "back to the chapter's start")
+
+            // A row of the chapter list jumps there.
+            let third = try XCTUnwrap(gtk_list_box_get_row_at_index(page.chapters, 2))
+            emit("activate", on: third)
+            window.settle()
+            XCTAssertEqual(model.chapterIndex, 2)
+            XCTAssertEqual(model.position, 100_000)
+
+            // Speed from the spin button; the menu button shows it.
+            gtk_spin_button_set_value(page.speedSpin.opaque, 1.5)
+            window.settle()
+            XCTAssertEqual(model.rate, 1.5)
+            XCTAssertEqual(String(cString: gtk_menu_button_get_label(page.speedButton.opaque)), "1.5×")
+
+            // The sleep timer's choices.
+            model.send(.sleep(.minutes(15)))
+            window.settle()
+            XCTAssertNotNil(model.sleepRemaining)
+
+            // The seek bar is the chapter's: 0 at its start, its length at the end.
+            var lower = 0.0
+            lower = gtk_adjustment_get_lower(gtk_range_get_adjustment(page.seek.cast(to: GtkRange.self)))
+            let upper = gtk_adjustment_get_upper(gtk_range_get_adjustment(page.seek.cast(to: GtkRange.self)))
+            XCTAssertEqual(lower, 0)
+            XCTAssertEqual(upper, 50_000, "chapter three lasts 50 s")
+        }
+    }
+
+    func testTheNowPlayingBarFollowsThePlayerAndOpensIt() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, engine) = try Self.player()
+            var opened = 0
+            let bar = NowPlayingBar(open: { opened += 1 })
+            let window = TestWindow(child: bar.widget, width: 700, height: 200)
+            defer { bar.teardown(); window.close() }
+            bar.show(model)
+            window.settle()
+            XCTAssertFalse(bar.isShown, "nothing loaded: no bar")
+            model.send(.play(bookID: "book-1"))
+            MainContext.iterate(until: { engine.log.value.loaded != nil }, timeout: .seconds(5))
+            engine.report(.status(.playing))
+            MainContext.iterate(until: { model.status == .playing }, timeout: .seconds(5))
+            window.settle()
+            XCTAssertTrue(bar.isShown)
+            emit("clicked", on: bar.openButton)
+            XCTAssertEqual(opened, 1)
+            emit("clicked", on: bar.playButton)
+            XCTAssertEqual(engine.calls.last, "pause")
+            bar.setHiddenByRoute(true)
+            XCTAssertFalse(bar.isShown, "the player page is up: the bar steps aside")
+        }
+    }
+}
