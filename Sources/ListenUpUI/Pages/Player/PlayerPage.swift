@@ -57,6 +57,8 @@ final class PlayerPage: RoutePage {
         adw_status_page_set_icon_name(idle.opaque, "audio-headphones-symbolic")
         adw_status_page_set_title(idle.opaque, tr("Nothing Playing"))
         adw_status_page_set_description(idle.opaque, tr("Choose a book in the library and press Play."))
+        // Its inner scrolled window can take focus; give it a name to announce.
+        idle.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("Player"))
 
         // The book.
         let page = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 10))
@@ -186,7 +188,10 @@ final class PlayerPage: RoutePage {
         gtk_box_append(box, extras)
 
         // A failure, with a way to try again.
-        failureBox = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8))
+        // An alert: a screen reader announces why playback stopped.
+        failureBox = newWidget(of: gtk_box_get_type(), role: GTK_ACCESSIBLE_ROLE_ALERT)
+        gtk_orientable_set_orientation(OpaquePointer(failureBox), GTK_ORIENTATION_VERTICAL)
+        gtk_box_set_spacing(failureBox.cast(to: GtkBox.self), 8)
         failureBox.addClasses(StyleClass("player-failure"), .glass, .glassRegular)
         failure = label(.error)
         retry = ListenUpButton(title: tr("Try Again"))
@@ -339,6 +344,7 @@ final class PlayerPage: RoutePage {
         let failed = model.status == .error
         gtk_widget_set_visible(failureBox, failed ? 1 : 0)
         gtk_label_set_label(failure, model.failure?.message ?? "")
+        failureBox.setAccessibleLabel(model.failure?.message ?? "")
 
         renderChapters(book.chapters)
     }
