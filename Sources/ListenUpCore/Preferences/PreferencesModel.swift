@@ -58,6 +58,25 @@ public final class PreferencesModel {
         }
     }
 
+    /// How far the skip buttons go, seconds (Preferences → Playback).
+    public var skipBackSeconds: Int { settings.load().playback.skipBackSeconds }
+    public var skipForwardSeconds: Int { settings.load().playback.skipForwardSeconds }
+
+    /// Saves the skip lengths (5…120 s); the player takes them at once.
+    public func setSkip(backSeconds: Int, forwardSeconds: Int) {
+        var saved = settings.load()
+        let playback = PlaybackSettings(skipBackSeconds: backSeconds, skipForwardSeconds: forwardSeconds,
+                                        rate: saved.playback.rate, volume: saved.playback.volume)
+        guard playback != saved.playback else { return }
+        saved.playback = playback
+        do {
+            try settings.save(saved)
+            navigator?.player?.reloadSettings()
+        } catch {
+            notice = tr("The skip lengths could not be saved.")
+        }
+    }
+
     /// Signs out of the server (as the primary menu's Sign Out does).
     public func signOut() {
         navigator?.signOut()

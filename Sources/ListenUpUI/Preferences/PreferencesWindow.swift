@@ -16,6 +16,8 @@ final class PreferencesWindow {
     private let accountRow: UnsafeMutablePointer<GtkWidget>
     private let signOutButton: UnsafeMutablePointer<GtkWidget>
     private let schemeButtons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)]
+    /// Skip back and skip forward, seconds.
+    private let skipSpins: [UnsafeMutablePointer<GtkWidget>]
     private let devicesGroup: UnsafeMutablePointer<GtkWidget>
     private let devices: PairedDeviceList
     private var connections: [SignalConnection] = []
@@ -69,6 +71,24 @@ final class PreferencesWindow {
         }
         schemeButtons = buttons
 
+        // Playback: how far the skip buttons go.
+        let playback = Self.group(tr("Playback"), description: nil)
+        var spins: [UnsafeMutablePointer<GtkWidget>] = []
+        for (title, value) in [(tr("Skip Back"), model.skipBackSeconds), (tr("Skip Forward"), model.skipForwardSeconds)] {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), title)
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("Seconds"))
+            let spin = newObject(gtk_spin_button_new_with_range(Double(PlaybackSettings.skipRange.lowerBound),
+                                                                Double(PlaybackSettings.skipRange.upperBound), 5))
+            gtk_spin_button_set_value(spin.opaque, Double(value))
+            gtk_widget_set_valign(spin, GTK_ALIGN_CENTER)
+            spin.setAccessibleLabel(title)
+            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), spin)
+            adw_preferences_group_add(playback.cast(to: AdwPreferencesGroup.self), row)
+            spins.append(spin)
+        }
+        skipSpins = spins
+
         // Paired devices.
         devicesGroup = Self.group(tr("Paired Devices"),
                                   description: tr("Phones and tablets that may reach this computer's library. Revoke one to lock it out at once."))
@@ -79,6 +99,7 @@ final class PreferencesWindow {
 
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), server.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), appearance.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), playback.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), devicesGroup.cast(to: AdwPreferencesGroup.self))
         adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), page.cast(to: AdwPreferencesPage.self))
         // The page's scrolled window can take focus; name it after the page.
@@ -89,6 +110,13 @@ final class PreferencesWindow {
             connections.append(check.connect(.notify("active")) { [weak self] in
                 guard let self, gtk_check_button_get_active(check.cast(to: GtkCheckButton.self)) != 0 else { return }
                 self.model.setColorScheme(scheme)
+            })
+        }
+        for spin in skipSpins {
+            connections.append(spin.connect(.valueChanged) { [weak self] in
+                guard let self, self.skipSpins.count == 2 else { return }
+                self.model.setSkip(backSeconds: Int(gtk_spin_button_get_value(self.skipSpins[0].opaque)),
+                                   forwardSeconds: Int(gtk_spin_button_get_value(self.skipSpins[1].opaque)))
             })
         }
         connections.append(window.connect(.destroy) { [weak self] in self?.closed() })
