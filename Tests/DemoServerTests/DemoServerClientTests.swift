@@ -106,14 +106,14 @@ struct DemoServerClientTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
-        configuration.accessTokenLifetime = 1
+        configuration.accessTokenLifetime = 2
         let server = DemoServer(configuration: configuration, logger: logs.logger)
         let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
         defer { Task { await server.stop() } }
         let api = client(url)
         let session = try await api.login(email: "ada@example.com", password: "analytical-engine")
-        #expect(session.accessExpiresAt.timeIntervalSinceNow < 2)
-        try await Task.sleep(for: .milliseconds(1200))
+        #expect(session.accessExpiresAt.timeIntervalSinceNow < 3)
+        try await Task.sleep(for: .milliseconds(2200))
         let page = try await api.authorized(.books(limit: 2))
         #expect(page.items.count == 2 && page.total == 3 && page.nextCursor != nil)
         #expect(server.requestCount("/api/v1/auth/refresh") == 1)
