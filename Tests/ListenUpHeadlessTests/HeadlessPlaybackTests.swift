@@ -43,12 +43,12 @@ struct HeadlessPlaybackTests {
     }
 
     /// Connects and signs in; returns once the library has settled.
-    static func signIn(home: URL, url: String) throws -> HeadlessProcess {
+    static func signIn(home: URL, url: String) async throws -> HeadlessProcess {
         let app = try HeadlessProcess(home: home, environment: sink)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
         return app
     }
 
@@ -58,20 +58,20 @@ struct HeadlessPlaybackTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
 
-        let first = try Self.signIn(home: home, url: url)
+        let first = try await Self.signIn(home: home, url: url)
         first.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let started = first.waitForLine(timeout: 15, Self.playing(atLeast: 1_000))
+        let started = await first.awaitLine(timeout: 15, Self.playing(atLeast: 1_000))
         #expect(started != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         #expect(Self.player(started ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
 
         // A chapter in the second file, then pause: the span reaches the server.
         first.send(#"{"action":"chapter","index":2}"#)
-        #expect(first.waitForLine(timeout: 15) { line in
+        #expect(await first.awaitLine(timeout: 15) { line in
             guard let state = Self.player(line) else { return false }
             return state["chapterIndex"] as? Int == 2 && state["status"] as? String == "playing" && (state["positionMs"] as? Int ?? 0) >= 8_500
         } != nil, "\(first.allLines.suffix(5))")
         first.send(#"{"action":"pause"}"#)
-        #expect(first.waitForLine(timeout: 10, Self.status("paused")) != nil)
+        #expect(await first.awaitLine(timeout: 10, Self.status("paused")) != nil)
         for _ in 0..<100 where server.acceptedListeningEvents.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         let spans = server.acceptedListeningEvents
         #expect(spans.count >= 2, "the span before the chapter jump and the one before the pause: \(spans)")
@@ -81,23 +81,23 @@ struct HeadlessPlaybackTests {
 
         // Play on, then the process dies without a chance to save.
         first.send(#"{"action":"resume"}"#)
-        let lastSeen = first.waitForLine(timeout: 15, Self.playing(atLeast: 11_500))
+        let lastSeen = await first.awaitLine(timeout: 15, Self.playing(atLeast: 11_500))
         #expect(lastSeen != nil, "\(first.allLines.suffix(5))")
         let killedAt = Self.player(lastSeen ?? [:])?["positionMs"] as? Int ?? 0
         kill(first.process.processIdentifier, SIGKILL)
-        _ = first.waitForExit()
+        _ = await first.awaitExit()
 
         // The next run starts in the library and resumes within the rules:
         // at most 10 s of position lost, less the 3 s rewind after a pause.
         let second = try HeadlessProcess(home: home, environment: Self.sink)
-        #expect(second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
         second.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let resumed = second.waitForLine(timeout: 15, Self.status("playing"))
+        let resumed = await second.awaitLine(timeout: 15, Self.status("playing"))
         let position = Self.player(resumed ?? [:])?["positionMs"] as? Int ?? -1
         #expect(position >= killedAt - 13_000 && position <= killedAt, "resumed at \(position) after being killed at \(killedAt)")
         #expect(position >= 8_000 - 3_000, "never before the last pause, less the rewind")
         second.send(#"{"action":"quit"}"#)
-        #expect(second.waitForExit() == 0)
+        #expect(await second.awaitExit() == 0)
         #expect(!second.stderr.contains("analytical-engine") && !first.stderr.contains("analytical-engine"))
     }
 
@@ -106,9 +106,9 @@ struct HeadlessPlaybackTests {
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let app = try Self.signIn(home: home, url: url)
+        let app = try await Self.signIn(home: home, url: url)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(app.waitForLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        #expect(await app.awaitLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         try await Task.sleep(for: .seconds(4))
         // Another file: a new request, with the token the engine was given,
         // which has run out (the session may have been refreshed meanwhile
@@ -116,12 +116,12 @@ struct HeadlessPlaybackTests {
         // refresh).
         let audioRequests = server.requestCount("/api/v1/audio")
         app.send(#"{"action":"seek","positionMs":16500}"#)
-        #expect(app.waitForLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(server.requestCount("/api/v1/auth/refresh") >= 1)
         #expect(server.requestCount("/api/v1/audio") >= audioRequests + 2, "refused once, then asked again")
         #expect(!app.allLines.contains { $0.contains(#""status":"error""#) }, "\(app.allLines.filter { $0.contains("error") })")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.awaitExit() == 0)
     }
 
     @Test func refusalsAndCutsGiveClearStatesNotCrashes() async throws {
@@ -129,20 +129,20 @@ struct HeadlessPlaybackTests {
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let app = try Self.signIn(home: home, url: url)
+        let app = try await Self.signIn(home: home, url: url)
 
         // The connection drops mid-file: the player carries on past the cut.
         server.cutNextAudio(after: 64_000)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(app.waitForLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         app.send(#"{"action":"stop"}"#)
-        #expect(app.waitForLine(Self.status("stopped")) != nil)
+        #expect(await app.awaitLine(Self.status("stopped")) != nil)
 
         // 403 on the file: an error with its code and a message, then play again works.
         // (Every time: a refusal is answered once with fresh credentials.)
         server.refuseAudio(status: 403, times: 20)
         app.send(#"{"action":"play","bookId":"book-000000000000000000002"}"#)
-        let refused = app.waitForLine(timeout: 15, Self.status("error"))
+        let refused = await app.awaitLine(timeout: 15, Self.status("error"))
         #expect(Self.player(refused ?? [:])?["code"] as? String == "forbidden", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         let message = Self.player(refused ?? [:])?["message"] as? String
         #expect(message?.contains("does not let") == true, "\(String(describing: message))")
@@ -153,7 +153,7 @@ struct HeadlessPlaybackTests {
         app.send(#"{"action":"seek"}"#)
         #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.awaitExit() == 0)
     }
 
     /// The desktop's media controls drive the headless player: `playerctl`
@@ -193,11 +193,11 @@ struct HeadlessPlaybackTests {
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus
         let app = try HeadlessProcess(home: home, environment: environment)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(app.waitForLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
+        #expect(await app.awaitLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
         var status = ""
         for _ in 0..<50 {
             status = try playerctl("status")
@@ -207,10 +207,34 @@ struct HeadlessPlaybackTests {
         #expect(status == "Playing", "\(app.stderr.suffix(2000))")
         #expect(try playerctl("metadata", "title") == "The Salt Observatory 1")
         _ = try playerctl("pause")
-        #expect(app.waitForLine(timeout: 10, Self.status("paused")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.awaitLine(timeout: 10, Self.status("paused")) != nil, "\(app.allLines.suffix(3))")
         _ = try playerctl("next")
-        #expect(app.waitForLine(timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == 1 } != nil, "next = the next chapter")
+        #expect(await app.awaitLine(timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == 1 } != nil, "next = the next chapter")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.awaitExit() == 0)
+    }
+}
+
+/// The process's blocking waits, run on a thread of their own: a test that
+/// blocks one of the few cooperative threads for seconds starves every
+/// other test's tasks (timeouts measured elsewhere then run late).
+extension HeadlessProcess {
+    private struct Unchecked<Value>: @unchecked Sendable {
+        // `@unchecked Sendable`: handed to one thread and back, never shared.
+        let value: Value
+    }
+
+    func awaitLine(timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+        let matcher = Unchecked(value: match)
+        let found = await withCheckedContinuation { (done: CheckedContinuation<Unchecked<[String: Any]?>, Never>) in
+            Thread { done.resume(returning: Unchecked(value: self.waitForLine(timeout: timeout, matcher.value))) }.start()
+        }
+        return found.value
+    }
+
+    func awaitExit(timeout: TimeInterval = 10) async -> Int32? {
+        await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
+            Thread { done.resume(returning: self.waitForExit(timeout: timeout)) }.start()
+        }
     }
 }
