@@ -11,8 +11,7 @@ public final class ToolProcess: @unchecked Sendable {
 
     /// Starts `arguments[0]` with the rest as its arguments.
     public init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
+        ChildProcess.configure(process, arguments)
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -166,8 +166,7 @@ struct LibrarySyncTests {
         let other = SQLiteLibraryStore.open(at: dir.appendingPathComponent("scratch.sqlite"), logger: logs.logger)
         _ = other
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", foreign.path]
+        ChildProcess.configure(process, ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", foreign.path])
         try process.run()
         process.waitUntilExit()
         let rebuilt = SQLiteLibraryStore.open(at: foreign, logger: logs.logger)

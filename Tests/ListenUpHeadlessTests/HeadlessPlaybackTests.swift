@@ -166,10 +166,10 @@ struct HeadlessPlaybackTests {
         }
         let daemon = Process()
         let address = Pipe()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                            "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"]
+        ChildProcess.configure(daemon, ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
+                                        "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"])
         daemon.standardOutput = address
+        daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         defer { kill(daemon.processIdentifier, SIGKILL) }
         var line = Data()

@@ -59,13 +59,7 @@ final class HeadlessProcess: @unchecked Sendable {
         environment["LISTENUP_LOG"] = "debug"
         environment.merge(CompiledSchema.childEnvironment) { $1 }
         for (name, value) in overrides { environment[name] = value }
-        if !launcher.isEmpty {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = launcher + [Self.binary.path] + arguments
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = arguments
-        }
+        ChildProcess.configure(process, launcher + [Self.binary.path] + arguments)
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpTestSupport
 import Testing
 
 /// `listenup --print-renderer`: the renderer settings the app gives GTK on
@@ -7,8 +8,7 @@ import Testing
 struct PrintRendererTests {
     func printRenderer(_ environment: [String: String]) throws -> (status: Int32, lines: [String]) {
         let process = Process()
-        process.executableURL = HeadlessProcess.binary
-        process.arguments = ["--print-renderer"]
+        ChildProcess.configure(process, [HeadlessProcess.binary.path, "--print-renderer"])
         var base = ProcessInfo.processInfo.environment
         for name in ["GSK_RENDERER", "LIBGL_ALWAYS_SOFTWARE", "GALLIUM_DRIVER", "GDK_DEBUG", "GDK_DISABLE"] { base[name] = nil }
         process.environment = base.merging(environment) { $1 }

@@ -24,8 +24,7 @@ final class ScreenshotTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: home) }
         let png = home.appendingPathComponent("shot.png").path
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments + ["--screenshot", png]
+        ChildProcess.configure(process, [Self.binary.path] + arguments + ["--screenshot", png])
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path

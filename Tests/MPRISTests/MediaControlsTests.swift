@@ -22,10 +22,11 @@ final class PrivateBus {
 
     init() throws {
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                             "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"]
+        ChildProcess.configure(process, ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
+                                         "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"])
         process.standardOutput = output
+        // Its complaints would hold the test runner's stderr open.
+        process.standardError = FileHandle.nullDevice
         try process.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -41,14 +42,14 @@ final class PrivateBus {
         // does not run here.)
         process.terminate()
         for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Runs `playerctl` against this bus; returns its output, trimmed.
     func playerctl(_ arguments: String...) throws -> (status: Int32, output: String) {
         let process = Process()
         let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/playerctl")
-        process.arguments = ["--player=io.github.listenup.Desktop"] + arguments
+        ChildProcess.configure(process, ["/usr/bin/playerctl", "--player=io.github.listenup.Desktop"] + arguments)
         // playerctl also looks on the system bus and gives up when it
         // cannot reach one: point both at this private bus.
         process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
@@ -157,8 +158,7 @@ struct MediaControlsTests {
         // A real client following the state: it prints each change it is told of.
         let follow = Process()
         let output = Pipe()
-        follow.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
-        follow.arguments = ["--address", bus.address, "type='signal',path='/org/mpris/MediaPlayer2'"]
+        ChildProcess.configure(follow, ["/usr/bin/dbus-monitor", "--address", bus.address, "type='signal',path='/org/mpris/MediaPlayer2'"])
         follow.standardOutput = output
         try follow.run()
         defer { kill(follow.processIdentifier, SIGKILL) }

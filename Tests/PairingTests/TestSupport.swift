@@ -36,8 +36,10 @@ func run(_ arguments: [String], environment: [String: String]? = nil) async thro
 
 func runBlocking(_ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
     let process = Process()
+    // `--default-signal`: the runner's blocked signals are not passed on
+    // (ListenUpTestSupport's ChildProcess says why).
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
+    process.arguments = ["--default-signal"] + arguments
     if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe()
     process.standardOutput = output
