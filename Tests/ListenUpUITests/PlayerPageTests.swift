@@ -113,4 +113,46 @@ final class PlayerPageTests: XCTestCase {
             XCTAssertFalse(bar.isShown, "the player page is up: the bar steps aside")
         }
     }
+
+    /// A card's Play button plays its book; a finished book says so on its
+    /// card; with no player the cards have no Play button.
+    func testACardsPlayButtonPlaysItsBook() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (player, engine) = try Self.player()
+            let books = [
+                CachedBook(id: "book-1", title: "Two Files", authors: "Ada", narrators: "", series: "", duration: 150_000,
+                           createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0)),
+                CachedBook(id: "book-2", title: "Done Already", authors: "Ada", narrators: "", series: "", duration: 60_000,
+                           createdAt: Date(timeIntervalSince1970: 1), updatedAt: Date(timeIntervalSince1970: 0)),
+            ]
+            let model = LibraryModel(dependencies: .test(), session: nil, player: player, load: false, send: { _ in })
+            model.showForPreview(books, status: .loaded, progress: ["book-2": BookProgress(fraction: 1, finished: true)])
+            let page = LibraryPage(model: model)
+            let window = TestWindow(child: page.widget, width: 900, height: 700)
+            defer { page.teardown(); window.close() }
+            @MainActor func cell(_ id: String) -> BookCell? { page.collection.cells.values.first { $0.book?.id == id } }
+            MainContext.iterate(until: { cell("book-1") != nil && cell("book-2") != nil }, timeout: .seconds(10))
+            let first = try XCTUnwrap(cell("book-1"))
+            XCTAssertNotEqual(gtk_widget_get_visible(first.playButton), 0, "a player: the cards can play")
+            XCTAssertEqual(try XCTUnwrap(cell("book-2")).finishedText, "Finished")
+            XCTAssertEqual(first.finishedText, "", "a book under way is not finished")
+
+            emit("clicked", on: first.playButton)
+            MainContext.iterate(until: { engine.log.value.loaded != nil }, timeout: .seconds(5))
+            XCTAssertEqual(engine.log.value.loaded?.bookID, "book-1")
+            XCTAssertNil(model.selection, "the button plays; it does not open the details")
+        }
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+            model.showForPreview(LibraryModel.previewBooks, status: .loaded)
+            let page = LibraryPage(model: model)
+            let window = TestWindow(child: page.widget, width: 900, height: 700)
+            defer { page.teardown(); window.close() }
+            MainContext.iterate(until: { !page.collection.cells.isEmpty && page.collection.waitingCellCount == 0 }, timeout: .seconds(10))
+            XCTAssertFalse(page.collection.cells.isEmpty)
+            XCTAssertTrue(page.collection.cells.values.allSatisfy { gtk_widget_get_visible($0.playButton) == 0 }, "no player: no Play buttons")
+        }
+    }
 }

@@ -79,9 +79,18 @@ final class BookCell {
     private let series: OpaquePointer
     private let duration: OpaquePointer
     private let progress: OpaquePointer
+    /// "Finished", in place of the progress line of a finished book.
+    private let finished: OpaquePointer
+    /// Plays the book shown from its resume point (hidden with no player).
+    let playButton: UnsafeMutablePointer<GtkWidget>
+    private var playConnection: SignalConnection?
     /// The book shown (nil while unbound or waiting).
     private(set) var book: LibraryModel.Book?
     var coverTask: Task<Void, Never>?
+    /// Plays a book (the card's Play button); nil hides the button.
+    var onPlay: (@MainActor (String) -> Void)? {
+        didSet { gtk_widget_set_visible(playButton, onPlay == nil ? 0 : 1) }
+    }
 
     init(style: Style) {
         func label(_ classes: StyleClass..., lines: Int32 = 1) -> OpaquePointer {
@@ -102,6 +111,11 @@ final class BookCell {
         duration = label(.caption, .dimLabel)
         progress = OpaquePointer(newObject(gtk_progress_bar_new()))
         progress.addClasses(StyleClass("book-progress"))
+        finished = label(.caption, StyleClass("book-finished"))
+        playButton = newObject(gtk_button_new_from_icon_name("media-playback-start-symbolic"))
+        playButton.addClasses(StyleClass("circular"), .glass, .glassTinted, .glassInteractive, StyleClass("book-play"))
+        gtk_widget_set_tooltip_text(playButton, tr("Play"))
+        gtk_widget_set_visible(playButton, 0)
 
         switch style {
         case .card:
@@ -115,10 +129,17 @@ final class BookCell {
             let box = widget.cast(to: GtkBox.self)
             gtk_box_append(box, cover.widget)
             gtk_box_append(box, progress.widget)
+            gtk_box_append(box, finished.widget)
             gtk_box_append(box, title.widget)
             gtk_box_append(box, authors.widget)
             gtk_box_append(box, series.widget)
             gtk_box_append(box, duration.widget)
+            // The Play button sits on the cover's lower right corner.
+            gtk_widget_set_halign(playButton, GTK_ALIGN_END)
+            gtk_widget_set_valign(playButton, GTK_ALIGN_END)
+            gtk_widget_set_margin_end(playButton, 8)
+            gtk_widget_set_margin_bottom(playButton, 8)
+            gtk_overlay_add_overlay(cover.widget.opaque, playButton)
         case .row:
             cover = CoverView(size: 48)
             widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
@@ -131,11 +152,18 @@ final class BookCell {
             gtk_box_append(textBox, authors.widget)
             gtk_box_append(textBox, series.widget)
             gtk_box_append(textBox, progress.widget)
+            gtk_box_append(textBox, finished.widget)
             gtk_widget_set_valign(duration.widget, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(playButton, GTK_ALIGN_CENTER)
             let box = widget.cast(to: GtkBox.self)
             gtk_box_append(box, cover.widget)
             gtk_box_append(box, text)
             gtk_box_append(box, duration.widget)
+            gtk_box_append(box, playButton)
+        }
+        playConnection = playButton.connect(.clicked) { [weak self] in
+            guard let self, let book = self.book else { return }
+            self.onPlay?(book.id)
         }
     }
 
@@ -148,13 +176,19 @@ final class BookCell {
         gtk_label_set_label(series, book.series)
         gtk_widget_set_visible(series.widget, book.series.isEmpty ? 0 : 1)
         gtk_label_set_label(duration, Self.duration(book.duration))
-        if let fraction = book.progress?.fraction, fraction > 0 {
+        let isFinished = book.progress?.finished == true
+        gtk_label_set_label(finished, isFinished ? tr("Finished") : "")
+        gtk_widget_set_visible(finished.widget, isFinished ? 1 : 0)
+        if !isFinished, let fraction = book.progress?.fraction, fraction > 0 {
             gtk_progress_bar_set_fraction(progress, fraction)
             gtk_widget_set_visible(progress.widget, 1)
         } else {
             gtk_widget_set_visible(progress.widget, 0)
         }
+        // TRANSLATORS: the accessible name of a book's Play button; %@ is its title.
+        playButton.setAccessibleLabel(tr("Play %@", book.title))
         var description = book.authors
+        if isFinished { description += ", " + tr("Finished") }
         if !book.series.isEmpty { description += ", " + book.series }
         description += ", " + Self.duration(book.duration)
         // The grid or list item around the cell is what takes focus and what
@@ -166,6 +200,9 @@ final class BookCell {
         named.setAccessibleDescription(description)
         cover.showPlaceholder(for: book.title)
     }
+
+    /// The "Finished" mark's text ("" for a book not finished; tests).
+    var finishedText: String { String(cString: gtk_label_get_label(finished)) }
 
     /// Shows nothing until `bind`: the book it holds is no longer the one at
     /// its position. Its text stays, so nothing is measured again.

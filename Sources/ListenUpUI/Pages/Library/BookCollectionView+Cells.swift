@@ -12,6 +12,7 @@ extension BookCollectionView {
             guard let self else { return }
             self.cellsMade += 1
             let cell = BookCell(style: style)
+            cell.onPlay = self.onPlay
             gtk_list_item_set_child(item, cell.widget)
             self.cells[Int(bitPattern: item)] = cell
         })

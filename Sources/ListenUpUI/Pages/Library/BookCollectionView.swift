@@ -56,6 +56,10 @@ final class BookCollectionView {
     var scrollingItself = false
     /// A book was activated (click, Enter).
     var onActivate: (String) -> Void = { _ in }
+    /// Plays a book (a card's Play button); nil: no player, no buttons.
+    var onPlay: (@MainActor (String) -> Void)? {
+        didSet { for cell in cells.values { cell.onPlay = onPlay } }
+    }
 
     init(model: LibraryModel) {
         self.model = model

@@ -157,6 +157,9 @@ final class LibraryPage: RoutePage {
         details.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
         details.onMarkFinished = { [weak model] id, finished in model?.player?.send(.markFinished(bookID: id, finished: finished)) }
         details.canPlay = model.player != nil
+        if model.player != nil {
+            collection.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
+        }
 
         // Ctrl+F searches from anywhere in the window; Escape closes the
         // details; typing on the page goes to the search field.
