@@ -9,9 +9,23 @@ extension LibraryModel {
         .init("empty") { $0.showForPreview([], status: .loaded) },
         .init("offline") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, offline: true) },
         .init("details") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2") },
+        .init("listening", player: "playing") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress)
+        },
+        .init("listening-details", player: "paused") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2", progress: LibraryModel.previewProgress)
+        },
         .init("failed") {
             $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
         },
+    ]
+
+    /// Where the preview listener stands: two books under way (as in the
+    /// player's Continue listening), one finished.
+    nonisolated static let previewProgress: [String: BookProgress] = [
+        "book-2": BookProgress(fraction: 0.146, finished: false),
+        "book-4": BookProgress(fraction: 0.69, finished: false),
+        "book-9": BookProgress(fraction: 1, finished: true),
     ]
 
     /// A small library for previews: real-looking titles, a long one, and

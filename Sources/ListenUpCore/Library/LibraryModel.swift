@@ -251,7 +251,8 @@ public final class LibraryModel: ScreenModel {
 
     /// Previews only.
     func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
-                        query: String = "", selected: String? = nil) {
+                        query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:]) {
+        self.progress = progress
         index = LibraryIndex(books)
         order = index.order(by: sort)
         self.books = order.map { book(at: $0) }

@@ -131,6 +131,11 @@ public final class AppNavigator {
         guard let node = registry.node(for: route) else { return false }
         let preview = state.map { node.preview(named: $0) } ?? node.previews.first
         guard state == nil || preview != nil else { return false }
+        if let playerState = preview?.player {
+            let previewPlayer = PlayerModel(dependencies: dependencies, session: nil)
+            PlayerModel.previews.first { $0.name == playerState }?.apply(previewPlayer)
+            player = previewPlayer
+        }
         activate(node)
         if let preview, let activeModel { preview.apply(activeModel) }
         return true

@@ -31,6 +31,9 @@ public struct RouteNode: Sendable {
     /// A named state of the screen for `--preview ROUTE:STATE`.
     public struct Preview: Sendable {
         public let name: String
+        /// The player's preview state shown beside it (the now-playing bar,
+        /// Continue listening), if any.
+        public let player: String?
         let apply: @MainActor @Sendable (any ScreenModel) -> Void
     }
 
@@ -59,7 +62,7 @@ public struct RouteNode: Sendable {
         self.serves = serves
         self.makeModel = { model($0) }
         self.previews = previews.map { preview in
-            Preview(name: preview.name, apply: { made in
+            Preview(name: preview.name, player: preview.player, apply: { made in
                 if let typed = screen.model(made, on: screen.route) { preview.apply(typed) }
             })
         }
@@ -74,13 +77,18 @@ public struct RouteNode: Sendable {
 /// A named state of a screen whose model is `Model`, for `--preview`.
 public struct PreviewState<Model: ScreenModel>: Sendable {
     public let name: String
+    /// The ``PlayerModel`` preview state the screen is shown with (a
+    /// signed-in screen with a book playing), or nil for no player.
+    public let player: String?
     public let apply: @MainActor @Sendable (Model) -> Void
 
     /// - Parameters:
     ///   - name: the `STATE` part of `--preview ROUTE:STATE`.
+    ///   - player: the player's preview state to show beside it, if any.
     ///   - apply: puts a fresh model into that state.
-    public init(_ name: String, _ apply: @escaping @MainActor @Sendable (Model) -> Void) {
+    public init(_ name: String, player: String? = nil, _ apply: @escaping @MainActor @Sendable (Model) -> Void) {
         self.name = name
+        self.player = player
         self.apply = apply
     }
 }
