@@ -113,8 +113,12 @@ final class Pipeline: @unchecked Sendable {
         queue.async { body(self) }
     }
 
+    /// Tears the pipeline down on its queue, without waiting: a state change
+    /// to NULL waits for the streaming threads, and souphttpsrc's can hang on
+    /// a connection that died silently, which must not freeze the thread
+    /// that let the engine go (the main thread, when a session ends).
     func shutDown() {
-        queue.sync { self.teardown() }
+        queue.async { self.teardown() }
     }
 
     // MARK: Shared state
