@@ -87,6 +87,10 @@ let package = Package(
             name: "MPRIS",
             dependencies: ["CGio", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
         ),
+        // The kRPC wire contract of today's ListenUp server (v0.9, Kotlin): the
+        // kRPC envelope, AppResult / RpcEvent / AppError, sync frames and the DTOs
+        // (shared/contract/listenup-krpc-v0.9.md). Pure data, like ListenUpAPI.
+        .target(name: "ListenUpKRPC"),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
@@ -209,6 +213,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .testTarget(name: "ListenUpKRPCTests", dependencies: ["ListenUpKRPC"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),

@@ -1,0 +1,147 @@
+/// The two WebSocket mounts of the server (§1.1).
+public enum KRPCMount: String, Sendable, CaseIterable {
+    /// `/api/rpc/public`: no authentication.
+    case `public` = "/api/rpc/public"
+    /// `/api/rpc/authed`: `Authorization: Bearer <accessToken>` on the upgrade.
+    case authed = "/api/rpc/authed"
+
+    /// The request path.
+    public var path: String { rawValue }
+}
+
+/// A service's `serviceType`: the Kotlin fq-name of its `@Rpc` interface
+/// (§1.1, §2.4.1). Sending a service on the wrong mount gets **no reply**
+/// (§2.7), so each constant names its mount.
+public struct KRPCServiceType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The fq-name, e.g. `com.calypsan.listenup.api.InstanceService`.
+    public let rawValue: String
+
+    /// Wraps an fq-name.
+    /// - Parameter rawValue: the fq-name.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// A service in package `com.calypsan.listenup.api`.
+    /// - Parameter simpleName: e.g. `"BookService"`.
+    public init(listenUp simpleName: String) {
+        self.init(rawValue: "com.calypsan.listenup.api." + simpleName)
+    }
+
+    /// `InstanceService` (public): server info.
+    public static let instanceService = KRPCServiceType(listenUp: "InstanceService")
+    /// `PingService` (public).
+    public static let pingService = KRPCServiceType(listenUp: "PingService")
+    /// `AuthServicePublic` (public): setup, login, register, refresh.
+    public static let authServicePublic = KRPCServiceType(listenUp: "AuthServicePublic")
+    /// `InviteServicePublic` (public).
+    public static let inviteServicePublic = KRPCServiceType(listenUp: "InviteServicePublic")
+    /// `AuthServiceAuthed` (authed): logout, current user.
+    public static let authServiceAuthed = KRPCServiceType(listenUp: "AuthServiceAuthed")
+    /// `SyncStreamService` (authed): domains, pages, digests, live events.
+    public static let syncStreamService = KRPCServiceType(listenUp: "SyncStreamService")
+    /// `PlaybackService` (authed): prepare, positions, listening events.
+    public static let playbackService = KRPCServiceType(listenUp: "PlaybackService")
+    /// `PlaybackProgressService` (authed): continue listening.
+    public static let playbackProgressService = KRPCServiceType(listenUp: "PlaybackProgressService")
+    /// `BookService` (authed): one book without sync.
+    public static let bookService = KRPCServiceType(listenUp: "BookService")
+
+    /// The simple names registered on `/api/rpc/public` (§1.1).
+    public static let publicServiceNames: Set<String> = ["PingService", "InstanceService", "AuthServicePublic", "InviteServicePublic"]
+
+    /// The simple names registered on `/api/rpc/authed` (§1.1).
+    public static let authedServiceNames: Set<String> = [
+        "ScannerService", "AuthServiceAuthed", "BookService", "ContributorService", "SeriesService", "PlaybackService",
+        "PlaybackProgressService", "MetadataLookupService", "LibraryAdminService", "TagService", "MoodService",
+        "GenreService", "CollectionService", "ShelfService", "SocialService", "AdminUserService",
+        "AdminSettingsService", "InviteService", "ProfileService", "UserPreferencesService", "PushService",
+        "BackupService", "ImportService", "SyncStreamService",
+    ]
+
+    /// The mount that serves this service, or nil for a name §1.1 does not list.
+    public var mount: KRPCMount? {
+        let prefix = "com.calypsan.listenup.api."
+        guard rawValue.hasPrefix(prefix) else { return nil }
+        let simpleName = String(rawValue.dropFirst(prefix.count))
+        if Self.publicServiceNames.contains(simpleName) { return .public }
+        if Self.authedServiceNames.contains(simpleName) { return .authed }
+        return nil
+    }
+
+    /// The fq-name.
+    public var description: String { rawValue }
+}
+
+/// A method the desktop client calls: its service, its Kotlin name and
+/// whether it returns a Flow (§3).
+public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
+    /// The service that declares it.
+    public let service: KRPCServiceType
+    /// The Kotlin function name, sent as `method`.
+    public let name: String
+    /// True for `Flow<RpcEvent<T>>` methods (answered by stream messages),
+    /// false for unary `AppResult<T>` ones (answered by one CallSuccess).
+    public let isStream: Bool
+
+    /// Names a method.
+    /// - Parameters:
+    ///   - service: the declaring service.
+    ///   - name: the Kotlin function name.
+    ///   - isStream: whether it returns a Flow.
+    public init(service: KRPCServiceType, name: String, isStream: Bool = false) {
+        self.service = service
+        self.name = name
+        self.isStream = isStream
+    }
+
+    /// `InstanceService.getServerInfo()` → `AppResult<ServerInfo>`.
+    public static let getServerInfo = KRPCMethod(service: .instanceService, name: "getServerInfo")
+    /// `AuthServicePublic.setupRoot(request)` → `AppResult<AuthSession>`.
+    public static let setupRoot = KRPCMethod(service: .authServicePublic, name: "setupRoot")
+    /// `AuthServicePublic.login(request)` → `AppResult<AuthSession>`.
+    public static let login = KRPCMethod(service: .authServicePublic, name: "login")
+    /// `AuthServicePublic.register(request)` → `AppResult<RegisterResult>`.
+    public static let register = KRPCMethod(service: .authServicePublic, name: "register")
+    /// `AuthServicePublic.refreshSession(request)` → `AppResult<AuthSession>`.
+    public static let refreshSession = KRPCMethod(service: .authServicePublic, name: "refreshSession")
+    /// `AuthServiceAuthed.logout()` → `AppResult<Unit>`.
+    public static let logout = KRPCMethod(service: .authServiceAuthed, name: "logout")
+    /// `AuthServiceAuthed.currentUser()` → `AppResult<User>`.
+    public static let currentUser = KRPCMethod(service: .authServiceAuthed, name: "currentUser")
+    /// `SyncStreamService.listDomains()` → `AppResult<List<String>>`.
+    public static let listDomains = KRPCMethod(service: .syncStreamService, name: "listDomains")
+    /// `SyncStreamService.pullDomain(domain, since, limit)` → `AppResult<SyncPage>`.
+    public static let pullDomain = KRPCMethod(service: .syncStreamService, name: "pullDomain")
+    /// `SyncStreamService.pullByIds(domain, match, ids)` → `AppResult<SyncPage>`.
+    public static let pullByIds = KRPCMethod(service: .syncStreamService, name: "pullByIds")
+    /// `SyncStreamService.digest(domain, cursor)` → `AppResult<DomainDigest>`.
+    public static let digest = KRPCMethod(service: .syncStreamService, name: "digest")
+    /// `SyncStreamService.observeEvents(sinceRevision)` → `Flow<RpcEvent<SyncFrame>>`.
+    public static let observeEvents = KRPCMethod(service: .syncStreamService, name: "observeEvents", isStream: true)
+    /// `PlaybackService.prepare(bookId, capabilities, forceTranscode)` → `AppResult<PreparedPlayback>`.
+    public static let prepare = KRPCMethod(service: .playbackService, name: "prepare")
+    /// `PlaybackService.getPosition(bookId)` → `AppResult<PlaybackPositionSyncPayload?>`.
+    public static let getPosition = KRPCMethod(service: .playbackService, name: "getPosition")
+    /// `PlaybackService.recordPosition(request)` → `AppResult<PlaybackPositionSyncPayload>`.
+    public static let recordPosition = KRPCMethod(service: .playbackService, name: "recordPosition")
+    /// `PlaybackService.recordListeningEvent(request)` → `AppResult<ListeningEventSyncPayload>`.
+    public static let recordListeningEvent = KRPCMethod(service: .playbackService, name: "recordListeningEvent")
+    /// `PlaybackProgressService.getRecentlyListened(limit)` → `AppResult<List<PlaybackPositionSyncPayload>>`.
+    public static let getRecentlyListened = KRPCMethod(service: .playbackProgressService, name: "getRecentlyListened")
+    /// `BookService.getBook(id)` → `AppResult<BookSyncPayload>`.
+    public static let getBook = KRPCMethod(service: .bookService, name: "getBook")
+
+    /// Every method above.
+    public static let all: [KRPCMethod] = [
+        .getServerInfo, .setupRoot, .login, .register, .refreshSession, .logout, .currentUser, .listDomains, .pullDomain,
+        .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
+        .getRecentlyListened, .getBook,
+    ]
+
+    /// `Service.method`, for logs.
+    public var description: String {
+        let simple = service.rawValue.split(separator: ".").last.map(String.init) ?? service.rawValue
+        return "\(simple).\(name)"
+    }
+}
