@@ -91,6 +91,19 @@ let package = Package(
         // kRPC envelope, AppResult / RpcEvent / AppError, sync frames and the DTOs
         // (shared/contract/listenup-krpc-v0.9.md). Pure data, like ListenUpAPI.
         .target(name: "ListenUpKRPC"),
+        // A WebSocket client on SwiftNIO (NIOWebSocket; NIOSSL for wss): whole
+        // text messages in and out, pongs that echo pings, masking, clean close.
+        .target(
+            name: "WebSocketTransport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
@@ -211,9 +224,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ListenUpKRPCTests", dependencies: ["ListenUpKRPC"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "WebSocketTransportTests",
+            dependencies: [
+                "WebSocketTransport", "ListenUpTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
