@@ -71,6 +71,9 @@ final class Pipeline: @unchecked Sendable {
         /// The file queued in `about-to-finish`, which becomes the one
         /// playing at its stream-start.
         var queuedFileIndex: Int?
+        /// The last book position known: what a position query answers
+        /// while the pipeline cannot (a flushing seek, a file switch).
+        var lastPosition: Int64 = 0
     }
 
     private let queue = DispatchQueue(label: "io.github.listenup.playback")
@@ -131,13 +134,18 @@ final class Pipeline: @unchecked Sendable {
         withShared { $0.headers = headers }
     }
 
-    /// The book position: the file's start plus the position in it.
+    /// The book position: the file's start plus the position in it; while
+    /// the pipeline cannot say (mid-seek, mid-switch), the last one known.
     func currentPosition() -> Int64 {
-        let (start, element) = lock.withLock { (shared.files.indices.contains(shared.fileIndex) ? shared.files[shared.fileIndex].start : 0, playbin) }
-        guard let element else { return start }
+        let (start, last, element) = lock.withLock {
+            (shared.files.indices.contains(shared.fileIndex) ? shared.files[shared.fileIndex].start : 0, shared.lastPosition, playbin)
+        }
+        guard let element else { return last }
         var nanoseconds: gint64 = 0
-        guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return start }
-        return start + Int64(nanoseconds / 1_000_000)
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return last }
+        let position = start + Int64(nanoseconds / 1_000_000)
+        withShared { $0.lastPosition = position }
+        return position
     }
 
     // MARK: Commands (on the queue)
@@ -157,6 +165,7 @@ final class Pipeline: @unchecked Sendable {
             fail(PlaybackFailure(.notFound, detail: "the book has no audio files", position: position))
             return
         }
+        withShared { $0.lastPosition = position }
         open(file: index, offset: offset)
     }
 
@@ -190,6 +199,7 @@ final class Pipeline: @unchecked Sendable {
         guard let (index, offset) = timeline.locate(position) else { return }
         ended = false
         if reportLoading { report(.loading) }
+        withShared { $0.lastPosition = timeline.files[index].start + offset }
         if index != withShared({ $0.fileIndex }) {
             gst_element_set_state(playbin, GST_STATE_READY)
             open(file: index, offset: offset)
