@@ -104,6 +104,13 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // A kRPC session over one WebSocket: handshake, calls and streams by
+        // call id, cancellation, timeouts, a redacted frame log; the session's
+        // rules are a pure state machine, the actor around it does the I/O.
+        .target(
+            name: "KRPCSession",
+            dependencies: ["ListenUpKRPC", "WebSocketTransport", .product(name: "Logging", package: "swift-log")]
+        ),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
@@ -229,6 +236,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ListenUpKRPCTests", dependencies: ["ListenUpKRPC"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "KRPCSessionTests",
+            dependencies: [
+                "KRPCSession", "ListenUpKRPC", "WebSocketTransport", "ListenUpTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
