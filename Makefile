@@ -32,11 +32,12 @@ run: build
 	GSETTINGS_SCHEMA_DIR=.build/schemas $(BIN)
 
 # The demo server (a generated library) and the app pointed at it, in a sandbox.
+# PROTOCOL=krpc make demo: the server speaks the v0.9 server's kRPC instead of REST v1.
 demo: deps
 	$(SWIFT) build --product listenup
 	build-aux/compile-data
 	$(SWIFT) build --product listenup-demo-server
-	build-aux/run-demo
+	PROTOCOL="$(PROTOCOL)" build-aux/run-demo
 
 # Source rules (layering, no print/try!), then the Swift tests under a
 # virtual display (GTK needs one; the headless tests clear DISPLAY for their

@@ -191,11 +191,13 @@ let package = Package(
         .target(
             name: "DemoServer",
             dependencies: [
-                "ListenUpAPI", "LANDiscovery", "PNGEncoding",
+                "ListenUpAPI", "ListenUpKRPC", "LANDiscovery", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -284,7 +286,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "ListenUpAPI", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport"]),
+        .testTarget(
+            name: "DemoServerTests",
+            dependencies: [
+                "DemoServer", "ListenUpAPI", "ListenUpKRPC", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "ListenUpLiveTests",
             dependencies: [

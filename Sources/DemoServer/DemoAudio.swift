@@ -87,6 +87,29 @@ public enum DemoAudio {
         return data
     }
 
+    /// Why a `Range` header cannot be served.
+    enum RangeProblem: Error {
+        /// Not one `bytes=a-b` range.
+        case malformed
+        /// Starts past the end, or ends before it starts.
+        case unsatisfiable
+    }
+
+    /// The bytes a `Range` header asks for in a file of `total` bytes:
+    /// `bytes=a-b`, `bytes=a-` or the suffix `bytes=-n`; one range only.
+    static func byteRange(_ header: String, total: Int64) -> Result<Range<Int64>, RangeProblem> {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return .failure(.malformed) }
+        let bounds = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return .failure(.malformed) }
+        if bounds[0].isEmpty, let suffix = Int64(bounds[1]) {
+            return .success(max(0, total - suffix)..<total)
+        }
+        guard let start = Int64(bounds[0]) else { return .failure(.malformed) }
+        let end = bounds[1].isEmpty ? total - 1 : min(Int64(bounds[1]) ?? total - 1, total - 1)
+        guard start < total, start <= end else { return .failure(.unsatisfiable) }
+        return .success(start..<(end + 1))
+    }
+
     /// The file `fileID` of `book`, or nil.
     static func file(_ fileID: String, of book: SyncBook) -> File? {
         var start: Int64 = 0

@@ -1,27 +1,8 @@
 import Foundation
 import ListenUpAPI
 
-/// Listening progress and audio, with the real server's rules (contract
-/// §10, §11.2).
-struct ListeningState {
-    struct Progress {
-        var position: Int64 = 0
-        var totalListened: Int64 = 0
-        var finished = false
-        var finishedAt: Date?
-        var startedAt: Date
-        var lastPlayedAt: Date
-        var updatedAt: Date
-    }
-
-    /// user id → event id → the event (a duplicate id is acknowledged once).
-    var events: [String: [String: ListeningEventDTO]] = [:]
-    /// Every accepted event, in order (for tests).
-    var accepted: [ListeningEventDTO] = []
-    /// user id → book id → progress.
-    var progress: [String: [String: Progress]] = [:]
-}
-
+/// The REST mode's listening routes (contract §10, §11.2); the rules
+/// themselves, shared with the kRPC mode, are in DemoListening.swift.
 extension DemoService {
     // MARK: Listening events (§10.1)
 
@@ -44,42 +25,27 @@ extension DemoService {
         guard let decoded = try? ListenUpJSON.decoder.decode(ListeningEventsRequest.self, from: request.body) else {
             return .failure(422, APIMessage.validationFailed)
         }
-        let known = Set(books.map(\.id))
         let durations = Dictionary(books.map { ($0.id, $0.totalDuration) }, uniquingKeysWith: { first, _ in first })
         var acknowledged: [String] = []
         var failed: [String] = []
         var changed: [(String, ListeningState.Progress, ListeningEventDTO)] = []
         state.withLock { state in
+            let now = Date()
             for event in decoded.events {
-                let valid = event.endPositionMs > event.startPositionMs && event.startPositionMs >= 0
-                    && event.playbackSpeed > 0 && event.playbackSpeed <= 4 && !event.bookID.isEmpty && !event.deviceID.isEmpty
-                    && known.contains(event.bookID)
-                let ownedElsewhere = state.listening.events.contains { $0.key != user.id && $0.value[event.id] != nil }
-                guard valid, !ownedElsewhere else {
+                guard !event.deviceID.isEmpty else {
                     failed.append(event.id)
                     continue
                 }
-                acknowledged.append(event.id)
-                if state.listening.events[user.id, default: [:]][event.id] != nil { continue }
-                state.listening.events[user.id, default: [:]][event.id] = event
-                state.listening.accepted.append(event)
-                let now = Date()
-                let ended = Date(timeIntervalSince1970: Double(event.endedAt) / 1_000)
-                var progress = state.listening.progress[user.id]?[event.bookID]
-                    ?? ListeningState.Progress(startedAt: Date(timeIntervalSince1970: Double(event.startedAt) / 1_000),
-                                               lastPlayedAt: ended, updatedAt: now)
-                // The position only moves forward (domain/listening.go:82).
-                progress.position = max(progress.position, event.endPositionMs)
-                progress.totalListened += event.endPositionMs - event.startPositionMs
-                progress.lastPlayedAt = max(progress.lastPlayedAt, ended)
-                progress.updatedAt = now
-                let total = durations[event.bookID] ?? 0
-                if !progress.finished, total - progress.position <= 120_000 {
-                    progress.finished = true
-                    progress.finishedAt = now
+                let details = ListeningState.EventDetails(tz: "UTC", deviceLabel: event.deviceID, receivedAt: now)
+                switch state.acceptListening(event, details: details, userID: user.id, durations: durations, now: now) {
+                case .refused:
+                    failed.append(event.id)
+                case .duplicate:
+                    acknowledged.append(event.id)
+                case .accepted(let progress):
+                    acknowledged.append(event.id)
+                    changed.append((event.bookID, progress, event))
                 }
-                state.listening.progress[user.id, default: [:]][event.bookID] = progress
-                changed.append((event.bookID, progress, event))
             }
         }
         for (bookID, progress, event) in changed {
@@ -155,7 +121,7 @@ extension DemoService {
                 progress.finished = true
                 progress.finishedAt = now
                 progress.updatedAt = now
-                state.listening.progress[user.id, default: [:]][bookID] = progress
+                state.storeProgress(progress, userID: user.id, bookID: bookID, now: now)
                 return progress
             }
             return .envelope(ProgressChangeResponse(bookID: bookID, isFinished: true, finishedAt: progress.finishedAt,
@@ -167,7 +133,7 @@ extension DemoService {
                 progress.finishedAt = nil
                 progress.position = 0
                 progress.updatedAt = now
-                state.listening.progress[user.id, default: [:]][bookID] = progress
+                state.storeProgress(progress, userID: user.id, bookID: bookID, now: now)
             }
             return .envelope(ProgressChangeResponse(bookID: bookID, isFinished: false, currentPositionMs: 0, updatedAt: now))
         default:
@@ -205,12 +171,7 @@ extension DemoService {
         guard bearer(request) != nil else {
             return .response(.text(401, request.header("Authorization") == nil ? "unauthorized" : "invalid token"))
         }
-        let refusal = state.withLock { state -> Int? in
-            guard let refusal = state.audioRefusal else { return nil }
-            state.audioRefusal = refusal.remaining > 1 ? (refusal.status, refusal.remaining - 1) : nil
-            return refusal.status
-        }
-        if let refusal {
+        if let refusal = takeAudioRefusal() {
             return .response(.text(refusal, refusal == 403 ? "forbidden" : "refused"))
         }
         guard let book = books.first(where: { $0.id == bookID }) else { return .response(.text(404, "book not found")) }
@@ -219,25 +180,33 @@ extension DemoService {
         var range: Range<Int64> = 0..<total
         var status = 200
         if let header = request.header("Range") {
-            guard header.hasPrefix("bytes="), !header.contains(",") else { return .response(.text(416, "invalid range")) }
-            let bounds = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
-            guard bounds.count == 2 else { return .response(.text(416, "invalid range")) }
-            if bounds[0].isEmpty, let suffix = Int64(bounds[1]) {
-                range = max(0, total - suffix)..<total
-            } else if let start = Int64(bounds[0]) {
-                let end = bounds[1].isEmpty ? total - 1 : min(Int64(bounds[1]) ?? total - 1, total - 1)
-                guard start < total, start <= end else {
-                    return .response(DemoResponse(status: 416, contentType: "text/plain; charset=utf-8", body: Data("invalid range: failed to overlap\n".utf8),
-                                                  headers: [("Content-Range", "bytes */\(total)")]))
-                }
-                range = start..<(end + 1)
-            } else {
+            switch DemoAudio.byteRange(header, total: total) {
+            case .success(let asked):
+                range = asked
+                status = 206
+            case .failure(.malformed):
                 return .response(.text(416, "invalid range"))
+            case .failure(.unsatisfiable):
+                return .response(DemoResponse(status: 416, contentType: "text/plain; charset=utf-8", body: Data("invalid range: failed to overlap\n".utf8),
+                                              headers: [("Content-Range", "bytes */\(total)")]))
             }
-            status = 206
         }
-        let cut = state.withLock { state -> Int? in defer { state.audioCut = nil }; return state.audioCut }
-        return .stream(file, range: range, status: status, total: total, cutAfter: cut)
+        return .stream(file, range: range, status: status, total: total, cutAfter: takeAudioCut())
+    }
+
+    /// The status the ``DemoServer/refuseAudio(status:times:)`` hook asks
+    /// for this audio request, if any (counts the refusal down).
+    func takeAudioRefusal() -> Int? {
+        state.withLock { state -> Int? in
+            guard let refusal = state.audioRefusal else { return nil }
+            state.audioRefusal = refusal.remaining > 1 ? (refusal.status, refusal.remaining - 1) : nil
+            return refusal.status
+        }
+    }
+
+    /// The byte count the ``DemoServer/cutNextAudio(after:)`` hook asks for, once.
+    func takeAudioCut() -> Int? {
+        state.withLock { state -> Int? in defer { state.audioCut = nil }; return state.audioCut }
     }
 }
 

@@ -51,6 +51,11 @@ final class DemoService: Sendable {
         var isRoot: Bool
         var createdAt: Date
         var lastLoginAt: Date
+        /// The name as given to kRPC `setupRoot`; nil: "first last".
+        var displayName: String?
+
+        /// The name users see.
+        var shownName: String { displayName ?? "\(firstName) \(lastName)" }
     }
 
     struct SessionRecord {
@@ -74,6 +79,8 @@ final class DemoService: Sendable {
         /// after which the next response is cut.
         var audioRefusal: (status: Int, remaining: Int)?
         var audioCut: Int?
+        /// Revisions and recent writes of the library (the kRPC mode's sync).
+        var ledger: DemoSyncLedger
     }
 
     let configuration: DemoServer.Configuration
@@ -81,7 +88,7 @@ final class DemoService: Sendable {
     let createdAt: Date
     /// The library now (tests change it through ``DemoServer``).
     var books: [SyncBook] { state.withLock { $0.books } }
-    let state = Locked(State())
+    let state: Locked<State>
     let events = DemoEventHub()
     let logger: Logger
 
@@ -101,7 +108,10 @@ final class DemoService: Sendable {
         instanceID = "lib-" + Self.nanoID(&random)
         let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
                                     chapterSeconds: configuration.chapterSeconds).books
-        state.withLock { $0.books = generated }
+        var initial = State(ledger: DemoSyncLedger(retention: configuration.krpc.eventRetention))
+        initial.books = generated
+        for book in generated { initial.ledger.seed(.books, id: book.id, row: .book(book), at: book.updatedAt) }
+        state = Locked(initial)
         if let admin = configuration.admin {
             state.withLock {
                 $0.users.append(User(id: "user-" + Self.nanoID(&random), email: admin.email, password: admin.password,
@@ -220,9 +230,9 @@ final class DemoService: Sendable {
             let newRefresh = Self.randomToken(bytes: 32)
             state.sessions[session.id]?.refreshToken = newRefresh
             let access = "v4.local." + Self.randomToken(bytes: 96)
-            state.accessTokens[access] = (user.id, Date().addingTimeInterval(configuration.accessTokenLifetime))
+            state.accessTokens[access] = (user.id, Date().addingTimeInterval(configuration.effectiveAccessTokenLifetime))
             return AuthResponse(accessToken: access, refreshToken: newRefresh, sessionID: session.id,
-                                expiresIn: Int(configuration.accessTokenLifetime), user: userResponse(user))
+                                expiresIn: Int(configuration.effectiveAccessTokenLifetime), user: userResponse(user))
         }
         guard let rotated else { return .failure(401, APIMessage.invalidRefreshToken) }
         return .envelope(rotated)
@@ -243,14 +253,14 @@ final class DemoService: Sendable {
         let access = "v4.local." + Self.randomToken(bytes: 96)
         state.withLock {
             $0.sessions[session.id] = session
-            $0.accessTokens[access] = (user.id, Date().addingTimeInterval(configuration.accessTokenLifetime))
+            $0.accessTokens[access] = (user.id, Date().addingTimeInterval(configuration.effectiveAccessTokenLifetime))
         }
         return AuthResponse(accessToken: access, refreshToken: session.refreshToken, sessionID: session.id,
-                            expiresIn: Int(configuration.accessTokenLifetime), user: userResponse(user))
+                            expiresIn: Int(configuration.effectiveAccessTokenLifetime), user: userResponse(user))
     }
 
     func userResponse(_ user: User) -> UserResponse {
-        UserResponse(id: user.id, email: user.email, displayName: "\(user.firstName) \(user.lastName)", firstName: user.firstName,
+        UserResponse(id: user.id, email: user.email, displayName: user.shownName, firstName: user.firstName,
                      lastName: user.lastName, isRoot: user.isRoot, createdAt: user.createdAt, updatedAt: user.createdAt,
                      lastLoginAt: user.lastLoginAt, avatarColor: "#82B6C9")
     }

@@ -19,7 +19,14 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Option(help: "The server's name.") var serverName = "ListenUp Demo"
     @Option(help: "Create this admin at start (with --admin-password).") var adminEmail: String?
     @Option(help: "The pre-created admin's password.") var adminPassword: String?
-    @Option(help: "Seconds an access token lives.") var accessTokenLifetime: Double = 30 * 24 * 3600
+    @Option(name: .customLong("protocol"),
+            help: "The wire protocol: rest (ListenUp REST v1, the Go server) or krpc (kRPC over WebSocket, the v0.9 server).")
+    var wireProtocol: DemoProtocol = .rest
+    @Option(help: "Seconds an access token lives (default: 30 days with rest, 15 minutes with krpc).")
+    var accessTokenLifetime: Double?
+    @Option(help: "krpc: seconds between the server's WebSocket pings.") var pingInterval: Double = 15
+    @Option(help: "krpc: seconds to wait for a pong before closing with 1011 \"Ping timeout\".") var pingTimeout: Double = 15
+    @Option(help: "Seconds between event-stream heartbeats (default: 15 with rest, 25 with krpc).") var heartbeatInterval: Double?
     @Flag(help: "Announce the server on the LAN (_listenup._tcp through Avahi).") var advertise = false
     @Option(help: "Make every chapter this many seconds long (short books for tests); by default books last 1 to 11 hours.")
     var chapterSeconds: Double?
@@ -31,7 +38,14 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.bookCount = max(0, bookCount)
         configuration.serverName = serverName
-        configuration.accessTokenLifetime = accessTokenLifetime
+        configuration.protocol = wireProtocol
+        if let accessTokenLifetime, accessTokenLifetime > 0 { configuration.accessTokenLifetime = accessTokenLifetime }
+        if pingInterval > 0 { configuration.krpc.pingInterval = pingInterval }
+        if pingTimeout > 0 { configuration.krpc.pingTimeout = pingTimeout }
+        if let heartbeatInterval, heartbeatInterval > 0 {
+            configuration.heartbeatInterval = heartbeatInterval
+            configuration.krpc.heartbeatInterval = heartbeatInterval
+        }
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
         if let adminEmail, let adminPassword {
@@ -57,6 +71,9 @@ struct DemoServerCommand: AsyncParsableCommand {
         await server.stop()
     }
 }
+
+/// `--protocol rest|krpc`.
+extension DemoProtocol: ExpressibleByArgument {}
 
 /// Resumes a continuation once, from whichever signal comes first.
 final class DemoSignalLatch: @unchecked Sendable {

@@ -1,0 +1,98 @@
+import Foundation
+import ListenUpAPI
+
+/// In-process test controls, for both protocols unless a control says otherwise.
+extension DemoServer {
+    /// Every current access token stops working (REST: 401 "Authentication
+    /// required"; kRPC: the authed upgrade and covers answer 401).
+    public func expireAccessTokens() {
+        service.state.withLock { $0.accessTokens.removeAll() }
+        krpc?.tokens.expireAccessTokens()
+    }
+
+    /// Every session ends: refresh tokens are refused from now on (kRPC:
+    /// `InvalidRefreshToken{familyRevoked:false}`; open event streams end
+    /// with `SessionExpired` at their next liveness check).
+    public func revokeAllSessions() {
+        service.state.withLock {
+            $0.sessions.removeAll()
+            $0.accessTokens.removeAll()
+        }
+        krpc?.tokens.revokeAll()
+    }
+
+    /// Refills the auth rate-limit buckets.
+    public func resetRateLimit() {
+        service.state.withLock { $0.buckets.removeAll() }
+    }
+
+    /// Renames a book (its `updated_at` moves to now; kRPC: a new revision,
+    /// a `SyncEvent.Updated` on open event streams).
+    public func updateBook(id: String, title: String) {
+        service.updateBook(id: id, title: title)
+    }
+
+    /// Deletes a book (REST delta syncs report it in `deleted_book_ids`;
+    /// kRPC: a tombstone and a `SyncEvent.Deleted`); with `announce`, REST
+    /// event streams get `book.deleted` too (the real server sends that
+    /// only for access changes).
+    public func deleteBook(id: String, announce: Bool = false) {
+        let now = service.deleteBook(id: id)
+        if announce { service.events.broadcast("book.deleted", BookDeletedPayload(deletedAt: now, bookID: id)) }
+    }
+
+    /// REST only: sends `listening.progress_updated` to every event stream.
+    public func reportProgress(bookID: String, progress: Double, finished: Bool = false) {
+        service.events.broadcast("listening.progress_updated", ProgressUpdatedPayload(bookID: bookID, progress: progress, isFinished: finished))
+    }
+
+    /// REST only: sends `library.scan_progress` with phase `complete` (clients run a delta sync).
+    public func finishScan() {
+        service.events.broadcast("library.scan_progress", ScanProgressPayload(phase: "complete"))
+    }
+
+    /// Open event streams (REST: `/api/v1/sync/events`; kRPC: `observeEvents` calls).
+    public var eventStreamCount: Int {
+        krpc == nil ? service.events.count : service.state.withLock { $0.ledger.observerCount }
+    }
+
+    /// Closes every event stream, as a restarting server or a dropped
+    /// network would (kRPC: every WebSocket is dropped, without a close frame).
+    public func dropEventStreams() {
+        service.events.dropAll()
+        krpc?.dropSockets()
+    }
+
+    /// Adds a book; returns its id (kRPC: a `SyncEvent.Created`).
+    @discardableResult
+    public func addBook(title: String) -> String {
+        let book = service.addBook(title: title)
+        service.events.broadcast("book.created", BookCreatedPayload(book: book))
+        return book.id
+    }
+
+    /// Every listening event the server accepted, in order (duplicates once).
+    public var acceptedListeningEvents: [ListeningEventDTO] {
+        service.state.withLock { $0.listening.accepted }
+    }
+
+    /// The next `times` audio requests are answered with `status` (403: a
+    /// file the user may not play).
+    public func refuseAudio(status: Int, times: Int = 1) {
+        service.state.withLock { $0.audioRefusal = times > 0 ? (status, times) : nil }
+    }
+
+    /// The next audio response stops after `bytes` body bytes and the
+    /// connection closes, as a network drop would.
+    public func cutNextAudio(after bytes: Int) {
+        service.state.withLock { $0.audioCut = bytes }
+    }
+
+    /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`;
+    /// `/api/v1/audio` counts every audio request). kRPC also counts
+    /// upgrade attempts by path (`/api/rpc/authed`, refused ones included)
+    /// and calls by `Service.method` (e.g. `AuthServicePublic.refreshSession`).
+    public func requestCount(_ path: String) -> Int {
+        service.state.withLock { $0.requestCounts[path, default: 0] }
+    }
+}
