@@ -51,6 +51,7 @@ public final class GStreamerEngine: PlaybackEngine {
     public func setRate(_ rate: Double) { pipeline.perform { $0.setRate(rate) } }
     public func setVolume(_ volume: Double) { pipeline.perform { $0.setVolume(volume) } }
     public func setHeaders(_ headers: [String: String]) { pipeline.setHeaders(headers) }
+    public func setPositionInterval(_ interval: Duration) { pipeline.perform { $0.setPositionInterval(interval) } }
     public var position: Int64 { pipeline.currentPosition() }
     public func events() -> AsyncStream<PlaybackEngineEvent> { stream }
 }
@@ -104,6 +105,8 @@ final class Pipeline: @unchecked Sendable {
     private var failed = false
     private var lastStatus: PlaybackEngineStatus = .idle
     private var ticker: DispatchSourceTimer?
+    /// How often the ticker reports the position while playing.
+    private var positionInterval: Duration = PlaybackEngineDefaults.positionInterval
 
     init(sinkDescription: String?, logger: Logger, emit: @escaping @Sendable (PlaybackEngineEvent) -> Void) {
         self.sinkDescription = sinkDescription
@@ -391,10 +394,21 @@ final class Pipeline: @unchecked Sendable {
         emit(.status(.failed(failure)))
     }
 
+    func setPositionInterval(_ interval: Duration) {
+        let interval = max(interval, .milliseconds(50))
+        guard interval != positionInterval else { return }
+        positionInterval = interval
+        if ticker != nil {
+            stopTicker()
+            startTicker()
+        }
+    }
+
     private func startTicker() {
         guard ticker == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        let milliseconds = Int(positionInterval.components.seconds * 1_000 + positionInterval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             self.emit(.position(self.currentPosition()))

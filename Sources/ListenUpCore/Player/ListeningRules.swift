@@ -37,10 +37,13 @@ public enum ListeningRules {
         return chapters[index - 1].start
     }
 
+    /// How long a sleep timer fades out at its end.
+    public static let sleepFadeMilliseconds: Int64 = 10_000
+
     /// The volume factor of a sleep timer with `remaining` milliseconds
     /// (of listening) left: 1 until the last 10 s, then down to 0.
     public static func sleepFade(remaining: Int64) -> Double {
-        min(1, max(0, Double(remaining) / 10_000))
+        min(1, max(0, Double(remaining) / Double(sleepFadeMilliseconds)))
     }
 
     /// A span is worth sending when it moved forward.

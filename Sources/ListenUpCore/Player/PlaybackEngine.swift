@@ -25,16 +25,33 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     /// New headers for `http(s)` files (a refreshed Bearer token); used from
     /// the next request on.
     func setHeaders(_ headers: [String: String])
+    /// How often ``PlaybackEngineEvent/position(_:)`` is reported while
+    /// playing (``PlaybackEngineDefaults/positionInterval`` until set): each report wakes the
+    /// model and its observers, so the player asks for more only when it
+    /// needs them (a sleep timer's fade).
+    func setPositionInterval(_ interval: Duration)
     /// The position now (a query, cheap enough to call a few times a second).
     var position: Int64 { get }
     /// Everything that happens, from now on, in order. One consumer.
     func events() -> AsyncStream<PlaybackEngineEvent>
 }
 
+extension PlaybackEngine {
+    /// Engines that report on a clock of their own ignore it.
+    public func setPositionInterval(_ interval: Duration) {}
+}
+
+/// What engines do unless told otherwise.
+public enum PlaybackEngineDefaults {
+    /// Position reports while playing: once a second, what the time labels
+    /// show; a thin progress line moves by less than a pixel in between.
+    public static let positionInterval: Duration = .seconds(1)
+}
+
 /// What an engine reports.
 public enum PlaybackEngineEvent: Equatable, Sendable {
     case status(PlaybackEngineStatus)
-    /// The position, a few times a second while playing and after every
+    /// The position, every position interval while playing and after every
     /// seek or file change.
     case position(Int64)
     /// The end of the book was reached (the engine is paused at the end).

@@ -269,6 +269,7 @@ extension PlayerModel {
         case nil:
             sleepDeadline = nil
             sleepRemaining = nil
+            engine?.setPositionInterval(PlaybackEngineDefaults.positionInterval)
         }
         applyVolume()
     }
@@ -293,6 +294,10 @@ extension PlayerModel {
             sleepRemaining = chapterRemainingAtRate
         }
         applyVolume()
+        // Reports four times a second for the fade's last stretch, so the
+        // volume slides rather than steps; once a second otherwise.
+        let fading = (sleepRemaining ?? .max) <= ListeningRules.sleepFadeMilliseconds + 2_000
+        engine?.setPositionInterval(fading ? .milliseconds(250) : PlaybackEngineDefaults.positionInterval)
         if let sleepRemaining, sleepRemaining <= 0 {
             dependencies.logger.info("Sleep timer: paused")
             pause()
