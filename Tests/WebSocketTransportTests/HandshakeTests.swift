@@ -73,7 +73,8 @@ struct HandshakeTests {
             }
         }
         #expect(error == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // Well past 300 ms, so a loaded machine passes, and far from a hang.
+        #expect(ContinuousClock.now - started < .seconds(5))
         await server.stop()
     }
 
