@@ -128,6 +128,7 @@ let package = Package(
             name: "ListenUpLive",
             dependencies: [
                 "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "Playback",
+                "ListenUpKRPC", "KRPCSession", "WebSocketTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -300,6 +301,7 @@ let package = Package(
             name: "ListenUpLiveTests",
             dependencies: [
                 "ListenUpLive", "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Keyring", "GSettings", "Pairing", "QRCode",
+                "ListenUpKRPC", "KRPCSession", "DemoServer",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

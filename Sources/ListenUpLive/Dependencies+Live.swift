@@ -9,7 +9,7 @@ extension Dependencies {
     /// Settings in GSettings, sessions in the Secret Service (or a private
     /// file), the network through AsyncHTTPClient, the library cache in
     /// SQLite, LAN discovery through Avahi and pairing through the
-    /// discovery server, with files under the XDG directories of
+    /// discovery server, kRPC servers through WebSockets, with files under the XDG directories of
     /// `environment`.
     public static func live(environment: [String: String], locations: ResourceLocations = ResourceLocations(),
                             logger: Logger) -> Dependencies {
@@ -58,6 +58,13 @@ extension Dependencies {
         }
         // Made on first play: GStreamer is initialised then, not at start-up.
         dependencies.makePlaybackEngine = { GStreamerEngine(logger: logger) }
+        // Today's Kotlin servers speak kRPC over WebSocket: recognised while
+        // verifying an address, talked to through their own connection.
+        dependencies.krpcServerInfo = KRPCServerProbe.live(logger: logger)
+        dependencies.connectKRPC = { server, session, dependencies in
+            KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
+                                 sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+        }
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
             status: dependencies.pairingStatus, logger: logger)

@@ -16,6 +16,7 @@ extension SettingsClient {
                 return AppSettings(
                     serverURL: text("server-url"),
                     instanceID: text("instance-id"),
+                    serverGeneration: text("server-protocol").flatMap(ServerGeneration.init(rawValue:)) ?? .restV1,
                     librarySort: text("library-sort"),
                     libraryLayout: text("library-layout"),
                     colorScheme: text("color-scheme").flatMap(ColorSchemePreference.init(rawValue:)) ?? .system,
@@ -41,6 +42,7 @@ extension SettingsClient {
                 }
                 write("server-url", settings.serverURL)
                 write("instance-id", settings.instanceID)
+                write("server-protocol", settings.serverGeneration.rawValue)
                 write("library-sort", settings.librarySort)
                 write("library-layout", settings.libraryLayout)
                 write("color-scheme", settings.colorScheme.rawValue)

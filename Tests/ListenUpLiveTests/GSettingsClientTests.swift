@@ -22,7 +22,7 @@ struct GSettingsClientTests {
 
     @Test func roundTripsEveryField() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", librarySort: "duration",
+        let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
                                 libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true))
         try SettingsClient.gsettings(openStore()).save(saved)
         #expect(try SettingsClient.gsettings(openStore()).load() == saved)
@@ -32,6 +32,7 @@ struct GSettingsClientTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let loaded = try SettingsClient.gsettings(openStore()).load()
         #expect(loaded.serverURL == nil)
+        #expect(loaded.serverGeneration == .restV1, "a server saved before the key existed speaks REST v1")
         #expect(loaded.librarySort == "title")
         #expect(loaded.colorScheme == .system)
         #expect(loaded.window == WindowState())

@@ -60,14 +60,19 @@ extension AuthState {
 public struct KnownServer: Equatable, Sendable {
     /// The base URL that answered.
     public var url: URL
+    /// Which protocol it speaks (REST v1 unless verified otherwise).
+    public var generation: ServerGeneration
 
-    public init(url: URL) {
+    /// A server at `url` that speaks `generation`.
+    public init(url: URL, generation: ServerGeneration = .restV1) {
         self.url = url
+        self.generation = generation
     }
 
     /// The server `verified` answered as.
     public init(_ verified: VerifiedServer) {
         url = verified.url
+        generation = verified.generation
     }
 }
 
@@ -78,28 +83,33 @@ public struct Session: Equatable, Sendable {
     public var serverURL: URL
     public var userID: String
     public var displayName: String
+    /// Which protocol the server speaks (for the screens after signing out).
+    public var generation: ServerGeneration
     /// The signed-in connection to the server (``ServerConnection``).
     public let connection: any ServerConnection
 
-    public init(serverURL: URL, userID: String, displayName: String, connection: any ServerConnection) {
+    public init(serverURL: URL, userID: String, displayName: String, connection: any ServerConnection,
+                generation: ServerGeneration = .restV1) {
         self.serverURL = serverURL
         self.userID = userID
         self.displayName = displayName
+        self.generation = generation
         self.connection = connection
     }
 
     /// The session `stored` on `connection` (a sign-in that just succeeded,
-    /// or a saved session restored at launch).
-    public init(_ stored: StoredSession, connection: any ServerConnection) {
-        self.init(serverURL: stored.serverURL, userID: stored.userID, displayName: stored.displayName, connection: connection)
+    /// or a saved session restored at launch) with a server of `generation`.
+    public init(_ stored: StoredSession, connection: any ServerConnection, generation: ServerGeneration = .restV1) {
+        self.init(serverURL: stored.serverURL, userID: stored.userID, displayName: stored.displayName, connection: connection,
+                  generation: generation)
     }
 
     /// The server, for the screens that follow signing out.
-    public var server: KnownServer { KnownServer(url: serverURL) }
+    public var server: KnownServer { KnownServer(url: serverURL, generation: generation) }
 
     public static func == (lhs: Session, rhs: Session) -> Bool {
         lhs.serverURL == rhs.serverURL && lhs.userID == rhs.userID && lhs.displayName == rhs.displayName
-            && lhs.connection === rhs.connection
+            && lhs.generation == rhs.generation && lhs.connection === rhs.connection
     }
 }
 

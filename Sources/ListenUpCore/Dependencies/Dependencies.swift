@@ -50,6 +50,15 @@ public struct Dependencies: Sendable {
     public let pairingStatus = LockedValue(DesktopStatus(activeRoute: Route.loading.rawValue))
     /// The saved session's library, read while the window is built.
     public let libraryReadAhead = LibraryReadAhead()
+    /// Asks a kRPC server for its info while verifying an address (set by
+    /// the composition root, which has WebSockets); nil: only REST v1
+    /// servers are recognised.
+    public var krpcServerInfo: KRPCServerInfoProbe?
+    /// Makes the kRPC ``ServerConnection`` to a server, signed in with a
+    /// session if given (set by the composition root); nil: none, and a kRPC
+    /// server is talked to as REST v1 (previews and tests have no kRPC).
+    public var connectKRPC: (@Sendable (_ server: KnownServer, _ session: StoredSession?, _ dependencies: Dependencies)
+        -> any ServerConnection)?
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,
@@ -65,16 +74,20 @@ public struct Dependencies: Sendable {
 
     /// Checks server addresses over ``transport``.
     public var verifier: ServerVerifier {
-        .live(transport: transport, logger: logger, timeout: verificationTimeout)
+        .live(transport: transport, logger: logger, timeout: verificationTimeout, krpcServerInfo: krpcServerInfo)
     }
 
     /// A connection to `server`, signed in with `session` if given: the
-    /// ``ServerConnection`` for the protocol the server speaks. This is the
-    /// one place a protocol is chosen; REST v1 (``APIClient``) is the only
-    /// one today.
+    /// ``ServerConnection`` for the protocol the server speaks
+    /// (``KnownServer/generation``). This is the one place a protocol is
+    /// chosen: REST v1 is ``APIClient``, kRPC is ``connectKRPC``'s.
     public func connect(to server: KnownServer, session: StoredSession? = nil) -> any ServerConnection {
-        APIClient(baseURL: server.url, session: session, transport: transport, sessions: sessions,
-                  deviceInfo: deviceInfo, logger: logger)
+        if server.generation == .krpc {
+            if let connectKRPC { return connectKRPC(server, session, self) }
+            logger.warning("No kRPC connection in this build; talking REST v1 to a kRPC server")
+        }
+        return APIClient(baseURL: server.url, session: session, transport: transport, sessions: sessions,
+                         deviceInfo: deviceInfo, logger: logger)
     }
 
     /// Services for previews: in memory, seeded with `settings`; no network

@@ -7,6 +7,9 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var serverURL: String?
     /// The verified server's instance id (`data.id`), if any.
     public var instanceID: String?
+    /// The protocol the verified server speaks; a server saved before this
+    /// was recorded speaks REST v1.
+    public var serverGeneration: ServerGeneration = .restV1
     /// How the library is ordered (``LibrarySort`` raw value).
     public var librarySort: String?
     /// Grid or list (``LibraryLayout`` raw value).
@@ -18,11 +21,13 @@ public struct AppSettings: Codable, Equatable, Sendable {
     /// Skip lengths, speed and volume (Preferences → Playback).
     public var playback: PlaybackSettings = PlaybackSettings()
 
-    public init(serverURL: String? = nil, instanceID: String? = nil, librarySort: String? = nil, libraryLayout: String? = nil,
+    public init(serverURL: String? = nil, instanceID: String? = nil, serverGeneration: ServerGeneration = .restV1,
+                librarySort: String? = nil, libraryLayout: String? = nil,
                 colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState(),
                 playback: PlaybackSettings = PlaybackSettings()) {
         self.serverURL = serverURL
         self.instanceID = instanceID
+        self.serverGeneration = serverGeneration
         self.librarySort = librarySort
         self.libraryLayout = libraryLayout
         self.colorScheme = colorScheme
@@ -31,15 +36,16 @@ public struct AppSettings: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverURL, instanceID, librarySort, libraryLayout, colorScheme, window, playback
+        case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, colorScheme, window, playback
     }
 
-    /// Reads a settings file; `colorScheme` and `window` may be missing
-    /// (the defaults are used).
+    /// Reads a settings file; `serverGeneration`, `colorScheme` and `window`
+    /// may be missing (the defaults are used: REST v1 for the server).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         serverURL = try container.decodeIfPresent(String.self, forKey: .serverURL)
         instanceID = try container.decodeIfPresent(String.self, forKey: .instanceID)
+        serverGeneration = (try? container.decodeIfPresent(ServerGeneration.self, forKey: .serverGeneration)) ?? .restV1
         librarySort = try container.decodeIfPresent(String.self, forKey: .librarySort)
         libraryLayout = try container.decodeIfPresent(String.self, forKey: .libraryLayout)
         colorScheme = try container.decodeIfPresent(ColorSchemePreference.self, forKey: .colorScheme) ?? .system

@@ -142,11 +142,17 @@ public struct LibrarySyncState: Codable, Equatable, Sendable {
     public var resumeCursor: String?
     /// The newest `updated_at` seen (server clock): the next delta's `updated_after`.
     public var newestUpdate: Date?
+    /// Where the next delta starts, for a server that says so on the last
+    /// page of a sync (kRPC: its revision, as an opaque cursor); the first
+    /// page of a delta asks from there. Always nil on REST v1, whose last
+    /// page has no cursor (deltas go by ``newestUpdate`` alone).
+    public var deltaCursor: String?
 
-    public init(fullSyncDone: Bool = false, resumeCursor: String? = nil, newestUpdate: Date? = nil) {
+    public init(fullSyncDone: Bool = false, resumeCursor: String? = nil, newestUpdate: Date? = nil, deltaCursor: String? = nil) {
         self.fullSyncDone = fullSyncDone
         self.resumeCursor = resumeCursor
         self.newestUpdate = newestUpdate
+        self.deltaCursor = deltaCursor
     }
 }
 

@@ -5,7 +5,9 @@ import Logging
 /// Brings the cache up to date through the server's book pages
 /// (`/api/v1/sync/books` on REST v1): a full sync the
 /// first time (resumable page by page: each page and the cursor after it are
-/// stored together), then deltas with `updated_after` and `deleted_book_ids`.
+/// stored together), then deltas with `updated_after` and `deleted_book_ids`
+/// (and, for a server whose last page names a cursor, from that cursor:
+/// ``LibrarySyncState/deltaCursor``).
 public struct LibrarySync: Sendable {
     /// Books per page (the server allows up to 500).
     public var pageSize = 500
@@ -44,7 +46,7 @@ public struct LibrarySync: Sendable {
         }
         let clock = ContinuousClock()
         var started = clock.now
-        var page = try await fetch(delta ? nil : state.resumeCursor).get()
+        var page = try await fetch(delta ? state.deltaCursor : state.resumeCursor).get()
         var stored = 0, changed = 0
         while true {
             let fetched = clock.now
@@ -54,7 +56,11 @@ public struct LibrarySync: Sendable {
                 state.newestUpdate = max(newest, state.newestUpdate ?? newest)
             }
             if !delta { state.resumeCursor = cursor }
-            if cursor == nil { state.fullSyncDone = true }
+            if cursor == nil {
+                state.fullSyncDone = true
+                // The last page's cursor, when it has one (kRPC), is where the next delta starts.
+                if let position = page.nextCursor { state.deltaCursor = position }
+            }
             do {
                 changed += try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state)
             } catch {

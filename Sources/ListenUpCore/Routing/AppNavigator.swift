@@ -75,9 +75,12 @@ public final class AppNavigator {
         }
         let dependencies = dependencies
         let sort = LibrarySort(savedIn: settings)
+        // The protocol saved with the server (no probe at launch); another
+        // address given on the command line is REST v1 unless it is that server.
+        let generation = server.url.absoluteString == settings.serverURL ? settings.serverGeneration : .restV1
         let restoring = Task.detached(priority: .userInitiated) { () -> Session? in
             guard let stored = await dependencies.sessions.load(server.url) else { return nil }
-            let session = dependencies.resume(stored)
+            let session = dependencies.resume(stored, generation: generation)
             dependencies.libraryReadAhead.start(for: session, sort: sort, logger: dependencies.logger, open: dependencies.openLibrary)
             return session
         }

@@ -200,6 +200,7 @@ public final class ServerSetupModel: ScreenModel {
         var settings = environment.settings.load()
         settings.serverURL = server.url.absoluteString
         settings.instanceID = server.instanceID
+        settings.serverGeneration = server.generation
         do {
             try environment.settings.save(settings)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A server that answered `GET /api/v1/instance` as a ListenUp v1 server.
+/// A server that answered as a ListenUp server the app speaks to: REST v1
+/// (`GET /api/v1/instance`) or kRPC (`/healthz`, then `getServerInfo`).
 public struct VerifiedServer: Equatable, Sendable {
     /// The base URL that answered (the candidate that worked).
     public var url: URL
@@ -10,12 +11,15 @@ public struct VerifiedServer: Equatable, Sendable {
     public var name: String
     /// No admin exists yet: the next screen is Create admin.
     public var setupRequired: Bool
+    /// Which protocol it speaks.
+    public var generation: ServerGeneration
 
-    public init(url: URL, instanceID: String, name: String, setupRequired: Bool) {
+    public init(url: URL, instanceID: String, name: String, setupRequired: Bool, generation: ServerGeneration = .restV1) {
         self.url = url
         self.instanceID = instanceID
         self.name = name
         self.setupRequired = setupRequired
+        self.generation = generation
     }
 }
 
@@ -27,6 +31,8 @@ public enum ServerVerificationError: Error, Equatable, Sendable {
     case notListenUp(String)
     /// A ListenUp envelope, but `v` is not 1.
     case unsupportedVersion(Int?)
+    /// A kRPC ListenUp server whose `apiVersion` is not `v1` (the text).
+    case unsupportedAPIVersion(String)
     /// No connection (refused, no route, name not found, reset).
     case unreachable
     /// The TLS handshake failed.
@@ -42,6 +48,7 @@ public enum ServerVerificationError: Error, Equatable, Sendable {
         switch self {
         case .notListenUp: "notListenUp"
         case .unsupportedVersion: "unsupportedVersion"
+        case .unsupportedAPIVersion: "unsupportedAPIVersion"
         case .unreachable: "unreachable"
         case .tlsFailure: "tlsFailure"
         case .timedOut: "timedOut"
@@ -58,6 +65,9 @@ public enum ServerVerificationError: Error, Equatable, Sendable {
             return tr("Something answered at %@, but it isn't a ListenUp server. Check the address and the port.", address)
         case .unsupportedVersion:
             return tr("%@ runs a version of ListenUp this app can't talk to. Update the server or the app.", address)
+        case .unsupportedAPIVersion(let version):
+            // TRANSLATORS: %@ is the server address, then the API version it speaks (e.g. "v2").
+            return tr("%@ runs a newer ListenUp (API %@) than this app can talk to. Update the app.", address, version)
         case .unreachable:
             return tr("Couldn't reach %@. Check the address, and that the server is running and on your network.", address)
         case .tlsFailure:

@@ -2,9 +2,13 @@ import Foundation
 import ListenUpAPI
 import Logging
 
-/// Checks that an address is a ListenUp v1 server: `GET /api/v1/instance`
-/// must answer 200 with a valid envelope, `v == 1`, `success == true` and a
-/// string `data.id`.
+/// Checks that an address is a ListenUp server the app speaks to, and which
+/// generation: REST v1 first (`GET /api/v1/instance` must answer 200 with a
+/// valid envelope, `v == 1`, `success == true` and a string `data.id`);
+/// when that answer says "not ListenUp" (never when the address is
+/// unreachable or fails TLS), kRPC: `GET /healthz` must answer
+/// `{"status":"ok"}`, then `InstanceService.getServerInfo` on the public
+/// socket (the ``KRPCServerInfoProbe``) must give `apiVersion == "v1"`.
 ///
 /// Candidates are tried in the order ``ServerAddress`` gives (for a bare IP
 /// or `localhost` `http://` first, for a host name `https://` first), moving
@@ -23,13 +27,21 @@ public struct ServerVerifier: Sendable {
     /// A real instance answer is a few hundred bytes; anything past this is not one.
     public static let maxBodyBytes = 256 * 1024
 
-    /// Verification over `transport`.
-    public static func live(transport: HTTPTransport, logger: Logger, timeout: Duration = ServerVerifier.timeout) -> ServerVerifier {
+    /// Verification over `transport`; kRPC servers are recognised through
+    /// `krpcServerInfo` (nil: REST v1 only).
+    public static func live(transport: HTTPTransport, logger: Logger, timeout: Duration = ServerVerifier.timeout,
+                            krpcServerInfo: KRPCServerInfoProbe? = nil) -> ServerVerifier {
         ServerVerifier { address in
             var outcome: Result<VerifiedServer, ServerVerificationError> = .failure(.unreachable)
             for candidate in address.candidates {
                 if Task.isCancelled { return .failure(.unreachable) }
                 outcome = await check(candidate, transport: transport, timeout: timeout)
+                if case .failure(.notListenUp(let detail)) = outcome, let krpcServerInfo {
+                    logger.debug("Not a REST v1 server; trying kRPC", metadata: ["url": "\(candidate.absoluteString)", "detail": "\(detail)"])
+                    let probed = await checkKRPC(candidate, transport: transport, timeout: timeout, serverInfo: krpcServerInfo)
+                    // A server that is neither keeps the REST answer's reason.
+                    if case .failure(.notListenUp) = probed {} else { outcome = probed }
+                }
                 switch outcome {
                 case .success:
                     return outcome
@@ -57,6 +69,43 @@ public struct ServerVerifier: Sendable {
             return .failure(.unreachable)
         }
         return interpret(response, base: base)
+    }
+
+    /// One candidate base URL as a kRPC server: `/healthz`, then `getServerInfo`.
+    static func checkKRPC(_ base: URL, transport: HTTPTransport, timeout: Duration,
+                          serverInfo: KRPCServerInfoProbe) async -> Result<VerifiedServer, ServerVerificationError> {
+        let request = HTTPRequest(method: "GET", url: base.appendingAPIPath("/healthz"), headers: [("Accept", "application/json")])
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request, timeout, 4096)
+        } catch let error as TransportError {
+            return .failure(ServerVerificationError(error))
+        } catch {
+            return .failure(.unreachable)
+        }
+        guard isHealthy(response) else { return .failure(.notListenUp("no kRPC health answer")) }
+        return interpret(await serverInfo(base, timeout), base: base)
+    }
+
+    /// Whether `/healthz` answered 200 `{"status":"ok"}`.
+    static func isHealthy(_ response: HTTPResponse) -> Bool {
+        guard response.status == 200,
+              let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return false }
+        return object["status"] as? String == "ok"
+    }
+
+    /// Reads a kRPC server's `getServerInfo` answer.
+    static func interpret(_ answer: Result<ServerInstanceInfo, ServerVerificationError>, base: URL)
+        -> Result<VerifiedServer, ServerVerificationError> {
+        switch answer {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let info):
+            guard info.apiVersion == "v1" else { return .failure(.unsupportedAPIVersion(info.apiVersion)) }
+            guard !info.instanceID.isEmpty else { return .failure(.notListenUp("server info without an instance id")) }
+            return .success(VerifiedServer(url: base, instanceID: info.instanceID, name: info.name,
+                                           setupRequired: info.setupRequired, generation: .krpc))
+        }
     }
 
     /// Reads an answer to `GET /api/v1/instance`.

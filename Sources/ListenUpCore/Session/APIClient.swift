@@ -10,6 +10,12 @@ public enum APIClientError: Error, Equatable, Sendable {
     case server(status: Int, message: String)
     /// 429 on setup/login: too many attempts.
     case rateLimited
+    /// Too many attempts, and the server says when to try again (kRPC
+    /// `AuthError.RateLimited{retryAfterSeconds}`).
+    case rateLimitedFor(seconds: Int)
+    /// The server answered with an error this app does not know (a kRPC
+    /// `AppError` type newer than the app); the text is for logs.
+    case serverNewer(String)
     /// The session is over: the refresh token was refused.
     case sessionLapsed
     /// The answer was not the envelope or payload the contract promises.
@@ -28,7 +34,8 @@ public enum APIClientError: Error, Equatable, Sendable {
         case .server(409, _): "conflict"
         case .server(let status, _) where status >= 500: "serverError"
         case .server: "rejected"
-        case .rateLimited: "rateLimited"
+        case .rateLimited, .rateLimitedFor: "rateLimited"
+        case .serverNewer: "serverNewer"
         case .sessionLapsed: "sessionLapsed"
         case .protocolMismatch: "protocolMismatch"
         case .redirectRefused: "redirectRefused"

@@ -21,6 +21,13 @@ extension APIClientError {
             tr("The server refused the request.")
         case .rateLimited:
             tr("Too many attempts. Wait a minute, then try again.")
+        case .rateLimitedFor(let seconds) where seconds <= 1:
+            tr("Too many attempts. Wait a second, then try again.")
+        case .rateLimitedFor(let seconds):
+            // TRANSLATORS: %@ is a number of seconds, 2 or more.
+            tr("Too many attempts. Wait %@ seconds, then try again.", String(seconds))
+        case .serverNewer:
+            tr("This server is newer than the app and answered in a way it doesn't know. Update ListenUp for Linux.")
         case .sessionLapsed:
             tr("Your session has ended. Sign in again to continue.")
         case .protocolMismatch:

@@ -2,9 +2,11 @@ import Foundation
 
 extension Dependencies {
     /// A saved session resumed on a new connection to its server (at
-    /// launch: the session read from the secret store).
-    public func resume(_ stored: StoredSession) -> Session {
-        Session(stored, connection: connect(to: KnownServer(url: stored.serverURL), session: stored))
+    /// launch: the session read from the secret store), over the protocol
+    /// of `generation` (saved with the server: no second probe).
+    public func resume(_ stored: StoredSession, generation: ServerGeneration = .restV1) -> Session {
+        let server = KnownServer(url: stored.serverURL, generation: generation)
+        return Session(stored, connection: connect(to: server, session: stored), generation: generation)
     }
 
     /// Signs in to `server` on a new connection with `attempt` (Sign in, or
@@ -17,7 +19,7 @@ extension Dependencies {
         async -> Result<Session, APIClientError> {
         let connection = connect(to: server)
         do throws(APIClientError) {
-            return .success(Session(try await attempt(connection), connection: connection))
+            return .success(Session(try await attempt(connection), connection: connection, generation: server.generation))
         } catch {
             return .failure(error)
         }

@@ -16,6 +16,18 @@ struct SettingsClientTests {
         #expect(SettingsClient.file(in: directory, logger: logger).load().serverURL == "https://listenup.example.com")
     }
 
+    @Test func aServerSavedBeforeGenerationsSpeaksRESTAndAKRPCOneIsKept() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("settings.json")
+        try Data(#"{"serverURL":"https://old.example","instanceID":"i"}"#.utf8).write(to: file)
+        let client = SettingsClient.file(in: directory, logger: logger)
+        #expect(client.load().serverGeneration == .restV1)
+        try client.save(AppSettings(serverURL: "https://new.example", serverGeneration: .krpc))
+        #expect(SettingsClient.file(in: directory, logger: logger).load().serverGeneration == .krpc)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains(#""serverGeneration" : "krpc""#))
+    }
+
     @Test func corruptFileIsSetAsideNotLost() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

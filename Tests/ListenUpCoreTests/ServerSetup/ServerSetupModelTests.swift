@@ -80,7 +80,22 @@ struct ServerSetupModelTests {
         #expect(model.status == .verified(Self.server))
         #expect(settings.load().serverURL == "https://example.com:8080")
         #expect(settings.load().instanceID == "lib-abc")
+        #expect(settings.load().serverGeneration == .restV1)
         #expect(events.value.last == .serverVerified(Self.server))
+    }
+
+    @Test func aKRPCServerIsSavedWithItsGeneration() async throws {
+        let model = makeModel()
+        model.send(.urlChanged("example.com:8080"))
+        model.send(.connect)
+        var krpc = Self.server
+        krpc.generation = .krpc
+        scripted.answer(.success(krpc))
+        await settle { !model.isChecking }
+        #expect(settings.load().serverGeneration == .krpc)
+        #expect(events.value.last == .serverVerified(krpc))
+        #expect(AuthState.checkingServer(try ServerAddress.parse("example.com:8080").get()).applying(.serverVerified(krpc))
+                == .needsLogin(KnownServer(url: krpc.url, generation: .krpc)))
     }
 
     @Test func aFailedCheckSaysWhyAndAllowsAnotherTry() async throws {

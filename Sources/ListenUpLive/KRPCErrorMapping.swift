@@ -1,0 +1,81 @@
+import Foundation
+import KRPCSession
+import ListenUpCore
+import ListenUpKRPC
+import WebSocketTransport
+
+/// kRPC failures in the terms the screens report (``APIClientError``), so
+/// a model reads a kRPC server's refusal as it reads a REST one. Messages
+/// the user sees are written here (the kRPC server sends codes, not text).
+enum KRPCErrorMapping {
+    /// A domain failure (`AppResult.Failure`).
+    static func error(_ error: AppError) -> APIClientError {
+        switch error.kind {
+        case .authInvalidCredentials:
+            return .server(status: 401, message: "")
+        case .authRateLimited:
+            return error.retryAfterSeconds.map { .rateLimitedFor(seconds: max(1, $0)) } ?? .rateLimited
+        case .authSetupAlreadyComplete:
+            return .server(status: 409, message: tr("This server already has an administrator. Sign in instead."))
+        case .authEmailAlreadyExists:
+            return .server(status: 409, message: tr("An account with this email exists already."))
+        case .authPendingApproval:
+            return .server(status: 403, message: tr("Your account is waiting for an administrator's approval."))
+        case .authAccountDenied:
+            return .server(status: 403, message: tr("An administrator has declined this account."))
+        case .authPermissionDenied:
+            return .server(status: 403, message: tr("Your account isn't allowed to do that on this server."))
+        case .authWeakPassword:
+            return .server(status: 400, message: tr("Choose a password of 8 to 1024 characters."))
+        case .validationError:
+            return .server(status: 400, message: error.validationMessage ?? "")
+        case .authSetupRequired, .authRegistrationDisabled:
+            return .server(status: 403, message: "")
+        case .authSessionExpired, .authSessionNotFound, .authInvalidRefreshToken, .authServerInstanceChanged:
+            return .sessionLapsed
+        case .syncNotFound:
+            return .server(status: 404, message: "")
+        case .syncUnknownDomain, .syncTooManyIds, .syncUnsupportedMatch:
+            return .protocolMismatch("\(error)")
+        case .internalError:
+            return .server(status: 500, message: "")
+        case .unknown:
+            return .serverNewer(error.type)
+        }
+    }
+
+    /// A call or session failure.
+    static func error(_ error: KRPCSessionError) -> APIClientError {
+        switch error {
+        case .unauthorized: .server(status: 401, message: "")
+        case .transport(let transport): .transport(self.transport(transport))
+        case .handshakeFailed: .protocolMismatch("the server did not answer the kRPC handshake")
+        case .timedOut: .transport(.timedOut)
+        case .callException(let className, _): .protocolMismatch("the server could not run the call (\(className))")
+        case .endpointCancelled, .closed, .notOpen, .streamCancelled, .cancelledByServer: .transport(.unreachable("\(error)"))
+        case .cancelled: .transport(.cancelled)
+        case .invalidArguments(let detail), .undecodableResult(let detail): .protocolMismatch(detail)
+        }
+    }
+
+    /// Any error a kRPC call can throw.
+    static func error(_ error: any Error) -> APIClientError {
+        switch error {
+        case let error as APIClientError: error
+        case let error as KRPCSessionError: self.error(error)
+        case let error as AppError: self.error(error)
+        case is CancellationError: .transport(.cancelled)
+        default: .protocolMismatch("\(error)")
+        }
+    }
+
+    /// A socket failure as the HTTP transport would report it.
+    static func transport(_ error: WebSocketTransportError) -> TransportError {
+        switch error {
+        case .timedOut: .timedOut
+        case .tlsFailed(let detail): .tlsFailure(detail)
+        case .upgradeRejected(let status): .invalidResponse("HTTP \(status) at the WebSocket upgrade")
+        default: .unreachable("\(error)")
+        }
+    }
+}

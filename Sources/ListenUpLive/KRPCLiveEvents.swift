@@ -1,0 +1,90 @@
+import Foundation
+import ListenUpAPI
+import ListenUpCore
+import ListenUpKRPC
+
+/// `observeEvents` frames (§3.4) as the live events the core's
+/// `LibraryLiveUpdates` reads from a REST v1 server (`book.created`,
+/// `book.deleted`, `listening.progress_updated`, …). Pure; any thread.
+enum KRPCLiveEvents {
+    /// What one frame means for the stream.
+    enum Outcome: Equatable, Sendable {
+        /// Events to pass on (none for a heartbeat or a row the library does not keep).
+        case emit([ServerSentEvent])
+        /// The stream is over (`CursorStale`): end it, so the library syncs and resubscribes.
+        case finish
+        /// The server says the stream failed.
+        case fail(AppError)
+    }
+
+    /// Translates `frame`; `duration` gives a book's length (for progress).
+    static func translate(_ frame: SyncFrame, duration: (String) -> Int64?, now: Date = Date()) -> Outcome {
+        do {
+            if frame.isControl { return control(try frame.control()) }
+            switch frame.domain {
+            case SyncDomain.books.rawValue:
+                let event = try frame.event(as: BookSyncPayload.self)
+                switch event.change {
+                case .created(let payload), .updated(let payload):
+                    if payload.isDeleted { return .emit([deleted(payload.id, at: payload.deletedAt ?? event.occurredAt)]) }
+                    return .emit([live("book.created", BookCreatedPayload(book: KRPCMapping.syncBook(payload)), at: event.occurredAt)])
+                case .deleted:
+                    return .emit([deleted(event.id, at: event.occurredAt)])
+                case .unknown:
+                    return .emit([])
+                }
+            case SyncDomain.playbackPositions.rawValue:
+                let event = try frame.event(as: PlaybackPositionSyncPayload.self)
+                guard let position = event.payload, !position.isDeleted else { return .emit([]) }
+                let length = duration(position.bookId) ?? 0
+                let fraction = position.finished ? 1 : (length > 0 ? min(1, Double(position.positionMs) / Double(length)) : 0)
+                let payload = ProgressUpdatedPayload(bookID: position.bookId, progress: fraction, isFinished: position.finished,
+                                                     currentPositionMs: position.positionMs,
+                                                     lastPlayedAt: KRPCMapping.date(position.lastPlayedAt))
+                return .emit([live("listening.progress_updated", payload, at: event.occurredAt)])
+            default:
+                return .emit([])
+            }
+        } catch {
+            // A frame this build cannot read is skipped; the next sync brings its row.
+            return .emit([])
+        }
+    }
+
+    private static func control(_ control: SyncControl) -> Outcome {
+        switch control {
+        case .cursorStale:
+            return .finish
+        case .accessChanged, .libraryDataChanged:
+            return .emit([ServerSentEvent(type: "library.access_mode_changed", data: "{}")])
+        case .userDeleted:
+            return .emit([ServerSentEvent(type: "user.deleted", data: "{}")])
+        case .streamError(let error):
+            return .fail(error)
+        case .heartbeat, .activeSessionsChanged, .activityChanged, .preferencesChanged, .serverInfoChanged, .unknown:
+            return .emit([])
+        }
+    }
+
+    private static func deleted(_ id: String, at milliseconds: Int64) -> ServerSentEvent {
+        live("book.deleted", BookDeletedPayload(deletedAt: KRPCMapping.date(milliseconds), bookID: id), at: milliseconds)
+    }
+
+    /// An event in REST's wrapper: `{"timestamp":…,"data":…,"type":…}`.
+    private static func live<Payload: Encodable>(_ type: String, _ payload: Payload, at milliseconds: Int64) -> ServerSentEvent {
+        let wrapped = Wrapper(timestamp: KRPCMapping.date(milliseconds), data: payload, type: type)
+        let data = (try? ListenUpJSON.encoder.encode(wrapped)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return ServerSentEvent(type: type, data: data)
+    }
+
+    private struct Wrapper<Payload: Encodable>: Encodable {
+        var timestamp: Date
+        var data: Payload
+        var type: String
+    }
+}
+
+extension PlaybackPositionSyncPayload {
+    /// A tombstone.
+    var isDeleted: Bool { deletedAt != nil }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import ListenUpAPI
+import ListenUpCore
+import ListenUpKRPC
+
+/// The kRPC server's data (`ListenUpKRPC` DTOs) in the REST v1 shapes the
+/// core keeps (`ListenUpAPI`), so no model knows which server it reads.
+/// Pure functions; any thread.
+enum KRPCMapping {
+    /// An epoch-milliseconds time as a `Date`.
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+    }
+
+    /// A `Date` as epoch milliseconds.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// A series sequence as REST writes it: `1.0` → `"1"`, `1.5` → `"1.5"`.
+    static func sequence(_ value: Double?) -> String? {
+        guard let value, value.isFinite else { return nil }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// One book as `/sync/books` would give it: files in play order, chapters
+    /// with an end (start + duration) and the file they start in,
+    /// contributors merged per person with their roles, series with names,
+    /// and a cover hint when the server has a cover.
+    static func syncBook(_ payload: BookSyncPayload) -> SyncBook {
+        let files = payload.audioFiles.sorted { $0.index < $1.index }
+        var fileStarts: [(id: String, start: Int64)] = []
+        var offset: Int64 = 0
+        for file in files {
+            fileStarts.append((file.id, offset))
+            offset += file.duration
+        }
+        func fileID(at position: Int64) -> String {
+            fileStarts.last { $0.start <= position }?.id ?? files.first?.id ?? ""
+        }
+        var book = SyncBook(
+            createdAt: date(payload.createdAt), updatedAt: date(payload.updatedAt), id: payload.id, title: payload.title,
+            path: payload.rootRelPath,
+            audioFiles: files.map {
+                AudioFile(id: $0.id, path: $0.filename, filename: $0.filename, format: $0.format, codec: $0.codec, size: $0.size,
+                          duration: $0.duration, bitrate: $0.bitrate, inode: 0, modTime: 0)
+            },
+            totalDuration: payload.totalDuration, totalSize: files.reduce(0) { $0 + $1.size }, contributors: contributors(payload))
+        book.deletedAt = payload.deletedAt.map(date)
+        book.scannedAt = date(payload.scannedAt)
+        book.coverImage = payload.cover.map { CoverImage(path: "", filename: $0.hash, format: "", size: 0) }
+        book.isbn = payload.isbn
+        book.subtitle = payload.subtitle
+        book.description = payload.description
+        book.publisher = payload.publisher
+        book.publishYear = payload.publishYear.map(String.init)
+        book.language = payload.language
+        book.asin = payload.asin
+        book.abridged = payload.abridged
+        book.genres = payload.genres.isEmpty ? nil : payload.genres.map(\.name)
+        book.genreIDs = payload.genres.isEmpty ? nil : payload.genres.map(\.id)
+        if !payload.series.isEmpty {
+            book.series = payload.series.map { SeriesLink(seriesID: $0.id, sequence: sequence($0.sequence)) }
+            book.seriesInfo = payload.series.map { SeriesInfo(seriesID: $0.id, name: $0.name, sequence: sequence($0.sequence)) }
+            book.seriesName = payload.series.first?.name
+        }
+        book.chapters = payload.chapters.sorted { $0.startTime < $1.startTime }.enumerated().map { index, chapter in
+            Chapter(title: chapter.title, audioFileID: fileID(at: chapter.startTime), index: index,
+                    startTime: chapter.startTime, endTime: chapter.startTime + max(0, chapter.duration))
+        }
+        return book
+    }
+
+    /// The book's people, one entry per contributor with every role they
+    /// have, in the order they first appear.
+    static func contributors(_ payload: BookSyncPayload) -> [BookContributor] {
+        var merged: [BookContributor] = []
+        for person in payload.contributors {
+            if let index = merged.firstIndex(where: { $0.contributorID == person.id }) {
+                if !merged[index].roles.contains(person.role.rawValue) { merged[index].roles.append(person.role.rawValue) }
+            } else {
+                merged.append(BookContributor(contributorID: person.id, name: person.name, roles: [person.role.rawValue],
+                                              creditedAs: person.creditedAs))
+            }
+        }
+        return merged
+    }
+
+    /// A `pullDomain("books")` page as a `/sync/books` page: live rows are
+    /// books, tombstones deleted ids. `since` is where the page started; the
+    /// cursor it gives back is the revision to go on from, on every page,
+    /// the last one included (the next delta starts there). A page that says
+    /// `hasMore` with no cursor is the last one (§3.4, the official client's
+    /// defence), as is an empty page.
+    static func booksPage(_ page: SyncPage, since: Int64) throws(KRPCDecodingError) -> SyncBooksResponse {
+        let payloads = try page.decodeItems(as: BookSyncPayload.self)
+        let live = payloads.filter { !$0.isDeleted }.map(syncBook)
+        let deleted = payloads.filter(\.isDeleted).map(\.id)
+        let next = max(page.nextCursor ?? since, payloads.map(\.revision).max() ?? since, since)
+        return SyncBooksResponse(nextCursor: KRPCCursor.text(next), books: live, deletedBookIDs: deleted.isEmpty ? nil : deleted,
+                                 hasMore: page.hasMore && page.nextCursor != nil && !payloads.isEmpty)
+    }
+
+    /// A position as the player keeps it.
+    static func position(_ payload: PlaybackPositionSyncPayload) -> ListeningPosition {
+        ListeningPosition(bookID: payload.bookId, position: payload.positionMs, updatedAt: date(payload.lastPlayedAt),
+                          finished: payload.finished)
+    }
+
+    /// What a listing needs of a book: its title, authors and length.
+    struct BookSummary: Equatable, Sendable {
+        var title: String
+        var author: String?
+        var duration: Int64
+    }
+
+    /// The summary of `book`.
+    static func summary(_ book: SyncBook) -> BookSummary {
+        let authors = book.names(withRole: "author")
+        return BookSummary(title: book.title, author: authors.isEmpty ? nil : authors.joined(separator: ", "), duration: book.totalDuration)
+    }
+
+    /// A *Continue listening* entry: the position with the book's summary.
+    static func continueItem(_ payload: PlaybackPositionSyncPayload, book: BookSummary?) -> ContinueListeningItem {
+        let duration = book?.duration ?? 0
+        let progress = duration > 0 ? min(1, max(0, Double(payload.positionMs) / Double(duration))) : 0
+        return ContinueListeningItem(bookID: payload.bookId, title: book?.title ?? "", author: book?.author,
+                                     position: payload.positionMs, duration: duration, progress: progress,
+                                     lastPlayedAt: date(payload.lastPlayedAt))
+    }
+
+    /// A span as a `recordListeningEvent` request, in time zone `tz`.
+    static func listeningEvent(_ span: ListeningSpan, tz: String) -> RecordListeningEventRequest {
+        RecordListeningEventRequest(id: span.id, bookId: span.bookID, startPositionMs: span.start, endPositionMs: span.end,
+                                    startedAt: milliseconds(span.startedAt), endedAt: milliseconds(span.endedAt),
+                                    playbackSpeed: span.rate, tz: tz, deviceLabel: span.deviceID)
+    }
+}
+
+/// The sync cursor a kRPC connection hands the core: `rev:<revision>`,
+/// opaque to everyone but this connection.
+enum KRPCCursor {
+    /// The text for `revision`.
+    static func text(_ revision: Int64) -> String { "rev:\(revision)" }
+
+    /// The revision in `text`, or nil for anything this connection did not make.
+    static func revision(_ text: String?) -> Int64? {
+        guard let text, text.hasPrefix("rev:") else { return nil }
+        return Int64(text.dropFirst(4))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import KRPCSession
+import ListenUpAPI
+import ListenUpCore
+import ListenUpKRPC
+
+/// Listening over kRPC (§3.6, §3.7): signed audio URLs from `prepare`,
+/// spans as listening events plus the position, positions from
+/// `playback_positions`, *Continue listening* from `getRecentlyListened`.
+extension KRPCServerConnection {
+    /// Absolute signed URLs from `PlaybackService.prepare` (direct play:
+    /// `capabilities` null). No headers: the signature is the
+    /// authorisation. After a refusal (403: the signature ran out) the URLs
+    /// are simply prepared again.
+    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+        let prepared = try await call(.prepare, PrepareArguments(bookId: bookID, capabilities: nil, forceTranscode: false),
+                                      returning: PreparedPlayback.self)
+        var urls: [String: URL] = [:]
+        for file in prepared.audioFiles {
+            if let url = KRPCEndpoints.absolute(file.url, base: baseURL) { urls[file.fileId] = url }
+        }
+        let missing = fileIDs.filter { urls[$0] == nil }
+        if !missing.isEmpty {
+            logger.warning("prepare named no URL for some files", metadata: ["book": "\(bookID)", "missing": "\(missing.count)"])
+        }
+        return AudioAccess(urls: urls, headers: [:])
+    }
+
+    /// `recordListeningEvent` for each span (in order), then
+    /// `recordPosition` with the last span of each book. A span the server
+    /// refuses for good (validation, an unknown book) is reported failed;
+    /// a network failure throws, and the spans are sent again later.
+    public func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+        var acknowledged: [String] = []
+        var failed: [String] = []
+        var last: [String: ListeningSpan] = [:]
+        let tz = TimeZone.current.identifier
+        for span in spans {
+            do {
+                _ = try await call(.recordListeningEvent, RequestArguments(KRPCMapping.listeningEvent(span, tz: tz)),
+                                   returning: ListeningEventSyncPayload.self)
+                acknowledged.append(span.id)
+                last[span.bookID] = span
+            } catch .server(let status, _) where (400..<500).contains(status) {
+                failed.append(span.id)
+            }
+        }
+        for span in last.values.sorted(by: { $0.endedAt < $1.endedAt }) {
+            let request = RecordPositionRequest(bookId: span.bookID, positionMs: span.end, lastPlayedAt: KRPCMapping.milliseconds(span.endedAt),
+                                                finished: false, playbackSpeed: span.rate, currentChapterId: nil)
+            do {
+                _ = try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)
+            } catch .server(let status, _) where (400..<500).contains(status) {
+                logger.debug("The server refused a position", metadata: ["status": "\(status)"])
+            }
+        }
+        return ListeningAcknowledgement(acknowledged: acknowledged, failed: failed)
+    }
+
+    /// Every position of the user (`pullDomain("playback_positions")`, all
+    /// pages), those changed since `updatedAfter` when given.
+    public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+        var since: Int64 = 0
+        var positions: [String: PlaybackPositionSyncPayload] = [:]
+        while true {
+            let page = try await call(.pullDomain, PullDomainArguments(domain: SyncDomain.playbackPositions.rawValue, since: since, limit: 500),
+                                      returning: SyncPage.self)
+            let rows: [PlaybackPositionSyncPayload]
+            do { rows = try page.decodeItems(as: PlaybackPositionSyncPayload.self) } catch {
+                throw .protocolMismatch("a positions page did not decode: \(error)")
+            }
+            for row in rows {
+                if row.isDeleted { positions[row.bookId] = nil } else { positions[row.bookId] = row }
+            }
+            guard page.hasMore, let next = page.nextCursor, !rows.isEmpty, next > since else { break }
+            since = next
+        }
+        let cutoff = updatedAfter.map(KRPCMapping.milliseconds) ?? Int64.min
+        return positions.values.filter { max($0.updatedAt, $0.lastPlayedAt) > cutoff }
+            .sorted { $0.bookId < $1.bookId }.map(KRPCMapping.position)
+    }
+
+    /// `PlaybackProgressService.getRecentlyListened(limit)`, with each book's
+    /// title, authors and length (from the books pulled, else `getBook`).
+    public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] {
+        let positions = try await call(.getRecentlyListened, LimitArguments(limit: min(max(limit, 1), 100)),
+                                       returning: [PlaybackPositionSyncPayload].self)
+        var items: [ContinueListeningItem] = []
+        for position in positions {
+            var summary = summaries[position.bookId]
+            if summary == nil, let book = try? await call(.getBook, GetBookArguments(id: position.bookId), returning: BookSyncPayload.self) {
+                let mapped = KRPCMapping.syncBook(book)
+                learn(books: [mapped], through: nil)
+                summary = KRPCMapping.summary(mapped)
+            }
+            items.append(KRPCMapping.continueItem(position, book: summary))
+        }
+        return items
+    }
+
+    /// `recordPosition` with `finished`; not finished restarts the book at 0.
+    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
+        let position = finished ? (summaries[bookID]?.duration ?? 0) : 0
+        let request = RecordPositionRequest(bookId: bookID, positionMs: position, lastPlayedAt: KRPCMapping.milliseconds(Date()),
+                                            finished: finished, playbackSpeed: 1, currentChapterId: nil)
+        _ = try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)
+    }
+}

@@ -1,0 +1,155 @@
+import DemoServer
+import Foundation
+import Testing
+
+/// The whole first journey against either server generation, with the same
+/// assertions: the Go server's REST v1 and today's Kotlin server's kRPC,
+/// both served by the demo server, the real `listenup --headless` in a
+/// child process. Nothing the user sees may tell them apart.
+@Suite("One journey, both server generations", .serialized)
+struct HeadlessGenerationsTests {
+    typealias Journey = HeadlessJourneyTests
+    typealias Listening = HeadlessPlaybackTests
+
+    /// Where each generation counts a sign-in.
+    static func loginKey(_ wire: DemoProtocol) -> String {
+        wire == .krpc ? "AuthServicePublic.login" : "/api/v1/auth/login"
+    }
+
+    /// Where each generation counts a server check (verification).
+    static func checkKey(_ wire: DemoProtocol) -> String {
+        wire == .krpc ? "InstanceService.getServerInfo" : "/api/v1/instance"
+    }
+
+    static func startServer(_ wire: DemoProtocol, books: Int, admin: Bool = false) async throws -> (DemoServer, String) {
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = books
+        configuration.chapterSeconds = 4
+        configuration.authAttemptRefill = 3_600
+        configuration.protocol = wire
+        // kRPC finds a revoked session when its event stream's liveness check runs.
+        configuration.krpc.sessionCheckInterval = 1
+        if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
+        let server = DemoServer(configuration: configuration)
+        let port = try await server.start()
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    /// `match`, for lines after the first `mark` only (the process keeps
+    /// every line, and the library settled once already before signing out).
+    static func after(_ mark: Int, _ match: @escaping ([String: Any]) -> Bool) -> ([String: Any]) -> Bool {
+        let seen = LineCount()
+        return { line in
+            seen.value += 1
+            return seen.value > mark && match(line)
+        }
+    }
+
+    /// A count only the reading thread touches.
+    final class LineCount: @unchecked Sendable {
+        var value = 0
+    }
+
+    @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
+    func connectCreateAdminFollowSignOutSignInRestartListenAndGoOffline(protocol wire: DemoProtocol) async throws {
+        let (server, url) = try await Self.startServer(wire, books: 12)
+        var stopped = false
+        defer { if !stopped { Task { await server.stop() } } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-generations-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+
+        // Connect (the generation is found), create the admin, the library.
+        let first = try HeadlessProcess(home: home, environment: Listening.sink)
+        #expect(await first.awaitLine(Journey.onRoute("serverSetup")) != nil)
+        first.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await first.awaitLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
+        first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
+        let settled = await first.awaitLine(timeout: 20, Journey.librarySettled(12))
+        #expect(settled != nil, "\(first.allLines.suffix(5))\n\(first.stderr.suffix(3000))")
+        #expect(Journey.state(settled)?["user"] as? String == "Ada Lovelace")
+
+        // A live update: a book added on the server shows up by itself.
+        let added = server.addBook(title: "A Brand New Book")
+        let grown = await first.awaitLine(timeout: 15, Journey.libraryLoaded(13))
+        #expect(grown != nil, "\(first.allLines.suffix(3))")
+        let ids = (Journey.state(grown)?["books"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        #expect(ids.contains(added))
+
+        // Sign out, sign in again.
+        first.send(#"{"action":"logout"}"#)
+        #expect(await first.awaitLine(Journey.onRoute("login")) != nil, "\(first.allLines.suffix(3))")
+        let signedOut = first.allLines.count
+        first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await first.awaitLine(timeout: 20, Self.after(signedOut, Journey.librarySettled(13))) != nil, "\(first.allLines.suffix(3))")
+        first.send(#"{"action":"quit"}"#)
+        #expect(await first.awaitExit() == 0)
+
+        // A restart goes straight to the library (no password, no probe) and plays.
+        let logins = server.requestCount(Self.loginKey(wire))
+        let checks = server.requestCount(Self.checkKey(wire))
+        #expect(checks == 1, "verified once, when connecting")
+        let second = try HeadlessProcess(home: home, environment: Listening.sink)
+        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(13)) != nil, "\(second.allLines)\n\(second.stderr.suffix(3000))")
+        #expect(server.requestCount(Self.loginKey(wire)) == logins)
+        #expect(server.requestCount(Self.checkKey(wire)) == checks, "the saved generation is used: no second check")
+        #expect(!second.allLines.contains { $0.contains(#""route":"login""#) || $0.contains(#""route":"serverSetup""#) })
+        second.send(#"{"action":"play","bookId":"\#(Listening.book)"}"#)
+        let playing = await second.awaitLine(timeout: 15, Listening.playing(atLeast: 1_500))
+        #expect(playing != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
+        #expect(Listening.player(playing ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
+        second.send(#"{"action":"pause"}"#)
+        #expect(await second.awaitLine(timeout: 10, Listening.status("paused")) != nil)
+        for _ in 0..<100 where server.acceptedListeningEvents.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        let spans = server.acceptedListeningEvents
+        #expect(!spans.isEmpty, "the span before the pause reached the server")
+        #expect(spans.allSatisfy { $0.bookID == Listening.book && $0.endPositionMs > $0.startPositionMs && $0.playbackSpeed == 1 })
+        #expect(spans.contains { $0.endPositionMs >= 1_500 })
+        second.send(#"{"action":"quit"}"#)
+        #expect(await second.awaitExit() == 0)
+
+        // The server goes away: the next start shows the library from the cache.
+        await server.stop()
+        stopped = true
+        let third = try HeadlessProcess(home: home, environment: Listening.sink)
+        let offline = await third.awaitLine(timeout: 20) { line in
+            Journey.libraryLoaded(13)(line) && Journey.state(line)?["offline"] as? Bool == true
+        }
+        #expect(offline != nil, "\(third.allLines.suffix(5))\n\(third.stderr.suffix(2000))")
+        third.send(#"{"action":"quit"}"#)
+        #expect(await third.awaitExit() == 0)
+        for app in [first, second, third] {
+            #expect(!app.stderr.contains("analytical-engine"), "the password reached the log")
+        }
+    }
+
+    @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
+    func anExpiredTokenIsRefreshedSilentlyAndARevokedSessionLandsOnSignIn(protocol wire: DemoProtocol) async throws {
+        let (server, url) = try await Self.startServer(wire, books: 5, admin: true)
+        defer { Task { await server.stop() } }
+        let app = try HeadlessProcess()
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
+
+        // The access token runs out and every connection drops: the app
+        // reconnects, refreshes once and carries on without a word.
+        server.expireAccessTokens()
+        server.dropEventStreams()
+        let mark = app.allLines.count
+        app.send(#"{"action":"reload"}"#)
+        #expect(await app.awaitLine(timeout: 20, Self.after(mark, Journey.librarySettled(5))) != nil, "\(app.allLines.suffix(3))")
+        let refreshKey = wire == .krpc ? "AuthServicePublic.refreshSession" : "/api/v1/auth/refresh"
+        for _ in 0..<100 where server.requestCount(refreshKey) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.requestCount(refreshKey) == 1)
+        #expect(!app.allLines.contains { $0.contains(#""route":"login""#) && $0.contains("sessionLapsed") })
+
+        // The session is revoked on the server: sign in again, with a message.
+        server.revokeAllSessions()
+        app.send(#"{"action":"reload"}"#)
+        let login = await app.awaitLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
+        #expect((Journey.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines.suffix(5))")
+        app.send(#"{"action":"quit"}"#)
+        #expect(await app.awaitExit() == 0)
+    }
+}
