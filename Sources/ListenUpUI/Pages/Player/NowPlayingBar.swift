@@ -62,9 +62,9 @@ final class NowPlayingBar {
         gtk_box_append(info.cast(to: GtkBox.self), texts)
         gtk_button_set_child(openButton.cast(to: GtkButton.self), info)
 
-        backButton = PlayerControls.skipButton(back: true, seconds: 10)
+        backButton = PlayerControls.skipButton(back: true, seconds: nil)
         playButton = PlayerControls.iconButton("media-playback-start-symbolic", tr("Play"), large: true)
-        forwardButton = PlayerControls.skipButton(back: false, seconds: 30)
+        forwardButton = PlayerControls.skipButton(back: false, seconds: nil)
         for child in [openButton, backButton, playButton, forwardButton] { gtk_box_append(row.cast(to: GtkBox.self), child) }
         gtk_box_append(bar.cast(to: GtkBox.self), progress.widget)
         gtk_box_append(bar.cast(to: GtkBox.self), row)

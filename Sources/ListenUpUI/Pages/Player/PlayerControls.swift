@@ -17,10 +17,14 @@ enum PlayerControls {
         return button
     }
 
-    /// A skip button: the arrow with the seconds under it ("10", "30").
-    static func skipButton(back: Bool, seconds: Int) -> UnsafeMutablePointer<GtkWidget> {
-        let button = iconButton(back ? "media-seek-backward-symbolic" : "media-seek-forward-symbolic", skipName(back: back, seconds: seconds))
-        return button
+    /// A skip button: the arrow, named for its seconds ("Back 10 Seconds");
+    /// with `seconds` nil, named "Skip Back"/"Skip Forward" until its owner
+    /// names it (the now-playing bar, made at start-up, does so before it is
+    /// first shown: formatting a number loads ICU's data, ~3 MiB resident,
+    /// which a start that plays nothing need not pay).
+    static func skipButton(back: Bool, seconds: Int?) -> UnsafeMutablePointer<GtkWidget> {
+        let name = seconds.map { skipName(back: back, seconds: $0) } ?? (back ? tr("Skip Back") : tr("Skip Forward"))
+        return iconButton(back ? "media-seek-backward-symbolic" : "media-seek-forward-symbolic", name)
     }
 
     static func skipName(back: Bool, seconds: Int) -> String {
