@@ -58,6 +58,11 @@ extension DemoServer {
 
     /// Closes every event stream, as a restarting server or a dropped
     /// network would (kRPC: every WebSocket is dropped, without a close frame).
+    /// Open kRPC sockets (kRPC mode; 0 otherwise): `dropEventStreams()`
+    /// closes them on their event loops, and a test that must not reach an
+    /// old one waits for this to fall to 0.
+    public var kRPCSocketCount: Int { krpc?.openSocketCount ?? 0 }
+
     public func dropEventStreams() {
         service.events.dropAll()
         krpc?.dropSockets()

@@ -71,6 +71,7 @@ extension KRPCServerConnection {
                                    sessionID: auth.sessionId, userID: auth.user.id, displayName: auth.user.displayName,
                                    email: auth.user.email, accessExpiresAt: KRPCMapping.date(auth.accessTokenExpiresAt))
         session = stored
+        lapsing = nil
         do {
             try await sessions.save(stored)
         } catch {
@@ -82,7 +83,7 @@ extension KRPCServerConnection {
     /// A usable access token, refreshed first when little is left of it;
     /// with `refused` (the token a 401 refused), a fresh one.
     func accessToken(refusing refused: String?) async throws -> String {
-        guard let current = session else { throw APIClientError.sessionLapsed }
+        guard let current = session else { throw await lapsedError() }
         if let refused { return try await refreshed(after: refused).accessToken }
         if current.accessExpiresAt.timeIntervalSinceNow < Self.refreshMargin {
             return try await refreshed(after: current.accessToken).accessToken
@@ -94,7 +95,7 @@ extension KRPCServerConnection {
     /// current one, another call already refreshed: use that. Concurrent
     /// callers share one refresh; a refused one ends the session.
     func refreshed(after failedToken: String) async throws(APIClientError) -> StoredSession {
-        guard let current = session else { throw .sessionLapsed }
+        guard let current = session else { throw await lapsedError() }
         if current.accessToken != failedToken { return current }
         let task: Task<StoredSession, any Error>
         if let inFlight = refreshInFlight {
@@ -130,12 +131,27 @@ extension KRPCServerConnection {
     }
 
     /// The server refused the session: forget it and tell the handlers.
+    /// A second caller while this runs waits for the first.
     func lapse() async {
+        if let lapsing {
+            await lapsing.value
+            return
+        }
         guard session != nil else { return }
         logger.info("The server refused the session; signing in again is needed")
         session = nil
-        await closeSockets()
-        await sessions.delete(baseURL)
-        for handler in lapsedHandlers { await handler() }
+        let task = Task {
+            await closeSockets()
+            await sessions.delete(baseURL)
+            for handler in lapsedHandlers { await handler() }
+        }
+        lapsing = task
+        await task.value
+    }
+
+    /// `sessionLapsed`, once a lapse under way has told the store and the handlers.
+    func lapsedError() async -> APIClientError {
+        await lapsing?.value
+        return .sessionLapsed
     }
 }

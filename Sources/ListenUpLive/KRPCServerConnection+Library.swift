@@ -45,7 +45,7 @@ extension KRPCServerConnection {
     /// first when little is left of it, and once more on a 401).
     /// - Returns: the bytes, or nil when the book has no cover (404).
     public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
-        guard session != nil else { throw .sessionLapsed }
+        guard session != nil else { throw await lapsedError() }
         let path = "/api/v1/covers/" + (bookID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? bookID)
         guard let url = KRPCEndpoints.absolute(path + "?w=300", base: baseURL) else { throw .protocolMismatch("no cover URL") }
         func fetch(_ token: String) async throws(APIClientError) -> HTTPResponse {

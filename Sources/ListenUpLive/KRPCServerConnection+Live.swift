@@ -12,7 +12,7 @@ extension KRPCServerConnection {
     /// then syncs and resubscribes) and throws when the socket breaks, the
     /// server fails it, or nothing arrives for ``readIdleTimeout``.
     public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        guard session != nil else { throw .sessionLapsed }
+        guard session != nil else { throw await lapsedError() }
         let socket: KRPCSession
         do { socket = try await self.socket(.authed) } catch { throw KRPCErrorMapping.error(error) }
         let frames = await socket.events(.observeEvents, arguments: ObserveEventsArguments(sinceRevision: highestRevision),

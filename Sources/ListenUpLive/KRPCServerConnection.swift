@@ -32,6 +32,10 @@ public actor KRPCServerConnection: ServerConnection {
     var session: StoredSession?
     var refreshInFlight: Task<StoredSession, any Error>?
     var lapsedHandlers: [@Sendable () async -> Void] = []
+    /// A lapse under way: the session is already gone, the store and the
+    /// handlers are being told (callers that find no session wait for it,
+    /// so a sessionLapsed error is never seen before its handlers ran).
+    var lapsing: Task<Void, Never>?
     var sockets: [KRPCMount: KRPCSession] = [:]
     var opening: [KRPCMount: Task<KRPCSession, any Error>] = [:]
     var backoff = ReconnectBackoff(initial: .milliseconds(250), maximum: .seconds(5))
@@ -137,7 +141,7 @@ public actor KRPCServerConnection: ServerConnection {
     /// and the call sent once more.
     func call<Result: Decodable & Sendable>(_ method: KRPCMethod, _ arguments: some Encodable & Sendable, returning: Result.Type,
                                             on mount: KRPCMount = .authed) async throws(APIClientError) -> Result {
-        if mount == .authed, session == nil { throw .sessionLapsed }
+        if mount == .authed, session == nil { throw await lapsedError() }
         var attempt = 0
         while true {
             attempt += 1
@@ -164,7 +168,7 @@ public actor KRPCServerConnection: ServerConnection {
                 // The socket's session ended on the server: a refresh says
                 // whether the user is still signed in (a refusal lapses it).
                 await drop(mount, socket)
-                guard attempt == 1, let current = session else { throw .sessionLapsed }
+                guard attempt == 1, let current = session else { throw await lapsedError() }
                 _ = try await refreshed(after: current.accessToken)
                 continue
             case .failure(let error):

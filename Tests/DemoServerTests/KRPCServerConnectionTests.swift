@@ -13,6 +13,14 @@ struct KRPCServerConnectionTests {
     let logs = LogCapture()
     static let device = DeviceInfo(deviceType: "desktop", platform: "Linux", clientName: "ListenUp for Linux", clientVersion: "0.1.0")
 
+    /// Waits until the server has closed every kRPC socket (it closes them
+    /// on their event loops): a call sent before that could still be
+    /// answered on an old socket.
+    static func waitUntilClosed(_ server: DemoServer) async throws {
+        for _ in 0..<500 where server.kRPCSocketCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.kRPCSocketCount == 0)
+    }
+
     func start(books: Int = 3, admin: Bool = true) async throws -> (DemoServer, URL) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
@@ -69,6 +77,7 @@ struct KRPCServerConnectionTests {
 
         server.expireAccessTokens()
         server.dropEventStreams()  // every socket: the next call upgrades again, with the refused token
+        try await Self.waitUntilClosed(server)
         #expect(try await client.libraryBookCount() == 3)
         #expect(server.requestCount("AuthServicePublic.refreshSession") == 1)
         let after = try #require(await client.currentSession)
@@ -77,6 +86,7 @@ struct KRPCServerConnectionTests {
 
         server.revokeAllSessions()
         server.dropEventStreams()
+        try await Self.waitUntilClosed(server)
         do {
             _ = try await client.libraryBookCount()
             Issue.record("a revoked session still worked")

@@ -70,7 +70,7 @@ struct KRPCSessionCallTests {
             let error = await failure(of: result)
             #expect(error as? KRPCSessionError == .timedOut(method: "getServerInfo"))
             let waited = ContinuousClock.now - started
-            #expect(waited >= .milliseconds(300) && waited < .seconds(2))
+            #expect(waited >= .milliseconds(300) && waited < .seconds(5), "fires, and long before a hang")
             let cancel = try await fixture.peer.next()
             #expect(cancel == .cancelRequest(callId: call.callId, serviceType: call.serviceType))
             // The session is still usable, and the late answer changes nothing.

@@ -32,8 +32,10 @@ struct ClosingTests {
     @Test("a message the server sends between the client's close and its answer is still delivered")
     func messageWhileClosing() async throws {
         let server = try await ScriptedWebSocketServer.start()
-        try await withTimeout {
-            let connection = try await makeClient().connect(to: server.url())
+        try await withTimeout(.seconds(20)) {
+            // The client waits for the server's answer far longer than the
+            // test needs (a loaded machine once took 3.9 s to get there).
+            let connection = try await makeClient { $0.closeTimeout = .seconds(15) }.connect(to: server.url())
             let peer = try await server.nextPeer()
             peer.ignoreCloseFrames()
             var messages = connection.messages.makeAsyncIterator()

@@ -13,7 +13,7 @@ struct TestTimeout: Error, CustomStringConvertible {
 
 /// Runs `body` and fails with ``TestTimeout`` after `limit`, even if `body`
 /// waits on something that ignores cancellation (it is cancelled, not awaited).
-func withTimeout<T: Sendable>(_ limit: Duration = .seconds(2),
+func withTimeout<T: Sendable>(_ limit: Duration = .seconds(10),
                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     // A promise completes once: whichever of the two comes first wins.
     let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: T.self)
@@ -33,8 +33,10 @@ func withTimeout<T: Sendable>(_ limit: Duration = .seconds(2),
 func makeClient(logger: Logger = Logger(label: "test.websocket"),
                 _ adjust: (inout WebSocketConfiguration) -> Void = { _ in }) -> WebSocketClient {
     var configuration = WebSocketConfiguration()
-    configuration.connectTimeout = .seconds(1)
-    configuration.closeTimeout = .milliseconds(500)
+    // Generous: every suite runs at once on two cores in make test; the
+    // tests about these timeouts set their own.
+    configuration.connectTimeout = .seconds(5)
+    configuration.closeTimeout = .seconds(2)
     configuration.pingInterval = nil
     adjust(&configuration)
     return WebSocketClient(configuration: configuration, logger: logger)

@@ -113,6 +113,9 @@ final class DemoKRPCService: Sendable {
     }
 
     /// Drops every socket without a close frame (a network drop).
+    /// How many kRPC sockets are open.
+    var openSocketCount: Int { sockets.withLock { $0.count } }
+
     func dropSockets() {
         for bound in sockets.withLock({ Array($0.values) }) {
             bound.eventLoop.execute { bound.value.channel.close(promise: nil) }
