@@ -77,6 +77,8 @@ final class Pipeline: @unchecked Sendable {
         var lastPosition: Int64 = 0
     }
 
+    /// The bus thread's name (15 bytes at most, the kernel's limit).
+    static let busThreadName = "listenup-gstbus"
     private let queue = DispatchQueue(label: "io.github.listenup.playback")
     private let lock = NSLock()
     private var shared = Shared()
@@ -279,9 +281,8 @@ final class Pipeline: @unchecked Sendable {
         guard let playbin else { return }
         for handler in signalHandlers { g_signal_handler_disconnect(playbin, handler) }
         signalHandlers = []
+        stopBusThread(playbin)
         gst_element_set_state(playbin, GST_STATE_NULL)
-        busRunning.value = false
-        busThread = nil
         gst_object_unref(playbin)
         self.playbin = nil
         if let audioSink { gst_object_unref(audioSink) }
@@ -475,11 +476,24 @@ final class Pipeline: @unchecked Sendable {
         let running = busRunning
         let messages = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_STATE_CHANGED.rawValue
             | GST_MESSAGE_BUFFERING.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_STREAM_START.rawValue
+            | GST_MESSAGE_APPLICATION.rawValue
         let busBox = UnsafeSendable(bus)
+        // The thread sleeps until a message comes (no polling: a playing
+        // book wakes it only for what matters); `stopBusThread` wakes it
+        // with an application message to end it.
         let thread = Thread { [weak self] in
+            // Named from inside: Foundation gives the kernel a thread's name
+            // only when the thread names itself (for `top -H`, the benches).
+            Thread.current.name = Pipeline.busThreadName
             defer { gst_object_unref(busBox.value) }
             while running.value {
-                guard let message = gst_bus_timed_pop_filtered(busBox.value, 100_000_000, GstMessageType(rawValue: messages)) else { continue }
+                // GstClockTime.max is GST_CLOCK_TIME_NONE: wait for ever.
+                guard let message = gst_bus_timed_pop_filtered(busBox.value, GstClockTime.max, GstMessageType(rawValue: messages))
+                else { continue }
+                guard running.value, listenup_gst_message_type(message) != GST_MESSAGE_APPLICATION else {
+                    gst_message_unref(message)
+                    continue
+                }
                 let box = UnsafeSendable(message)
                 guard let self else {
                     gst_message_unref(message)
@@ -491,9 +505,23 @@ final class Pipeline: @unchecked Sendable {
                 }
             }
         }
-        thread.name = "listenup-gst-bus"
         thread.start()
         busThread = thread
+    }
+
+    /// Ends the bus thread, which wakes on its next message and sees it is
+    /// no longer wanted. The state changes on the way to NULL usually post
+    /// one, but nothing promises it, so a message of our own is posted:
+    /// before the pipeline goes to NULL, which sets its bus flushing (a
+    /// message posted then would be dropped).
+    private func stopBusThread(_ element: UnsafeMutablePointer<GstElement>) {
+        guard busThread != nil else { return }
+        busRunning.value = false
+        busThread = nil
+        if let bus = gst_element_get_bus(element) {
+            _ = gst_bus_post(bus, gst_message_new_application(nil, gst_structure_new_empty("listenup-stop-bus")))
+            gst_object_unref(bus)
+        }
     }
 
     /// One bus message, on the queue.

@@ -135,8 +135,12 @@ struct HeadlessPlaybackTests {
         server.cutNextAudio(after: 64_000)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
         #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(Self.threads(named: "listenup-gstbus", in: app.process.processIdentifier) == 1)
         app.send(#"{"action":"stop"}"#)
         #expect(await app.awaitLine(Self.status("stopped")) != nil)
+        // Stopping ends the engine's bus thread (it sleeps on the bus until
+        // told to end): no thread is left behind per book played.
+        #expect(await Self.threadsEnd(named: "listenup-gstbus", in: app.process.processIdentifier))
 
         // 403 on the file: an error with its code and a message, then play again works.
         // (Every time: a refusal is answered once with fresh credentials.)
@@ -154,6 +158,24 @@ struct HeadlessPlaybackTests {
         #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)
         #expect(await app.awaitExit() == 0)
+    }
+
+    /// How many of the process's threads are named `name`.
+    static func threads(named name: String, in pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { task in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
+    }
+
+    /// Whether the process's threads named `name` are gone within 5 s.
+    static func threadsEnd(named name: String, in pid: Int32) async -> Bool {
+        for _ in 0..<50 {
+            if threads(named: name, in: pid) == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// The desktop's media controls drive the headless player: `playerctl`
