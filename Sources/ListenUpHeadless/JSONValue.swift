@@ -75,11 +75,68 @@ public enum JSONValue: Equatable, Sendable, Codable, ExpressibleByStringLiteral,
         return nil
     }
 
-    /// Compact JSON with sorted keys, on one line.
+    /// Compact JSON with sorted keys, on one line: what `JSONEncoder` with
+    /// `.sortedKeys` and `.withoutEscapingSlashes` writes, written directly
+    /// (a playing book prints a line a second, and the encoder's generic
+    /// machinery was most of the headless front's cost per line). A number
+    /// that is not finite, which JSON cannot carry, is written as `null`.
     public func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else { return "null" }
-        return text
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let value):
+            if !value.isFinite {
+                output += "null"
+            } else if value.rounded() == value, abs(value) < 1e15 {
+                output += String(Int64(value))
+            } else {
+                // As JSONEncoder: Swift's shortest form, without a ".0".
+                let text = value.description
+                output += text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+            }
+        case .string(let value): Self.writeString(value, to: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(key, to: &output)
+                output += ":"
+                members[key]?.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, to output: inout String) {
+        output += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
     }
 }
