@@ -50,9 +50,13 @@ struct HeadlessGenerationsTests {
         var value = 0
     }
 
+    /// The journey's library: the size the issue asks the journey to hold.
+    static let libraryBooks = 10_000
+
     @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
     func connectCreateAdminFollowSignOutSignInRestartListenAndGoOffline(protocol wire: DemoProtocol) async throws {
-        let (server, url) = try await Self.startServer(wire, books: 12)
+        let books = Self.libraryBooks
+        let (server, url) = try await Self.startServer(wire, books: books)
         var stopped = false
         defer { if !stopped { Task { await server.stop() } } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-generations-\(UUID().uuidString)")
@@ -64,13 +68,13 @@ struct HeadlessGenerationsTests {
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await first.awaitLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
-        let settled = await first.awaitLine(timeout: 20, Journey.librarySettled(12))
+        let settled = await first.awaitLine(timeout: 120, Journey.librarySettled(books))
         #expect(settled != nil, "\(first.allLines.suffix(5))\n\(first.stderr.suffix(3000))")
         #expect(Journey.state(settled)?["user"] as? String == "Ada Lovelace")
 
         // A live update: a book added on the server shows up by itself.
         let added = server.addBook(title: "A Brand New Book")
-        let grown = await first.awaitLine(timeout: 15, Journey.libraryLoaded(13))
+        let grown = await first.awaitLine(timeout: 15, Journey.libraryLoaded(books + 1))
         #expect(grown != nil, "\(first.allLines.suffix(3))")
         let ids = (Journey.state(grown)?["books"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
         #expect(ids.contains(added))
@@ -80,7 +84,7 @@ struct HeadlessGenerationsTests {
         #expect(await first.awaitLine(Journey.onRoute("login")) != nil, "\(first.allLines.suffix(3))")
         let signedOut = first.allLines.count
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.awaitLine(timeout: 20, Self.after(signedOut, Journey.librarySettled(13))) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.awaitLine(timeout: 120, Self.after(signedOut, Journey.librarySettled(books + 1))) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
         #expect(await first.awaitExit() == 0)
 
@@ -89,7 +93,7 @@ struct HeadlessGenerationsTests {
         let checks = server.requestCount(Self.checkKey(wire))
         #expect(checks == 1, "verified once, when connecting")
         let second = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(13)) != nil, "\(second.allLines)\n\(second.stderr.suffix(3000))")
+        #expect(await second.awaitLine(timeout: 60, Journey.librarySettled(books + 1)) != nil, "\(second.allLines)\n\(second.stderr.suffix(3000))")
         #expect(server.requestCount(Self.loginKey(wire)) == logins)
         #expect(server.requestCount(Self.checkKey(wire)) == checks, "the saved generation is used: no second check")
         #expect(!second.allLines.contains { $0.contains(#""route":"login""#) || $0.contains(#""route":"serverSetup""#) })
@@ -111,8 +115,8 @@ struct HeadlessGenerationsTests {
         await server.stop()
         stopped = true
         let third = try HeadlessProcess(home: home, environment: Listening.sink)
-        let offline = await third.awaitLine(timeout: 20) { line in
-            Journey.libraryLoaded(13)(line) && Journey.state(line)?["offline"] as? Bool == true
+        let offline = await third.awaitLine(timeout: 60) { line in
+            Journey.libraryLoaded(books + 1)(line) && Journey.state(line)?["offline"] as? Bool == true
         }
         #expect(offline != nil, "\(third.allLines.suffix(5))\n\(third.stderr.suffix(2000))")
         third.send(#"{"action":"quit"}"#)
