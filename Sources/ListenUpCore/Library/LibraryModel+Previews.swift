@@ -12,6 +12,9 @@ extension LibraryModel {
         .init("listening", player: "playing") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress)
         },
+        .init("listening-list", player: "playing") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress, layout: .list)
+        },
         .init("listening-details", player: "paused") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2", progress: LibraryModel.previewProgress)
         },

@@ -251,8 +251,10 @@ public final class LibraryModel: ScreenModel {
 
     /// Previews only.
     func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
-                        query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:]) {
+                        query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:],
+                        layout: LibraryLayout = .grid) {
         self.progress = progress
+        self.layout = layout
         index = LibraryIndex(books)
         order = index.order(by: sort)
         self.books = order.map { book(at: $0) }
