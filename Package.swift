@@ -71,12 +71,18 @@ let package = Package(
             name: "LANDiscovery",
             dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
         ),
-        // GStreamer: the audio engine (playbin, scaletempo, souphttpsrc).
+        // GStreamer: the audio engine (playbin, scaletempo, souphttpsrc), opened
+        // with dlopen on first play, not linked (start-ups that never play do
+        // not load it): our declarations of its ABI and the loader.
+        .target(name: "CGStreamer", dependencies: ["CGio"]),
+        // GStreamer's own headers, linked: only for the test that checks
+        // CGStreamer's declarations (GStreamerABIFacts).
         .systemLibrary(
-            name: "CGStreamer",
+            name: "CGStreamerSystem",
             pkgConfig: "gstreamer-1.0",
             providers: [.apt(["libgstreamer1.0-dev"])]
         ),
+        .target(name: "GStreamerABIFacts", dependencies: ["CGStreamerSystem"]),
         // The GStreamer engine behind the core's PlaybackEngine: no GTK.
         .target(
             name: "Playback",
@@ -279,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "PlaybackTests",
             dependencies: [
-                "Playback", "ListenUpCore", "ListenUpTestSupport",
+                "Playback", "CGStreamer", "GStreamerABIFacts", "ListenUpCore", "ListenUpTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

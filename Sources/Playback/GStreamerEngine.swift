@@ -86,8 +86,8 @@ final class Pipeline: @unchecked Sendable {
     private let emit: @Sendable (PlaybackEngineEvent) -> Void
     private let sinkDescription: String?
 
-    private var playbin: UnsafeMutablePointer<GstElement>?
-    private var audioSink: UnsafeMutablePointer<GstElement>?
+    private var playbin: OpaquePointer?
+    private var audioSink: OpaquePointer?
     private var busThread: Thread?
     private let busRunning = LockedFlag()
     private var signalHandlers: [gulong] = []
@@ -265,7 +265,7 @@ final class Pipeline: @unchecked Sendable {
         return true
     }
 
-    private func makeSink() -> UnsafeMutablePointer<GstElement>? {
+    private func makeSink() -> OpaquePointer? {
         guard let sinkDescription else { return gst_element_factory_make("autoaudiosink", "listenup-audio-output") }
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(sinkDescription, 1, &error)
@@ -279,7 +279,7 @@ final class Pipeline: @unchecked Sendable {
     private func teardown() {
         stopTicker()
         guard let playbin else { return }
-        for handler in signalHandlers { g_signal_handler_disconnect(playbin, handler) }
+        for handler in signalHandlers { g_signal_handler_disconnect(listenup_gst_instance(playbin), handler) }
         signalHandlers = []
         stopBusThread(playbin)
         gst_element_set_state(playbin, GST_STATE_NULL)
@@ -369,7 +369,7 @@ final class Pipeline: @unchecked Sendable {
     private func checkAutoSink() {
         guard sinkDescription == nil, let audioSink, let child = listenup_gst_first_child(audioSink) else { return }
         defer { gst_object_unref(child) }
-        if let name = listenup_gst_factory_name(child), String(cString: name) == "fakesink" {
+        if listenup_gst_made_by(child, "fakesink") != 0 {
             fail(PlaybackFailure(.noAudioOutput, detail: "autoaudiosink found no working output", position: currentPosition()))
         }
     }
@@ -425,25 +425,25 @@ final class Pipeline: @unchecked Sendable {
 
     // MARK: Signals (streaming threads)
 
-    private func connectSignals(_ element: UnsafeMutablePointer<GstElement>) {
+    private func connectSignals(_ element: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let aboutToFinish: @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { element, context in
+        let aboutToFinish: @convention(c) (OpaquePointer?, gpointer?) -> Void = { element, context in
             guard let element, let context else { return }
             Unmanaged<Pipeline>.fromOpaque(context).takeUnretainedValue().queueNextFile(element)
         }
-        let sourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+        let sourceSetup: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = {
             _, source, context in
             guard let source, let context else { return }
             Unmanaged<Pipeline>.fromOpaque(context).takeUnretainedValue().configure(source: source)
         }
-        signalHandlers.append(g_signal_connect_data(element, "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self),
+        signalHandlers.append(g_signal_connect_data(listenup_gst_instance(element), "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self),
                                                     context, nil, GConnectFlags(rawValue: 0)))
-        signalHandlers.append(g_signal_connect_data(element, "source-setup", unsafeBitCast(sourceSetup, to: GCallback.self),
+        signalHandlers.append(g_signal_connect_data(listenup_gst_instance(element), "source-setup", unsafeBitCast(sourceSetup, to: GCallback.self),
                                                     context, nil, GConnectFlags(rawValue: 0)))
     }
 
     /// `about-to-finish`: the next file's URI, set now for a gapless move.
-    private func queueNextFile(_ element: UnsafeMutablePointer<GstElement>) {
+    private func queueNextFile(_ element: OpaquePointer) {
         let next = withShared { shared -> URL? in
             let index = shared.fileIndex + 1
             guard shared.files.indices.contains(index) else { return nil }
@@ -455,7 +455,7 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// `source-setup`: the headers (the Bearer token) for HTTP sources.
-    private func configure(source: UnsafeMutablePointer<GstElement>) {
+    private func configure(source: OpaquePointer) {
         guard listenup_gst_has_property(source, "extra-headers") != 0 else { return }
         let headers = withShared { $0.headers }
         if !headers.isEmpty, let structure = gst_structure_new_empty("extra-headers") {
@@ -470,7 +470,7 @@ final class Pipeline: @unchecked Sendable {
 
     // MARK: The bus
 
-    private func startBusThread(_ element: UnsafeMutablePointer<GstElement>) {
+    private func startBusThread(_ element: OpaquePointer) {
         guard let bus = gst_element_get_bus(element) else { return }
         busRunning.value = true
         let running = busRunning
@@ -514,7 +514,7 @@ final class Pipeline: @unchecked Sendable {
     /// one, but nothing promises it, so a message of our own is posted:
     /// before the pipeline goes to NULL, which sets its bus flushing (a
     /// message posted then would be dropped).
-    private func stopBusThread(_ element: UnsafeMutablePointer<GstElement>) {
+    private func stopBusThread(_ element: OpaquePointer) {
         guard busThread != nil else { return }
         busRunning.value = false
         busThread = nil
@@ -598,7 +598,7 @@ final class Pipeline: @unchecked Sendable {
         let fromSink: Bool = {
             guard let audioSink, let source = listenup_gst_message_source(message) else { return false }
             return UnsafeMutableRawPointer(source) == UnsafeMutableRawPointer(audioSink)
-                || gst_object_has_as_ancestor(source, UnsafeMutableRawPointer(audioSink).assumingMemoryBound(to: GstObject.self)) != 0
+                || gst_object_has_as_ancestor(source, audioSink) != 0
         }()
         let kind: PlaybackFailure.Kind
         switch status {
@@ -652,10 +652,16 @@ struct UnsafeSendable<Value>: @unchecked Sendable {
 enum GStreamerRuntime {
     private static let state = LockedValue<Bool?>(nil)
 
-    /// Initialises GStreamer on first call; false if it cannot be.
+    /// Loads and initialises GStreamer on first call (the app does not link
+    /// it: CGStreamer.h); false if it cannot be.
     static func initialise(logger: Logger) -> Bool {
         state.withLock { done in
             if let done { return done }
+            if let failure = listenup_gst_load() {
+                logger.error("GStreamer could not be loaded", metadata: ["reason": "\(String(cString: failure))"])
+                done = false
+                return false
+            }
             var error: UnsafeMutablePointer<GError>?
             let ok = gst_init_check(nil, nil, &error) != 0
             if let error {

@@ -131,10 +131,15 @@ struct HeadlessPlaybackTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signIn(home: home, url: url)
 
+        // GStreamer is loaded on first play, not at start-up.
+        let pid = app.process.processIdentifier
+        #expect(!Self.mapsGStreamer(pid), "libgstreamer is loaded before anything played")
+
         // The connection drops mid-file: the player carries on past the cut.
         server.cutNextAudio(after: 64_000)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
         #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(Self.mapsGStreamer(pid))
         #expect(Self.threads(named: "listenup-gstbus", in: app.process.processIdentifier) == 1)
         app.send(#"{"action":"stop"}"#)
         #expect(await app.awaitLine(Self.status("stopped")) != nil)
@@ -158,6 +163,13 @@ struct HeadlessPlaybackTests {
         #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)
         #expect(await app.awaitExit() == 0)
+    }
+
+    /// Whether libgstreamer is mapped into the process.
+    static func mapsGStreamer(_ pid: Int32) -> Bool {
+        // Read to the end: String(contentsOfFile:) stops after the first page of a /proc file.
+        let maps = (try? FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readToEnd()) ?? nil
+        return String(decoding: maps ?? Data(), as: UTF8.self).contains("libgstreamer-1.0.so")
     }
 
     /// How many of the process's threads are named `name`.

@@ -1,0 +1,62 @@
+// Opens libgstreamer on first play and resolves the functions the engine
+// calls (include/CGStreamer.h says why the app does not link it).
+#include "CGStreamer.h"
+
+#include <dlfcn.h>
+
+ListenUpGstAPI listenup_gst;
+
+static const char *load_result;
+
+static const char *load(void) {
+    // RTLD_GLOBAL: GStreamer's plugins, which link libgstreamer themselves,
+    // find this copy, as they would in a program linked against it.
+    void *library = dlopen("libgstreamer-1.0.so.0", RTLD_NOW | RTLD_GLOBAL);
+    if (!library) return "libgstreamer-1.0.so.0 could not be loaded (is GStreamer installed?)";
+#define RESOLVE(field, symbol)                                        \
+    do {                                                              \
+        *(void **)(&listenup_gst.field) = dlsym(library, symbol);     \
+        if (!listenup_gst.field) return "libgstreamer lacks " symbol; \
+    } while (0)
+    RESOLVE(init_check, "gst_init_check");
+    RESOLVE(element_factory_make, "gst_element_factory_make");
+    RESOLVE(element_set_state, "gst_element_set_state");
+    RESOLVE(element_get_bus, "gst_element_get_bus");
+    RESOLVE(element_query_position, "gst_element_query_position");
+    RESOLVE(element_seek, "gst_element_seek");
+    RESOLVE(element_get_factory, "gst_element_get_factory");
+    RESOLVE(object_get_name, "gst_object_get_name");
+    RESOLVE(bus_timed_pop_filtered, "gst_bus_timed_pop_filtered");
+    RESOLVE(bus_post, "gst_bus_post");
+    RESOLVE(message_new_application, "gst_message_new_application");
+    RESOLVE(message_parse_buffering, "gst_message_parse_buffering");
+    RESOLVE(message_parse_error, "gst_message_parse_error");
+    RESOLVE(message_parse_error_details, "gst_message_parse_error_details");
+    RESOLVE(message_parse_state_changed, "gst_message_parse_state_changed");
+    RESOLVE(mini_object_unref, "gst_mini_object_unref");
+    RESOLVE(object_has_as_ancestor, "gst_object_has_as_ancestor");
+    RESOLVE(object_ref, "gst_object_ref");
+    RESOLVE(object_unref, "gst_object_unref");
+    RESOLVE(parse_bin_from_description, "gst_parse_bin_from_description");
+    RESOLVE(structure_new_empty, "gst_structure_new_empty");
+    RESOLVE(structure_free, "gst_structure_free");
+    RESOLVE(structure_set, "gst_structure_set");
+    RESOLVE(structure_get_uint, "gst_structure_get_uint");
+    RESOLVE(resource_error_quark, "gst_resource_error_quark");
+    RESOLVE(stream_error_quark, "gst_stream_error_quark");
+    RESOLVE(core_error_quark, "gst_core_error_quark");
+    RESOLVE(bin_get_type, "gst_bin_get_type");
+    RESOLVE(child_proxy_get_type, "gst_child_proxy_get_type");
+    RESOLVE(child_proxy_get_child_by_index, "gst_child_proxy_get_child_by_index");
+#undef RESOLVE
+    return NULL;
+}
+
+const char *listenup_gst_load(void) {
+    static gsize once = 0;
+    if (g_once_init_enter(&once)) {
+        load_result = load();
+        g_once_init_leave(&once, 1);
+    }
+    return load_result;
+}
