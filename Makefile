@@ -12,7 +12,7 @@ BIN := .build/debug/listenup
 PREFIX ?= $(HOME)/.local
 MESON_BUILD := .build/meson
 
-.PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library clean
+.PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library bench-sync clean
 
 deps:
 	@build-aux/ensure-deps run
@@ -93,6 +93,12 @@ bench: deps-test
 # The library at 10,000 books (sync, cold start, search, RSS); needs xdotool and curl.
 bench-library: deps-test
 	bench/library
+
+# The first sync of 10,000 real-sized books over REST v1 and kRPC, beside a
+# Python script pulling the same pages, and live event → library updated.
+bench-sync:
+	@build-aux/ensure-deps bench
+	bench/sync
 
 clean:
 	rm -rf .build

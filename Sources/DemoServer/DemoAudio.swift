@@ -122,10 +122,12 @@ public enum DemoAudio {
     }
 
     /// A book's files and chapters: `chapters` chapters of `duration`
-    /// split into `files` files at other points than the chapters.
-    static func layout(bookID: String, index: Int, duration: Int64, chapters: Int, files: Int, modTime: Int64)
-        -> (files: [AudioFile], chapters: [Chapter]) {
-        let fileIDs = (0..<files).map { "af-\(String(index * 16 + $0 + 0x1000, radix: 16))" }
+    /// split into `files` files, cut at other points than the chapters
+    /// wherever the fractions allow. File ids and inodes count from
+    /// `index × fileStride`, so books of up to `fileStride` files never share one.
+    static func layout(bookID: String, index: Int, duration: Int64, chapters: Int, files: Int, modTime: Int64,
+                       fileStride: Int = 16) -> (files: [AudioFile], chapters: [Chapter]) {
+        let fileIDs = (0..<files).map { "af-\(String(index * fileStride + $0 + 0x1000, radix: 16))" }
         // File boundaries at 3/7 steps, chapters at even steps: never the same point.
         var cuts = (1..<files).map { duration * Int64($0 * 7 - 3) / Int64(files * 7) }
         cuts = [0] + cuts + [duration]
@@ -133,7 +135,7 @@ public enum DemoAudio {
             let length = cuts[position + 1] - cuts[position]
             return AudioFile(id: fileIDs[position], path: "/audiobooks/\(bookID)/part\(position + 1).wav", filename: "part\(position + 1).wav",
                              format: "wav", codec: "pcm_s16le", size: size(duration: length), duration: length, bitrate: sampleRate * 16,
-                             inode: Int64(index * 16 + position + 0x1000), modTime: modTime)
+                             inode: Int64(index * fileStride + position + 0x1000), modTime: modTime)
         }
         let chapterList = (0..<chapters).map { number in
             let start = duration * Int64(number) / Int64(chapters)

@@ -2,37 +2,55 @@ import Foundation
 import ListenUpAPI
 import PNGEncoding
 
+/// How much each generated book carries.
+public enum DemoPayload: String, Sendable, CaseIterable {
+    /// The demo's historic shape: 3–12 chapters, 2–4 files, an author and a
+    /// narrator, no series, no description (the tests' default).
+    case compact
+    /// The shape of a real library: 10–60 chapters, 1–30 audio files, 1–4
+    /// contributors, a series, genres, publisher and year, and a description
+    /// of 1–2 KB in HTML paragraphs, as metadata providers write them.
+    case realistic
+}
+
 /// A deterministic generated library: the same seed gives the same books.
 struct DemoLibrary {
     let books: [SyncBook]
 
-    /// - Parameter chapterSeconds: when set, every chapter lasts that long
-    ///   (short books for tests); otherwise books last 1 to 11 hours.
-    init(count: Int, seed: UInt64, now: Date, chapterSeconds: Double? = nil) {
+    /// - Parameters:
+    ///   - chapterSeconds: when set, every chapter lasts that long (short
+    ///     books for tests); otherwise books last 1 to 11 hours.
+    ///   - payload: how much each book carries. Ids, titles, the first
+    ///     author, creation times and (without `chapterSeconds`) durations
+    ///     are the same in both shapes; the rest of a realistic book comes
+    ///     from a generator seeded by the seed and its index alone.
+    init(count: Int, seed: UInt64, now: Date, chapterSeconds: Double? = nil, payload: DemoPayload = .compact) {
         var random = SplitMix64(seed: seed)
-        let adjectives = ["Silent", "Golden", "Northern", "Hidden", "Last", "Burning", "Glass", "Winter", "Distant", "Quiet",
-                          "Iron", "Painted", "Forgotten", "Salt", "Paper", "Midnight", "Hollow", "Crimson", "Wandering", "Lantern"]
-        let nouns = ["Harbor", "Orchard", "Cartographer", "Lighthouse", "Station", "Garden", "Archive", "River", "Clockmaker",
-                     "Meridian", "Forest", "Observatory", "Library", "Tide", "Mountain", "Bridge", "Atlas", "Signal", "Ember", "Compass"]
-        let first = ["Ingrid", "Tomás", "Amara", "Felix", "Yuki", "Odile", "Rafael", "Priya", "Jonas", "Mireille", "Kwame", "Hana"]
-        let last = ["Solberg", "Okafor", "Whitcombe", "Lindqvist", "Moreau", "Castellanos", "Nakamura", "Adeyemi", "Brennan", "Petrov"]
         var books: [SyncBook] = []
         books.reserveCapacity(count)
         for index in 0..<count {
-            let title = "The \(adjectives[random.next(adjectives.count)]) \(nouns[random.next(nouns.count)])"
-            let author = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
-            let narrator = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
+            let title = "The \(Self.adjectives[random.next(Self.adjectives.count)]) \(Self.nouns[random.next(Self.nouns.count)])"
+            let author = "\(Self.first[random.next(Self.first.count)]) \(Self.last[random.next(Self.last.count)])"
+            let narrator = "\(Self.first[random.next(Self.first.count)]) \(Self.last[random.next(Self.last.count)])"
             let id = "book-" + String(format: "%021d", index + 1)
             // The audio's shape comes from a generator of its own, so the
             // titles and durations are those of earlier versions.
             var shape = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
-            let chapterCount = 3 + shape.next(10)
-            let fileCount = 2 + shape.next(3)
+            var chapterCount = 3 + shape.next(10)
+            var fileCount = 2 + shape.next(3)
+            // A realistic book's extras: a third generator, so the shapes
+            // above stay as they were.
+            var extra = SplitMix64(seed: (seed ^ 0xD1B5_4A32_D192_ED03) &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+            if payload == .realistic {
+                chapterCount = Self.realisticChapters.lowerBound + extra.next(Self.realisticChapters.count)
+                fileCount = Self.realisticFiles.lowerBound + extra.next(Self.realisticFiles.count)
+            }
             let realistic = Int64(3_600_000 + random.next(40) * 900_000)
             let duration = chapterSeconds.map { Int64($0 * 1_000) * Int64(chapterCount) } ?? realistic
             let created = now.addingTimeInterval(-Double(count - index) * 3600)
             let layout = DemoAudio.layout(bookID: id, index: index, duration: duration, chapters: chapterCount, files: fileCount,
-                                          modTime: Int64(created.timeIntervalSince1970 * 1000))
+                                          modTime: Int64(created.timeIntervalSince1970 * 1000),
+                                          fileStride: payload == .realistic ? 32 : 16)
             var book = SyncBook(
                 createdAt: created, updatedAt: created, id: id, title: count > 1 ? "\(title) \(index + 1)" : title,
                 path: "/audiobooks/\(author)/\(title)",
@@ -48,9 +66,138 @@ struct DemoLibrary {
             book.narrator = narrator
             book.coverImage = CoverImage(path: "", filename: "cover.png", format: "image/png", size: 0)
             book.chapters = layout.chapters
+            if payload == .realistic {
+                Self.fillRealistic(&book, index: index, author: author, narrator: narrator, random: &extra)
+            }
             books.append(book)
         }
         self.books = books
+    }
+
+    static let adjectives = ["Silent", "Golden", "Northern", "Hidden", "Last", "Burning", "Glass", "Winter", "Distant", "Quiet",
+                             "Iron", "Painted", "Forgotten", "Salt", "Paper", "Midnight", "Hollow", "Crimson", "Wandering", "Lantern"]
+    static let nouns = ["Harbor", "Orchard", "Cartographer", "Lighthouse", "Station", "Garden", "Archive", "River", "Clockmaker",
+                        "Meridian", "Forest", "Observatory", "Library", "Tide", "Mountain", "Bridge", "Atlas", "Signal", "Ember", "Compass"]
+    static let first = ["Ingrid", "Tomás", "Amara", "Felix", "Yuki", "Odile", "Rafael", "Priya", "Jonas", "Mireille", "Kwame", "Hana"]
+    static let last = ["Solberg", "Okafor", "Whitcombe", "Lindqvist", "Moreau", "Castellanos", "Nakamura", "Adeyemi", "Brennan", "Petrov"]
+
+    /// A realistic book's chapters, audio files, contributors and description length (bytes of UTF-8).
+    static let realisticChapters = 10...60
+    static let realisticFiles = 1...30
+    static let realisticContributors = 1...4
+    static let realisticDescriptionBytes = 1024...2048
+    /// Books per generated series.
+    static let seriesLength = 4
+
+    /// Gives `book` the rest of a real library's payload: contributors
+    /// (1–4 people; a lone author narrates), a series, genres, publisher,
+    /// year, language, identifiers and a description; chapter titles with names.
+    private static func fillRealistic(_ book: inout SyncBook, index: Int, author: String, narrator: String,
+                                      random: inout SplitMix64) {
+        var names = [author]
+        func person() -> String {
+            while true {
+                let name = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
+                if !names.contains(name) {
+                    names.append(name)
+                    return name
+                }
+            }
+        }
+        let count = realisticContributors.lowerBound + random.next(realisticContributors.count)
+        var contributors = [BookContributor(contributorID: "contributor-a\(index)", name: author,
+                                            roles: count == 1 ? ["author", "narrator"] : ["author"])]
+        if count >= 4 {
+            contributors.append(BookContributor(contributorID: "contributor-b\(index)", name: person(), roles: ["author"]))
+        }
+        if count >= 2 {
+            let reader = names.contains(narrator) ? person() : narrator
+            if !names.contains(reader) { names.append(reader) }
+            contributors.append(BookContributor(contributorID: "contributor-n\(index)", name: reader, roles: ["narrator"]))
+        }
+        if count >= 3 {
+            contributors.append(BookContributor(contributorID: "contributor-t\(index)", name: person(), roles: ["translator"]))
+        }
+        book.contributors = contributors
+        book.author = book.names(withRole: "author").joined(separator: ", ")
+        book.narrator = book.names(withRole: "narrator").joined(separator: ", ")
+
+        let seriesNumber = index / seriesLength
+        let seriesName = "The \(adjectives[seriesNumber % adjectives.count]) \(nouns[(seriesNumber / adjectives.count) % nouns.count]) Cycle"
+        let position = index % seriesLength + 1
+        // One book in ten is a novella between two volumes (1.5, 2.5, …).
+        let sequence = index % 10 == 9 ? "\(position).5" : "\(position)"
+        let seriesID = "series-\(seriesNumber + 1)"
+        book.series = [SeriesLink(seriesID: seriesID, sequence: sequence)]
+        book.seriesInfo = [SeriesInfo(seriesID: seriesID, name: seriesName, sequence: sequence)]
+        book.seriesName = seriesName
+
+        let genreCount = 1 + random.next(3)
+        var genreIndices: [Int] = []
+        while genreIndices.count < genreCount {
+            let next = random.next(genres.count)
+            if !genreIndices.contains(next) { genreIndices.append(next) }
+        }
+        book.genres = genreIndices.map { genres[$0] }
+        book.genreIDs = genreIndices.map { "genre-\($0 + 1)" }
+
+        if random.next(2) == 0 {
+            book.subtitle = "A \(adjectives[random.next(adjectives.count)]) \(nouns[random.next(nouns.count)]) Novel"
+        }
+        book.publisher = publishers[random.next(publishers.count)]
+        book.publishYear = String(1950 + random.next(76))
+        book.language = "en"
+        book.isbn = "978" + String(format: "%010d", (index * 7_919 + 1_000_003) % 10_000_000_000)
+        book.asin = "B0" + String(format: "%08X", UInt32(truncatingIfNeeded: index &* 2_654_435_761))
+        book.description = description(title: book.title, author: author, narrator: book.narrator ?? narrator,
+                                       series: seriesName, random: &random)
+        book.chapters = book.chapters?.map { chapter in
+            var named = chapter
+            named.title = "Chapter \(chapter.index + 1): \(adjectives[random.next(adjectives.count)]) \(nouns[random.next(nouns.count)])"
+            return named
+        }
+    }
+
+    static let genres = ["Fantasy", "Science Fiction", "Mystery", "Historical Fiction", "Thriller", "Biography", "History",
+                         "Literary Fiction", "Adventure", "Poetry", "Philosophy", "Travel"]
+    static let publishers = ["Meridian Audio", "Lantern House", "Northern Tide Press", "Salt & Paper Audio", "Glass Harbor Books"]
+
+    /// A description of 1–2 KB (UTF-8): HTML paragraphs of generated
+    /// sentences with the typography providers use (curly quotes, dashes).
+    private static func description(title: String, author: String, narrator: String, series: String,
+                                    random: inout SplitMix64) -> String {
+        let openers = [
+            "In \(title), \(author) returns to the world of \(series) with a story of loss, courage and second chances.",
+            "\(author)’s most ambitious novel yet — “a triumph,” said one critic — follows a family across three generations.",
+            "Narrated by \(narrator), this edition of \(title) brings every voice of the \(series) to life.",
+        ]
+        let sentences = [
+            "When the \(nouns[random.next(nouns.count)].lowercased()) falls silent, nobody in the village dares to ask why.",
+            "She has kept the secret for twenty years; now the \(adjectives[random.next(adjectives.count)].lowercased()) letters are arriving again.",
+            "Part mystery, part love story, it asks what we owe the people we leave behind — and what they owe us.",
+            "Across the \(adjectives[random.next(adjectives.count)].lowercased()) \(nouns[random.next(nouns.count)].lowercased()), an old map points to a place that should not exist.",
+            "“Nothing is ever truly lost,” her grandmother told her, “only misplaced by people in a hurry.”",
+            "Told in alternating voices, the novel moves between the harbor town and a city that never sleeps.",
+            "Each chapter opens with an entry from a ship’s log, written by a captain who vanished in 1893.",
+            "It is a book about maps and the places they leave out, about families and the stories they refuse to tell.",
+            "Fans of sweeping historical sagas & quiet literary fiction alike will find something to treasure here.",
+            "The \(adjectives[random.next(adjectives.count)]) \(nouns[random.next(nouns.count)]) Prize shortlisted this work in its first year.",
+        ]
+        let target = realisticDescriptionBytes.lowerBound + random.next(800)
+        var paragraphs: [String] = []
+        var paragraph = openers[random.next(openers.count)]
+        var length = 0
+        while length + paragraph.utf8.count + 7 < target {
+            if random.next(4) == 0 {
+                paragraphs.append("<p>\(paragraph)</p>")
+                length += paragraph.utf8.count + 7
+                paragraph = sentences[random.next(sentences.count)]
+            } else {
+                paragraph += " " + sentences[random.next(sentences.count)]
+            }
+        }
+        paragraphs.append("<p>\(paragraph)</p>")
+        return paragraphs.joined()
     }
 
     /// A 120×180 cover for `bookID`: a two-colour gradient picked from its id.

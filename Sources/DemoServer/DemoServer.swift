@@ -67,6 +67,11 @@ public final class DemoServer: Sendable {
         /// When set, every chapter of every book lasts this many seconds
         /// (short books for tests); otherwise books last 1 to 11 hours.
         public var chapterSeconds: Double?
+        /// How much each book carries: ``DemoPayload/compact`` (the
+        /// default, what the tests expect) or ``DemoPayload/realistic``
+        /// (a real library's chapters, files, people, series and
+        /// descriptions), the same books in both protocols.
+        public var payload: DemoPayload = .compact
         /// How the kRPC mode behaves (pings, heartbeats, token lifetimes);
         /// ignored in REST mode.
         public var krpc = KRPCOptions()

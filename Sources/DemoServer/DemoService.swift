@@ -107,7 +107,7 @@ final class DemoService: Sendable {
         var random = SplitMix64(seed: configuration.seed)
         instanceID = "lib-" + Self.nanoID(&random)
         let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
-                                    chapterSeconds: configuration.chapterSeconds).books
+                                    chapterSeconds: configuration.chapterSeconds, payload: configuration.payload).books
         var initial = State(ledger: DemoSyncLedger(retention: configuration.krpc.eventRetention))
         initial.books = generated
         for book in generated { initial.ledger.seed(.books, id: book.id, row: .book(book), at: book.updatedAt) }

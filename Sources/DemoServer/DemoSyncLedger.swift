@@ -108,6 +108,20 @@ struct DemoSyncLedger {
         latest[domain]?[id]?.revision
     }
 
+    /// The first `limit` rows of `domain` that `userID` may see with a
+    /// revision above `after`, tombstones included, in revision order: a
+    /// `pullDomain` page. Sorts revisions and ids, not rows, so a page of a
+    /// big library copies only the rows it returns.
+    func rows(_ domain: DemoSyncDomain, visibleTo userID: String, after: Int64, limit: Int) -> [DemoSyncChange] {
+        guard let rows = latest[domain], limit > 0 else { return [] }
+        var newer: [(revision: Int64, id: String)] = []
+        for (id, change) in rows where change.revision > after && change.isVisible(to: userID) {
+            newer.append((change.revision, id))
+        }
+        newer.sort { $0.revision < $1.revision }
+        return newer.prefix(limit).compactMap { rows[$0.id] }
+    }
+
     /// Starts calling `observer` with every later write.
     mutating func addObserver(_ token: UUID, _ observer: @escaping @Sendable (DemoSyncChange) -> Void) {
         observers[token] = observer

@@ -49,6 +49,12 @@ public enum EnvelopeDecodingError: Error, Equatable, Sendable {
 extension APIEnvelope where Payload: Decodable {
     /// Decodes `data` as an envelope carrying `Payload`.
     public static func decode(_ data: Data, as type: Payload.Type = Payload.self) throws(EnvelopeDecodingError) -> APIEnvelope<Payload> {
+        // A page of books is read by hand (JSONReader: the same values, or
+        // a mismatch that leaves the text to the paths below).
+        if let readable = Payload.self as? any JSONReadable.Type,
+           let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in ReadPayload(try reader.successEnvelope(readable)) }) {
+            return .success(read.payload.flatMap { $0 as? Payload })
+        }
         // The common case in one Codable pass. Anything else (errors, odd
         // shapes) takes the slower path below, which tells the cases apart.
         if let fast = try? ListenUpJSON.decoder.decode(SuccessEnvelope<Payload>.self, from: data), fast.v == 1, fast.success {
@@ -82,6 +88,15 @@ extension APIEnvelope where Payload: Decodable {
             return .failure(APIFailure(message: message, code: code, details: details.map { String(decoding: $0, as: UTF8.self) }))
         }
         throw .notAnEnvelope
+    }
+}
+
+/// What ``JSONReader`` read as an envelope's `data` (nil: null or absent).
+private struct ReadPayload {
+    let payload: (any JSONReadable)?
+
+    init(_ payload: (any JSONReadable)?) {
+        self.payload = payload
     }
 }
 

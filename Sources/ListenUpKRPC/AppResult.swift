@@ -58,7 +58,13 @@ extension AppResult: Decodable where T: Decodable {
     /// - Returns: the result.
     /// - Throws: ``KRPCDecodingError``: the text is not an `AppResult` of `T`.
     public static func decode(from data: String) throws(KRPCDecodingError) -> AppResult<T> {
-        try KRPCJSON.decode(AppResult<T>.self, from: data)
+        // A sync page is read by hand (the same result, or a mismatch left to JSONDecoder).
+        if let readable = T.self as? any JSONReadable.Type,
+           let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in try reader.successResult(readable) }),
+           let value = read as? T {
+            return .success(value)
+        }
+        return try KRPCJSON.decode(AppResult<T>.self, from: data)
     }
 }
 

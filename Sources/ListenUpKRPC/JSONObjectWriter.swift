@@ -44,30 +44,10 @@ struct JSONObjectWriter {
     }
 
     /// `value` as a JSON string literal: quotes, backslashes and control
-    /// characters escaped, everything else (including `/` and non-ASCII) raw.
+    /// characters escaped, everything else (including `/` and non-ASCII) raw
+    /// (``JSONQuoting``).
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        result.unicodeScalars.reserveCapacity(value.unicodeScalars.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        result += "\""
-        return result
+        JSONQuoting.quoted(value)
     }
 
     /// A JSON array of `values`, each already valid JSON text.

@@ -34,12 +34,22 @@ extension KRPCMessage {
     /// - Throws: ``KRPCDecodingError`` when the text is not JSON, not an
     ///   object, has no `type`, or lacks a required field of a known type.
     public init(decoding text: String) throws(KRPCDecodingError) {
+        // A CallSuccess (a sync page is one of several megabytes) is read by
+        // hand: the same message, or a mismatch that leaves it to JSONDecoder.
+        if let read = JSONReader.read(text, { reader throws(JSONReader.Mismatch) in try Self.callSuccess(reading: &reader) }) {
+            self = read
+            return
+        }
         self = try KRPCJSON.decode(KRPCMessage.self, from: text)
     }
 
     /// Decodes one frame given as UTF-8 bytes; see `init(decoding:)`.
     /// - Throws: ``KRPCDecodingError``.
     public init(decoding data: Data) throws(KRPCDecodingError) {
+        if let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in try Self.callSuccess(reading: &reader) }) {
+            self = read
+            return
+        }
         self = try KRPCJSON.decode(KRPCMessage.self, from: data)
     }
 }

@@ -29,7 +29,14 @@ public struct SyncPage: Codable, Sendable, Equatable {
     public func decodeItems<Payload: Decodable>(as payload: Payload.Type) throws(KRPCDecodingError) -> [Payload] {
         var result: [Payload] = []
         result.reserveCapacity(items.count)
+        let readable = Payload.self as? any JSONReadable.Type
         for (index, item) in items.enumerated() {
+            // Books are read by hand (the same payload, or JSONDecoder decides).
+            if let readable, let read = JSONReader.read(item, { reader throws(JSONReader.Mismatch) in try readable.init(reading: &reader) }),
+               let value = read as? Payload {
+                result.append(value)
+                continue
+            }
             do {
                 result.append(try KRPCJSON.decode(payload, from: item))
             } catch {

@@ -49,12 +49,24 @@ enum KRPCErrorMapping {
         switch error {
         case .unauthorized: .server(status: 401, message: "")
         case .transport(let transport): .transport(self.transport(transport))
-        case .handshakeFailed: .protocolMismatch("the server did not answer the kRPC handshake")
+        // The socket opened but the server said nothing: a hung server.
+        case .handshakeFailed: .transport(.timedOut)
         case .timedOut: .transport(.timedOut)
         case .callException(let className, _): .protocolMismatch("the server could not run the call (\(className))")
+        // The server broke the socket's rules (a message over the limit,
+        // bad UTF-8, a protocol violation): the client closed it.
+        case .closed(.socketClosed(.failed(let failure))) where isServerFault(failure): .protocolMismatch("\(failure)")
         case .endpointCancelled, .closed, .notOpen, .streamCancelled, .cancelledByServer: .transport(.unreachable("\(error)"))
         case .cancelled: .transport(.cancelled)
         case .invalidArguments(let detail), .undecodableResult(let detail): .protocolMismatch(detail)
+        }
+    }
+
+    /// Whether a socket failure is the server breaking the rules rather than the network failing.
+    static func isServerFault(_ failure: WebSocketTransportError) -> Bool {
+        switch failure {
+        case .messageTooLarge, .protocolViolation, .invalidUTF8: true
+        default: false
         }
     }
 

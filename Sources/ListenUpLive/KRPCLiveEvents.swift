@@ -5,7 +5,8 @@ import ListenUpKRPC
 
 /// `observeEvents` frames (§3.4) as the live events the core's
 /// `LibraryLiveUpdates` reads from a REST v1 server (`book.created`,
-/// `book.deleted`, `listening.progress_updated`, …). Pure; any thread.
+/// `book.deleted`, `listening.progress_updated`,
+/// `listening.progress_deleted`, …). Pure; any thread.
 enum KRPCLiveEvents {
     /// What one frame means for the stream.
     enum Outcome: Equatable, Sendable {
@@ -17,8 +18,11 @@ enum KRPCLiveEvents {
         case fail(AppError)
     }
 
-    /// Translates `frame`; `duration` gives a book's length (for progress).
-    static func translate(_ frame: SyncFrame, duration: (String) -> Int64?, now: Date = Date()) -> Outcome {
+    /// Translates `frame`; `duration` gives a book's length (for progress),
+    /// `positionBook` the book of a position id (a deleted position's frame
+    /// names the position only).
+    static func translate(_ frame: SyncFrame, duration: (String) -> Int64?, positionBook: (String) -> String? = { _ in nil },
+                          now: Date = Date()) -> Outcome {
         do {
             if frame.isControl { return control(try frame.control()) }
             switch frame.domain {
@@ -35,7 +39,13 @@ enum KRPCLiveEvents {
                 }
             case SyncDomain.playbackPositions.rawValue:
                 let event = try frame.event(as: PlaybackPositionSyncPayload.self)
-                guard let position = event.payload, !position.isDeleted else { return .emit([]) }
+                if case .deleted = event.change {
+                    // Known only when this connection saw the position (or looked it up).
+                    guard let bookID = positionBook(event.id) else { return .emit([]) }
+                    return .emit([positionDeleted(bookID, at: event.occurredAt)])
+                }
+                guard let position = event.payload else { return .emit([]) }
+                if position.isDeleted { return .emit([positionDeleted(position.bookId, at: position.deletedAt ?? event.occurredAt)]) }
                 let length = duration(position.bookId) ?? 0
                 let fraction = position.finished ? 1 : (length > 0 ? min(1, Double(position.positionMs) / Double(length)) : 0)
                 let payload = ProgressUpdatedPayload(bookID: position.bookId, progress: fraction, isFinished: position.finished,
@@ -64,6 +74,11 @@ enum KRPCLiveEvents {
         case .heartbeat, .activeSessionsChanged, .activityChanged, .preferencesChanged, .serverInfoChanged, .unknown:
             return .emit([])
         }
+    }
+
+    /// `listening.progress_deleted`: the book's position is gone (its resume point goes back to the start).
+    private static func positionDeleted(_ bookID: String, at milliseconds: Int64) -> ServerSentEvent {
+        live("listening.progress_deleted", BookIDPayload(bookID: bookID), at: milliseconds)
     }
 
     private static func deleted(_ id: String, at milliseconds: Int64) -> ServerSentEvent {

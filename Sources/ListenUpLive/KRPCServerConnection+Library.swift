@@ -4,8 +4,8 @@ import ListenUpAPI
 import ListenUpCore
 import ListenUpKRPC
 
-/// The library over kRPC: `SyncStreamService` pages and digests (§3.4),
-/// covers over HTTP with the Bearer token (§4).
+/// The library over kRPC: `SyncStreamService` pages and digests (§3.4).
+/// Covers are in `KRPCServerConnection+Covers.swift`.
 extension KRPCServerConnection {
     /// The number of books: the `books` digest's count of live rows.
     public func libraryBookCount() async throws(APIClientError) -> Int {
@@ -39,35 +39,5 @@ extension KRPCServerConnection {
         for book in books { summaries[book.id] = KRPCMapping.summary(book) }
         for id in deleted { summaries[id] = nil }
         if let revision { highestRevision = max(highestRevision ?? revision, revision) }
-    }
-
-    /// `GET /api/v1/covers/{id}?w=300` with the Bearer token (refreshed
-    /// first when little is left of it, and once more on a 401).
-    /// - Returns: the bytes, or nil when the book has no cover (404).
-    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
-        guard session != nil else { throw await lapsedError() }
-        let path = "/api/v1/covers/" + (bookID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? bookID)
-        guard let url = KRPCEndpoints.absolute(path + "?w=300", base: baseURL) else { throw .protocolMismatch("no cover URL") }
-        func fetch(_ token: String) async throws(APIClientError) -> HTTPResponse {
-            let request = HTTPRequest(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")])
-            do {
-                return try await transport.send(request, timeout, maxBytes)
-            } catch let error as TransportError {
-                throw .transport(error)
-            } catch {
-                throw .transport(.unreachable("\(error)"))
-            }
-        }
-        let token: String
-        do { token = try await accessToken(refusing: nil) } catch { throw KRPCErrorMapping.error(error) }
-        var response = try await fetch(token)
-        if response.status == 401 {
-            response = try await fetch(try await refreshed(after: token).accessToken)
-        }
-        switch response.status {
-        case 200..<300: return response.body
-        case 404: return nil
-        default: throw .server(status: response.status, message: "")
-        }
     }
 }

@@ -49,7 +49,7 @@ extension KRPCServerConnection {
             let request = RecordPositionRequest(bookId: span.bookID, positionMs: span.end, lastPlayedAt: KRPCMapping.milliseconds(span.endedAt),
                                                 finished: false, playbackSpeed: span.rate, currentChapterId: nil)
             do {
-                _ = try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)
+                learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
             } catch .server(let status, _) where (400..<500).contains(status) {
                 logger.debug("The server refused a position", metadata: ["status": "\(status)"])
             }
@@ -58,7 +58,9 @@ extension KRPCServerConnection {
     }
 
     /// Every position of the user (`pullDomain("playback_positions")`, all
-    /// pages), those changed since `updatedAfter` when given.
+    /// pages), those changed since `updatedAfter` when given. A deleted
+    /// position (a tombstone) is position 0 as of its deletion, so it wins
+    /// over an older resume point kept on this device.
     public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
         var since: Int64 = 0
         var positions: [String: PlaybackPositionSyncPayload] = [:]
@@ -69,15 +71,37 @@ extension KRPCServerConnection {
             do { rows = try page.decodeItems(as: PlaybackPositionSyncPayload.self) } catch {
                 throw .protocolMismatch("a positions page did not decode: \(error)")
             }
-            for row in rows {
-                if row.isDeleted { positions[row.bookId] = nil } else { positions[row.bookId] = row }
-            }
+            learn(positions: rows)
+            // Revision order: a book's latest row wins, tombstone or not.
+            for row in rows { positions[row.bookId] = row }
             guard page.hasMore, let next = page.nextCursor, !rows.isEmpty, next > since else { break }
             since = next
         }
         let cutoff = updatedAfter.map(KRPCMapping.milliseconds) ?? Int64.min
-        return positions.values.filter { max($0.updatedAt, $0.lastPlayedAt) > cutoff }
-            .sorted { $0.bookId < $1.bookId }.map(KRPCMapping.position)
+        return positions.values.compactMap { row -> ListeningPosition? in
+            if let deletedAt = row.deletedAt {
+                return deletedAt > cutoff ? ListeningPosition(bookID: row.bookId, position: 0, updatedAt: KRPCMapping.date(deletedAt)) : nil
+            }
+            return max(row.updatedAt, row.lastPlayedAt) > cutoff ? KRPCMapping.position(row) : nil
+        }
+        .sorted { $0.bookID < $1.bookID }
+    }
+
+    /// Remembers the book of each position (a deleted position's event names the position only).
+    func learn(positions: [PlaybackPositionSyncPayload]) {
+        for position in positions { positionBooks[position.id] = position.bookId }
+    }
+
+    /// Finds the book of a position this connection never saw, for its
+    /// deletion event: `pullByIds` by id (tombstones included).
+    func lookUpPosition(_ id: String) async {
+        do throws(APIClientError) {
+            let page = try await call(.pullByIds, PullByIdsArguments(domain: SyncDomain.playbackPositions.rawValue, match: .id, ids: [id]),
+                                      returning: SyncPage.self)
+            learn(positions: (try? page.decodeItems(as: PlaybackPositionSyncPayload.self)) ?? [])
+        } catch {
+            logger.debug("A deleted position's book could not be looked up", metadata: ["code": "\(error.code)"])
+        }
     }
 
     /// `PlaybackProgressService.getRecentlyListened(limit)`, with each book's
@@ -85,6 +109,7 @@ extension KRPCServerConnection {
     public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] {
         let positions = try await call(.getRecentlyListened, LimitArguments(limit: min(max(limit, 1), 100)),
                                        returning: [PlaybackPositionSyncPayload].self)
+        learn(positions: positions)
         var items: [ContinueListeningItem] = []
         for position in positions {
             var summary = summaries[position.bookId]
@@ -103,6 +128,6 @@ extension KRPCServerConnection {
         let position = finished ? (summaries[bookID]?.duration ?? 0) : 0
         let request = RecordPositionRequest(bookId: bookID, positionMs: position, lastPlayedAt: KRPCMapping.milliseconds(Date()),
                                             finished: finished, playbackSpeed: 1, currentChapterId: nil)
-        _ = try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)
+        learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
     }
 }

@@ -10,7 +10,8 @@ import ListenUpKRPC
 extension KRPCServerConnection {
     /// Opens `observeEvents`. The stream ends on `CursorStale` (the library
     /// then syncs and resubscribes) and throws when the socket breaks, the
-    /// server fails it, or nothing arrives for ``readIdleTimeout``.
+    /// server fails it, or nothing arrives for the read-idle timeout (then
+    /// the socket is given up too, so the next call opens a new one).
     public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         guard session != nil else { throw await lapsedError() }
         let socket: KRPCSession
@@ -18,7 +19,8 @@ extension KRPCServerConnection {
         let frames = await socket.events(.observeEvents, arguments: ObserveEventsArguments(sinceRevision: highestRevision),
                                          of: SyncFrame.self)
         let lastSeen = LockedValue(ContinuousClock.now)
-        let idle = Self.readIdleTimeout
+        let idle = readIdleTimeout
+        let check = min(.seconds(5), idle / 4)
         return AsyncThrowingStream { continuation in
             let reader = Task {
                 do {
@@ -26,7 +28,7 @@ extension KRPCServerConnection {
                         lastSeen.value = .now
                         switch event {
                         case .data(let frame):
-                            guard self.deliver(frame, to: continuation) else { return }
+                            guard await self.deliver(frame, to: continuation) else { return }
                         case .error(let error):
                             continuation.finish(throwing: await self.streamFailure(error))
                             return
@@ -42,10 +44,12 @@ extension KRPCServerConnection {
             }
             let watchdog = Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(5))
-                    if ContinuousClock.now - lastSeen.value > idle {
-                        reader.cancel()
+                    try? await Task.sleep(for: check)
+                    if !Task.isCancelled, ContinuousClock.now - lastSeen.value > idle {
+                        // The error first: the cancelled reader would end the stream quietly.
                         continuation.finish(throwing: APIClientError.transport(.timedOut))
+                        reader.cancel()
+                        await self.idleSocket(socket, silentFor: idle)
                         return
                     }
                 }
@@ -57,9 +61,25 @@ extension KRPCServerConnection {
         }
     }
 
+    /// Live events went quiet for `silence`: heartbeats stopped, so the
+    /// socket is dead or the server hung. Forgets it (the next call or
+    /// subscription opens another).
+    private func idleSocket(_ socket: KRPCSession, silentFor silence: Duration) async {
+        logger.info("Live events went quiet; reconnecting", metadata: ["silentSeconds": "\(silence.components.seconds)"])
+        await drop(.authed, socket)
+    }
+
     /// Passes one frame on; false when the stream is over.
-    private func deliver(_ frame: SyncFrame, to continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) -> Bool {
-        switch KRPCLiveEvents.translate(frame, duration: { self.summaries[$0]?.duration }) {
+    private func deliver(_ frame: SyncFrame, to continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) async -> Bool {
+        if frame.domain == SyncDomain.playbackPositions.rawValue, let event = try? frame.event(as: PlaybackPositionSyncPayload.self) {
+            if let payload = event.payload {
+                learn(positions: [payload])
+            } else if case .deleted = event.change, positionBooks[event.id] == nil {
+                await lookUpPosition(event.id)
+            }
+        }
+        let outcome = KRPCLiveEvents.translate(frame, duration: { self.summaries[$0]?.duration }, positionBook: { self.positionBooks[$0] })
+        switch outcome {
         case .emit(let events):
             if frame.domain == SyncDomain.books.rawValue, let event = try? frame.event(as: BookSyncPayload.self) {
                 if let payload = event.payload, !payload.isDeleted {

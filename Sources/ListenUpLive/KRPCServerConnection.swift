@@ -29,6 +29,8 @@ public actor KRPCServerConnection: ServerConnection {
     let configuration: KRPCSessionConfiguration
     let client: WebSocketClient
     let timeout: Duration
+    /// Live events with nothing (not even a heartbeat) for this long are dead.
+    let readIdleTimeout: Duration
     var session: StoredSession?
     var refreshInFlight: Task<StoredSession, any Error>?
     var lapsedHandlers: [@Sendable () async -> Void] = []
@@ -44,20 +46,29 @@ public actor KRPCServerConnection: ServerConnection {
     var highestRevision: Int64?
     /// Title, authors and length of the books pulled so far (for listings).
     var summaries: [String: KRPCMapping.BookSummary] = [:]
+    /// The book of each playback position seen (a deleted position's event names the position only).
+    var positionBooks: [String: String] = [:]
 
     /// Refresh when less than this is left of the access token.
     public static let refreshMargin: TimeInterval = 120
-    /// Live events with nothing (not even a heartbeat, every 25 s) for this long are dead.
-    public static let readIdleTimeout: Duration = .seconds(75)
+    /// Live events with nothing (not even a heartbeat, every 25 s) for this
+    /// long are dead: three heartbeats missed, as the official client counts.
+    public static let defaultReadIdleTimeout: Duration = .seconds(75)
 
     /// A connection to the server at `baseURL`, signed in with `session` if given.
     /// - Parameters:
     ///   - transport: HTTP for covers.
     ///   - sessions: where the session is saved (and forgotten).
     ///   - deviceInfo: who this client is, sent with sign-ins.
-    ///   - timeout: the longest a call may take.
+    ///   - timeout: the longest a call may take (and the server's answer to
+    ///     the kRPC handshake, at most 10 s).
+    ///   - readIdleTimeout: how long live events may bring nothing at all
+    ///     before the stream (and its socket) is given up as dead.
+    ///   - webSocket: the sockets' settings (connect timeout, trust).
     public init(baseURL: URL, session: StoredSession?, transport: HTTPTransport, sessions: SessionStore,
-                deviceInfo: ListenUpAPI.DeviceInfo, logger: Logger, timeout: Duration = .seconds(15)) {
+                deviceInfo: ListenUpAPI.DeviceInfo, logger: Logger, timeout: Duration = .seconds(15),
+                readIdleTimeout: Duration = KRPCServerConnection.defaultReadIdleTimeout,
+                webSocket: WebSocketConfiguration = WebSocketConfiguration()) {
         self.baseURL = baseURL
         self.session = session
         self.transport = transport
@@ -65,8 +76,9 @@ public actor KRPCServerConnection: ServerConnection {
         self.deviceInfo = deviceInfo
         self.logger = logger
         self.timeout = timeout
-        configuration = KRPCSessionConfiguration(handshakeTimeout: .seconds(10), callTimeout: timeout)
-        client = WebSocketClient(logger: logger)
+        self.readIdleTimeout = readIdleTimeout
+        configuration = KRPCSessionConfiguration(handshakeTimeout: min(.seconds(10), timeout), callTimeout: timeout)
+        client = WebSocketClient(configuration: webSocket, logger: logger)
     }
 
     /// The current session (after any refresh).

@@ -46,7 +46,8 @@ public enum KRPCServerProbe {
     /// How a failed probe reads to the user.
     static func verificationError(_ error: KRPCSessionError) -> ServerVerificationError {
         switch error {
-        case .transport(.timedOut), .timedOut: .timedOut
+        // A socket that opens but whose handshake or call is never answered: a hung server.
+        case .transport(.timedOut), .timedOut, .handshakeFailed: .timedOut
         case .transport(.tlsFailed): .tlsFailure
         case .transport(.connectionFailed), .transport(.connectionLost): .unreachable
         case .transport(.upgradeRejected(let status)) where status >= 500: .serverError(status: status)

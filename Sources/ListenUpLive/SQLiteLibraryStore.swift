@@ -144,6 +144,25 @@ public final class SQLiteLibraryStore: LibraryStore {
         }
     }
 
+    /// The cached books among `ids` as the list needs them (no details),
+    /// looked up by key: what a live change reads.
+    public func listedBooks(ids: Set<String>) throws -> [CachedBook] {
+        guard !ids.isEmpty else { return [] }
+        return try database.read { db in
+            let listed = Self.bookColumns.map { $0 == "details" ? "X'' AS details" : $0 }
+            var books: [CachedBook] = []
+            // SQLite takes at most 32766 variables; a live change names a few ids.
+            let ids = Array(ids)
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                books += try CachedBook.fetchAll(db, sql: "SELECT id, \(listed.joined(separator: ", ")) FROM book WHERE id IN (\(marks))",
+                                                 arguments: StatementArguments(chunk))
+            }
+            return books
+        }
+    }
+
     /// One cached book.
     public func book(id: String) throws -> CachedBook? {
         try database.read { db in try CachedBook.fetchOne(db, key: id) }
@@ -187,19 +206,18 @@ public final class SQLiteLibraryStore: LibraryStore {
             """
     }()
 
-    /// Inserts or updates `books` through one prepared statement and one
-    /// JSON encoder, each row encoded once (a sync stores thousands). A row
-    /// that would be written as it is stays untouched.
+    /// Inserts or updates `books` through one prepared statement, each row
+    /// encoded once (a sync stores thousands). A row that would be written
+    /// as it is stays untouched.
     /// - Returns: how many rows were added or changed.
     @discardableResult
     private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
         let statement = try db.cachedStatement(sql: upsert)
-        let encoder = JSONEncoder()
-        // The same details give the same bytes, so an unchanged row compares equal.
-        encoder.outputFormatting = .sortedKeys
         var changed = 0
         for book in books {
-            let row = CachedBook(book, encoder: encoder)
+            // Details as sorted-key JSON: the same details give the same
+            // bytes, so an unchanged row compares equal.
+            let row = CachedBook(sortingKeys: book)
             try statement.execute(arguments: [
                 row.id, row.title, row.authors, row.narrators, row.series, row.duration,
                 row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details,

@@ -79,26 +79,16 @@ public final class HostileServer: Sendable {
     }
 
     /// A TLS context with a freshly made self-signed certificate for 127.0.0.1
-    /// and localhost (made with the openssl command).
+    /// and localhost (``TestCertificate``).
     public static func selfSignedTLS() throws -> NIOSSLContext {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let key = dir.appendingPathComponent("key.pem").path
-        let cert = dir.appendingPathComponent("cert.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                             "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try tlsContext(TestCertificate.makeNow())
+    }
+
+    /// A server TLS context presenting `certificate`.
+    public static func tlsContext(_ certificate: TestCertificate) throws -> NIOSSLContext {
         let configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(certificate.privateKeyPEM.utf8), format: .pem))
         )
         return try NIOSSLContext(configuration: configuration)
     }

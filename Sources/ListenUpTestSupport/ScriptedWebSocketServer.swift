@@ -10,10 +10,12 @@ import NIOWebSocket
 ///
 /// A loopback WebSocket server (127.0.0.1 only, ephemeral port) that a test
 /// scripts frame by frame. It records each upgrade request, can refuse the
-/// upgrade unless a header has a given value (answering 401 by default), and
-/// hands each accepted connection over as a ``ScriptedWebSocketPeer``. Its
-/// frames are never masked unless a test builds a masked one on purpose.
-/// ``stop()`` closes the listener and every connection.
+/// upgrade unless a header has a given value (answering 401 by default) or
+/// as a closure decides, answers plain HTTP requests on the same port (as a
+/// kRPC server answers `/healthz` beside its sockets), and hands each
+/// accepted connection over as a ``ScriptedWebSocketPeer``. Its frames are
+/// never masked unless a test builds a masked one on purpose. ``stop()``
+/// closes the listener and every connection.
 public final class ScriptedWebSocketServer: Sendable {
     /// One upgrade request as received.
     public struct UpgradeRequest: Sendable {
@@ -27,6 +29,26 @@ public final class ScriptedWebSocketServer: Sendable {
         }
     }
 
+    /// The answer to a plain HTTP request (one that is not an upgrade).
+    public struct HTTPAnswer: Sendable {
+        public var status: Int
+        public var contentType: String
+        public var body: Data
+        public var headers: [(String, String)]
+
+        public init(status: Int, contentType: String = "application/json", body: Data = Data(), headers: [(String, String)] = []) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+            self.headers = headers
+        }
+
+        /// 200 with a JSON body.
+        public static func json(_ text: String, status: Int = 200) -> HTTPAnswer {
+            HTTPAnswer(status: status, body: Data(text.utf8))
+        }
+    }
+
     /// A wait that ran out; `description` says what it waited for.
     public struct TimedOut: Error, CustomStringConvertible { public var description: String }
 
@@ -37,9 +59,13 @@ public final class ScriptedWebSocketServer: Sendable {
     private let requests = LockedValue<[UpgradeRequest]>([])
     private let peers = TestInbox<ScriptedWebSocketPeer>()
     private let connections = LockedValue<[ObjectIdentifier: any Channel]>([:])
+    private let plainRequests = LockedValue<[UpgradeRequest]>([])
 
     /// Upgrade requests received so far (refused ones included).
     public var upgradeRequests: [UpgradeRequest] { requests.value }
+
+    /// Plain HTTP requests received so far (not upgrades).
+    public var httpRequests: [UpgradeRequest] { plainRequests.value }
 
     /// `ws://127.0.0.1:port` (or `wss://`) followed by `path`.
     public func url(path: String = "/") -> URL {
@@ -51,27 +77,42 @@ public final class ScriptedWebSocketServer: Sendable {
     ///   - requiredHeader: refuse the upgrade unless this header has exactly this value.
     ///   - rejectionStatus: the HTTP status of a refusal (also for plain requests).
     ///   - tls: serve `wss` with this certificate and private key (PEM).
+    ///   - refusing: for each upgrade the required header allows, the HTTP
+    ///     status to refuse it with, or nil to accept it.
+    ///   - http: answers plain HTTP requests (nil: `rejectionStatus`, empty).
+    ///   - onConnection: called with each accepted connection (on its event
+    ///     loop: hand it on, do not block); such connections are not queued
+    ///     for ``nextPeer(within:)``.
     public static func start(requiring requiredHeader: (name: String, value: String)? = nil, rejectionStatus: Int = 401,
-                             tls: (certificatePEM: String, privateKeyPEM: String)? = nil) async throws -> ScriptedWebSocketServer {
-        try await ScriptedWebSocketServer(requiredHeader: requiredHeader, rejectionStatus: rejectionStatus, tls: tls)
+                             tls: (certificatePEM: String, privateKeyPEM: String)? = nil,
+                             refusing: (@Sendable (UpgradeRequest) -> Int?)? = nil,
+                             http: (@Sendable (UpgradeRequest) -> HTTPAnswer)? = nil,
+                             onConnection: (@Sendable (ScriptedWebSocketPeer) -> Void)? = nil) async throws -> ScriptedWebSocketServer {
+        try await ScriptedWebSocketServer(requiredHeader: requiredHeader, rejectionStatus: rejectionStatus, tls: tls, refusing: refusing,
+                                          http: http, onConnection: onConnection)
     }
 
     private init(requiredHeader: (name: String, value: String)?, rejectionStatus: Int,
-                 tls: (certificatePEM: String, privateKeyPEM: String)?) async throws {
-        let (requests, peers, connections) = (self.requests, self.peers, self.connections)
+                 tls: (certificatePEM: String, privateKeyPEM: String)?, refusing: (@Sendable (UpgradeRequest) -> Int?)?,
+                 http: (@Sendable (UpgradeRequest) -> HTTPAnswer)?,
+                 onConnection: (@Sendable (ScriptedWebSocketPeer) -> Void)?) async throws {
+        let (requests, peers, connections, plainRequests) = (self.requests, self.peers, self.connections, self.plainRequests)
+        let refusals = LockedValue<[ObjectIdentifier: Int]>([:])
         usesTLS = tls != nil
         let tlsContext = try tls.map { pem in
             try NIOSSLContext(configuration: .makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(pem.certificatePEM.utf8)).map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(pem.privateKeyPEM.utf8), format: .pem))))
         }
-        let status = HTTPResponseStatus(statusCode: rejectionStatus)
         listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 let key = ObjectIdentifier(channel)
                 connections.withLock { $0[key] = channel }
-                channel.closeFuture.whenComplete { _ in _ = connections.withLock { $0.removeValue(forKey: key) } }
+                channel.closeFuture.whenComplete { _ in
+                    _ = connections.withLock { $0.removeValue(forKey: key) }
+                    _ = refusals.withLock { $0.removeValue(forKey: key) }
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if let tlsContext { try sync.addHandler(NIOSSLServerHandler(context: tlsContext)) }
@@ -81,18 +122,28 @@ public final class ScriptedWebSocketServer: Sendable {
                             let request = UpgradeRequest(path: head.uri, headers: head.headers.map { ($0.name, $0.value) })
                             requests.withLock { $0.append(request) }
                             let allowed = requiredHeader.map { request.header($0.name) == $0.value } ?? true
-                            return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+                            let refusal = allowed ? refusing?(request) : rejectionStatus
+                            // The refused request reaches RefusingHTTPHandler without its upgrade headers.
+                            if let refusal { refusals.withLock { $0[ObjectIdentifier(channel)] = refusal } }
+                            return channel.eventLoop.makeSucceededFuture(refusal == nil ? HTTPHeaders() : nil)
                         },
-                        upgradePipelineHandler: { channel, _ in
+                        upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
-                                let peer = ScriptedWebSocketPeer(channel: channel)
+                                let peer = ScriptedWebSocketPeer(channel: channel, path: head.uri)
                                 try channel.pipeline.syncOperations.addHandler(PeerFrameRecorder(peer: peer))
-                                peers.append(peer)
+                                if let onConnection { onConnection(peer) } else { peers.append(peer) }
                             }
                         })
+                    let answer: @Sendable (UpgradeRequest) -> HTTPAnswer = { request in
+                        if let refusal = refusals.withLock({ $0.removeValue(forKey: key) }) {
+                            return HTTPAnswer(status: refusal, contentType: "")
+                        }
+                        plainRequests.withLock { $0.append(request) }
+                        return http?(request) ?? HTTPAnswer(status: rejectionStatus, contentType: "")
+                    }
                     let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Void>(upgraders: [upgrader]) { channel in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(RefusingHTTPHandler(status: status))
+                            try channel.pipeline.syncOperations.addHandler(RefusingHTTPHandler(answer: answer))
                         }
                     }
                     _ = try sync.configureUpgradableHTTPServerPipeline(configuration: .init(upgradeConfiguration: upgrade))
@@ -133,16 +184,43 @@ public final class ScriptedWebSocketPeer: Sendable {
         }
     }
 
-    private struct State { var frames: [ReceivedFrame] = [], sentClose = false, ignoresClose = false }
+    private struct State {
+        var frames: [ReceivedFrame] = [], sentClose = false, ignoresClose = false
+        var listener: AsyncStream<ReceivedFrame>.Continuation?
+    }
 
     private let channel: any Channel
     private let inbox = TestInbox<ReceivedFrame>()
     private let state = LockedValue(State())
 
-    init(channel: any Channel) { self.channel = channel }
+    init(channel: any Channel, path: String) {
+        self.channel = channel
+        self.path = path
+        let state = self.state
+        channel.closeFuture.whenComplete { _ in state.withLock { $0.listener }?.finish() }
+    }
 
     /// Every frame received so far.
     public var frames: [ReceivedFrame] { state.value.frames }
+
+    /// The path and query the client upgraded on.
+    public let path: String
+
+    /// Every frame from the client from now on, in order, for a test that
+    /// serves the connection in a loop (a scripted kRPC server); ends when
+    /// the connection closes. Frames from then on no longer reach
+    /// ``nextFrame(within:where:)``. Call it once.
+    public func incomingFrames() -> AsyncStream<ReceivedFrame> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ReceivedFrame.self)
+        // Under the lock ``record(_:)`` takes: frames already queued come
+        // first, and none slips between the queue and the stream.
+        state.withLock { state in
+            for frame in inbox.drain() { continuation.yield(frame) }
+            state.listener = continuation
+        }
+        if !channel.isActive { continuation.finish() }
+        return stream
+    }
 
     /// Resolves once the TCP connection is closed (by either side).
     public func waitUntilClosed() async { try? await channel.closeFuture.get() }
@@ -171,6 +249,11 @@ public final class ScriptedWebSocketPeer: Sendable {
             try await send(WebSocketFrame(fin: index == fragments.count - 1, opcode: index == 0 ? .text : .continuation,
                                           data: channel.allocator.buffer(string: fragment)))
         }
+    }
+
+    /// Sends one unfragmented, unmasked binary frame.
+    public func send(binary: [UInt8]) async throws {
+        try await send(WebSocketFrame(fin: true, opcode: .binary, data: channel.allocator.buffer(bytes: binary)))
     }
 
     /// Sends any frame as built (binary, invalid UTF-8, masked, …).
@@ -210,8 +293,11 @@ public final class ScriptedWebSocketPeer: Sendable {
 
     /// Called by the recorder on the event loop; returns what to do with a close frame.
     fileprivate func record(_ frame: ReceivedFrame) -> (answer: Bool, closeTCP: Bool) {
-        let (sentClose, ignoresClose) = state.withLock { $0.frames.append(frame); return ($0.sentClose, $0.ignoresClose) }
-        inbox.append(frame)
+        let (sentClose, ignoresClose) = state.withLock { state in
+            state.frames.append(frame)
+            if let listener = state.listener { listener.yield(frame) } else { inbox.append(frame) }
+            return (state.sentClose, state.ignoresClose)
+        }
         return frame.opcode == .connectionClose && !ignoresClose ? (!sentClose, true) : (false, false)
     }
 }
@@ -241,20 +327,38 @@ private final class PeerFrameRecorder: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
 }
 
-/// Answers whatever reached it (a refused upgrade, a plain request) with one status.
+/// Answers whatever reached it (a refused upgrade, a plain request) as
+/// `answer` says, then closes the connection.
 private final class RefusingHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    let status: HTTPResponseStatus
-    init(status: HTTPResponseStatus) { self.status = status }
+    let answer: @Sendable (ScriptedWebSocketServer.UpgradeRequest) -> ScriptedWebSocketServer.HTTPAnswer
+    private var request: ScriptedWebSocketServer.UpgradeRequest?
+
+    init(answer: @escaping @Sendable (ScriptedWebSocketServer.UpgradeRequest) -> ScriptedWebSocketServer.HTTPAnswer) {
+        self.answer = answer
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = unwrapInboundIn(data) else { return }
-        let headers = HTTPHeaders([("Content-Length", "0"), ("Connection", "close")])
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            request = .init(path: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+        case .body:
+            break
+        case .end:
+            let reply = answer(request ?? .init(path: "/", headers: []))
+            var headers = HTTPHeaders([("Content-Length", "\(reply.body.count)"), ("Connection", "close")])
+            if !reply.contentType.isEmpty { headers.add(name: "Content-Type", value: reply.contentType) }
+            for (name, value) in reply.headers { headers.add(name: name, value: value) }
+            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if !reply.body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+            }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 }
 
@@ -271,6 +375,14 @@ final class TestInbox<Element: Sendable>: Sendable {
             return nil
         }
         waiter?.continuation.resume(returning: element)
+    }
+
+    /// Takes every item queued and not yet waited for.
+    func drain() -> [Element] {
+        state.withLock { state in
+            defer { state.items.removeAll() }
+            return state.items
+        }
     }
 
     func next(within timeout: Duration, waitingFor what: String,

@@ -30,6 +30,10 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Flag(help: "Announce the server on the LAN (_listenup._tcp through Avahi).") var advertise = false
     @Option(help: "Make every chapter this many seconds long (short books for tests); by default books last 1 to 11 hours.")
     var chapterSeconds: Double?
+    @Option(help: "What each book carries: compact (3–12 chapters, 2–4 files, two people) or realistic (10–60 chapters, 1–30 files, 1–4 people, a series, a 1–2 KB description).")
+    var payload: DemoPayload = .compact
+    @Flag(help: "Take test controls on stdin, one JSON object a line (addBook, updateBook, deleteBook; for benches), answers on stdout.")
+    var controlStdin = false
 
     mutating func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -48,6 +52,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         }
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
+        configuration.payload = payload
         if let adminEmail, let adminPassword {
             configuration.admin = DemoServer.Admin(email: adminEmail, password: adminPassword)
         }
@@ -55,6 +60,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         let bound = try await server.start()
         let line = #"{"event":"listening","url":"http://\#(host):\#(bound)","port":\#(bound)}"# + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
+        if controlStdin { DemoStdinControl.start(server) }
 
         // Run until SIGINT or SIGTERM.
         signal(SIGINT, SIG_IGN)
@@ -74,6 +80,9 @@ struct DemoServerCommand: AsyncParsableCommand {
 
 /// `--protocol rest|krpc`.
 extension DemoProtocol: ExpressibleByArgument {}
+
+/// `--payload compact|realistic`.
+extension DemoPayload: ExpressibleByArgument {}
 
 /// Resumes a continuation once, from whichever signal comes first.
 final class DemoSignalLatch: @unchecked Sendable {

@@ -1,7 +1,8 @@
-"""What the Python benches share (bench/library, bench/playback): logging,
-building and finding the release binaries, a sandboxed user, the demo
-server, `listenup --headless` driven line by line, curl against the demo
-server, and /proc readings.
+"""What the Python benches share (bench/library, bench/playback, bench/sync):
+logging, building and finding the release binaries, a sandboxed user, the
+demo server (and its stdin test controls), `listenup --headless` driven line
+by line with each line's arrival time, curl against the demo server, and
+/proc readings.
 
     sys.path.insert(0, os.path.join(ROOT, "build-aux", "lib"))
     import benchkit
@@ -82,16 +83,31 @@ class Sandbox:
 
 
 class DemoServer:
-    """listenup-demo-server on a free loopback port, with the bench's admin."""
+    """listenup-demo-server on a free loopback port, with the bench's admin.
 
-    def __init__(self, binary, books, scratch, arguments=()):
-        self.log = open(os.path.join(scratch, f"server-{books}.log"), "w")
+    With `control=True` the server takes its test controls on stdin
+    (`--control-stdin`): see `control()`. `name` names its log file
+    (default: the book count)."""
+
+    def __init__(self, binary, books, scratch, arguments=(), name=None, control=False):
+        self.log = open(os.path.join(scratch, f"server-{name or books}.log"), "w")
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--books", str(books), "--admin-email", EMAIL, "--admin-password", PASSWORD,
-             *arguments],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
+            [binary, "--host", "127.0.0.1", "--port", "0", "--books", str(books), "--admin-email", EMAIL,
+             "--admin-password", PASSWORD, *arguments, *(["--control-stdin"] if control else [])],
+            stdin=subprocess.PIPE if control else None, stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         self.url = json.loads(line)["url"]
+
+    def control(self, command):
+        """Sends one test control (`{"action":"addBook","title":…}`, …) and
+        returns the server's answer, whose `monotonicNs` is CLOCK_MONOTONIC
+        (Python's `time.monotonic()`) once the change and its live event are out."""
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if answer.get("event") != "control":
+            raise RuntimeError(f"the demo server refused {command}: {answer}")
+        return answer
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
@@ -105,18 +121,26 @@ class Headless:
     """listenup --headless, one JSON line in and out at a time.
 
     A thread drains stdout as it comes, so a long run never fills the pipe
-    (a full pipe would block the app's writes, and with them its main loop)."""
+    (a full pipe would block the app's writes, and with them its main loop).
+    Each line read gets `_received`: `time.monotonic()` when it was read."""
 
-    def __init__(self, binary, sandbox, env=None):
+    def __init__(self, binary, sandbox, env=None, stderr_path=None):
+        """`stderr_path`: a file the app's stderr (its log) is appended to; by default it is dropped."""
+        stderr = open(stderr_path, "a") if stderr_path else subprocess.DEVNULL
         self.process = subprocess.Popen([binary, "--headless"], env=dict(sandbox.env, **(env or {})),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                                         text=True, bufsize=1)
+        if stderr_path:
+            stderr.close()
         self.events = queue.Queue()
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
         for line in self.process.stdout:
-            self.events.put(json.loads(line))
+            received = time.monotonic()
+            event = json.loads(line)
+            event["_received"] = received
+            self.events.put(event)
         self.events.put(None)
 
     def send(self, command):

@@ -23,7 +23,14 @@ enum DemoKRPCMapping {
     /// cover's `ETag`. The generated cover depends on the id alone, so the
     /// hash is computed from the id (hex SHA-256), not from the bytes.
     static func coverHash(bookID: String) -> String {
-        SHA256.hash(data: Data("listenup-demo-cover-v1|\(bookID)".utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data("listenup-demo-cover-v1|\(bookID)".utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// A chapter's id: the REST contract's chapters have none.
@@ -53,6 +60,13 @@ enum DemoKRPCMapping {
         payload.contributors = book.contributors.flatMap { contributor in
             contributor.roles.map { BookContributorPayload(id: contributor.contributorID, name: contributor.name,
                                                            role: ContributorRole(rawValue: $0), creditedAs: contributor.creditedAs) }
+        }
+        payload.series = (book.seriesInfo ?? []).map { info in
+            BookSeriesPayload(id: info.seriesID, name: info.name, sequence: info.sequence.flatMap { Double($0) })
+        }
+        payload.genres = zip(book.genreIDs ?? [], book.genres ?? []).map { id, name in
+            let slug = name.lowercased().replacingOccurrences(of: " ", with: "-")
+            return BookGenrePayload(id: id, name: name, slug: slug, path: "/" + slug)
         }
         payload.audioFiles = book.audioFiles.enumerated().map { index, file in
             BookAudioFilePayload(id: file.id, index: index, filename: file.filename, format: file.format, codec: file.codec ?? "unknown",

@@ -27,7 +27,10 @@ extension DemoKRPCService {
         let after = try call.present(since, "since")
         let size = min(max(try call.present(limit, "limit"), Self.pageLimits.lowerBound), Self.pageLimits.upperBound)
         guard SyncDomain.all.contains(SyncDomain(rawValue: name)) else { return .result(DemoKRPCWrap.failure(.unknownDomain(name))) }
-        let page = Array(rows(name, userID: try call.userID).filter { $0.revision > after }.prefix(size))
+        let userID = try call.userID
+        let page = DemoSyncDomain(rawValue: name).map { known in
+            service.state.withLock { $0.ledger.rows(known, visibleTo: userID, after: after, limit: size) }
+        } ?? []
         let result = SyncPage(domain: name, items: page.map { DemoKRPCMapping.payloadJSON($0, libraryID: libraryID) },
                               nextCursor: page.last?.revision, hasMore: page.count == size)
         return .result(DemoKRPCWrap.success(result.kotlinJSON))

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpKRPC
 
 /// Writes one JSON object the way kotlinx.serialization writes it with the
 /// contract's `contractJson` (§1.4): keys in declaration order, compact,
@@ -81,28 +82,9 @@ struct KotlinJSONObject {
     }
 
     /// `value` as a JSON string literal: quotes, backslashes and control
-    /// characters escaped, everything else raw.
+    /// characters escaped, everything else raw (``JSONQuoting``).
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        JSONQuoting.quoted(value)
     }
 
     /// A JSON array of `items`, each already JSON text.

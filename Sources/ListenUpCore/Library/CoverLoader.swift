@@ -16,18 +16,42 @@ public struct CoverData: Sendable, Equatable {
     }
 }
 
+/// What a cover fetch brought back.
+public enum CoverFetch: Sendable, Equatable {
+    /// The cover's bytes, and the `ETag` they were served with (nil: none).
+    case image(Data, etag: String?)
+    /// 304: the copy cached under the `ETag` sent as `If-None-Match` is current.
+    case notModified
+    /// The book has no cover (404).
+    case none
+}
+
+extension ServerConnection {
+    /// A server that cannot revalidate (no `ETag`s): a plain fetch.
+    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch {
+        try await cover(bookID: bookID, maxBytes: maxBytes).map { .image($0, etag: nil) } ?? .none
+    }
+}
+
 /// Fetches covers through `/api/v1/covers/{id}` with the Bearer header and
 /// keeps them: on disk (`$XDG_CACHE_HOME/listenup/covers-…/`) and in memory
 /// (bounded in bytes, least recently used dropped first). At most
 /// ``maxConcurrentFetches`` downloads run at once; the newest request is
 /// served first (while scrolling, the books on screen now matter most), and
 /// a request whose task is cancelled leaves the queue.
+///
+/// A cover is kept per book version (the book's `updated_at`). Beside it on
+/// disk is the `ETag` it was served with (`<book>.etag`: the version, then
+/// the tag); when the book changes, the cover is fetched again with
+/// `If-None-Match`, and a 304 keeps the cached bytes for the new version
+/// (an edit to a book's title rarely changes its cover).
 public actor CoverLoader {
     /// Covers larger than this are refused (a broken or hostile server).
     public static let maxCoverBytes = 16 << 20
     public static let maxConcurrentFetches = 6
 
-    private let fetch: @Sendable (String) async throws(APIClientError) -> Data?
+    /// Fetches a book's cover; the second argument is the `If-None-Match` to send, if any.
+    private let fetch: @Sendable (String, String?) async throws(APIClientError) -> CoverFetch
     private let directory: URL?
     private let memoryLimit: Int
     private let logger: Logger
@@ -45,14 +69,23 @@ public actor CoverLoader {
     /// `memoryLimit` is small: the page keeps decoded covers itself, and the
     /// disk cache is behind this one.
     public init(server: any ServerConnection, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id throws(APIClientError) in
-            try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes)
+        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag throws(APIClientError) in
+            try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag)
         }
     }
 
-    /// A loader over any fetch function (tests).
+    /// A loader over a plain fetch function, no revalidation (tests).
     public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
                 fetch: @escaping @Sendable (String) async throws(APIClientError) -> Data?) {
+        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, _ throws(APIClientError) in
+            try await fetch(id).map { .image($0, etag: nil) } ?? .none
+        }
+    }
+
+    /// A loader over a revalidating fetch function: it gets the book's id
+    /// and the `ETag` to send as `If-None-Match` (tests).
+    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
+                revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(APIClientError) -> CoverFetch) {
         self.fetch = fetch
         self.directory = directory
         self.memoryLimit = memoryLimit
@@ -66,7 +99,8 @@ public actor CoverLoader {
     /// edited book's cover is fetched again), or `nil` when it has none or
     /// it cannot be had now.
     public func cover(for bookID: String, version: Date) async -> CoverData? {
-        let key = "\(bookID)@\(Int64(version.timeIntervalSince1970))"
+        let stamp = Self.stamp(version)
+        let key = "\(bookID)@\(stamp)"
         if let hit = memory[key] {
             touch(key, hit.image)
             return hit.image
@@ -81,26 +115,56 @@ public actor CoverLoader {
         defer { release() }
         // Another request may have fetched it while this one waited.
         if let hit = memory[key] { return hit.image }
-        let data: Data?
+        // The copy kept for an earlier version of the book, and its ETag.
+        let kept = directory.flatMap { Self.keptCover(bookID: bookID, in: $0) }.flatMap { $0.stamp == stamp ? nil : $0 }
+        let answer: CoverFetch
         do {
-            data = try await fetch(bookID)
+            answer = try await fetch(bookID, kept?.etag)
         } catch {
             logger.debug("Cover not loaded", metadata: ["book": "\(bookID)", "code": "\(error.code)"])
             return nil
         }
-        guard let data, let image = CoverData(bytes: data) else {
-            absent.insert(key)
-            return nil
-        }
-        remember(key, image)
-        if let file {
-            do {
-                try data.write(to: file, options: .atomic)
-            } catch {
-                logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
+        switch answer {
+        case .notModified:
+            guard let kept, let keptFile = directory?.appendingPathComponent(Self.fileName(bookID: bookID, stamp: kept.stamp)),
+                  let data = try? Data(contentsOf: keptFile), let image = CoverData(bytes: data) else {
+                logger.debug("Cover answered 304 with no copy kept", metadata: ["book": "\(bookID)"])
+                return nil
             }
+            logger.debug("Cover unchanged (304): the copy kept is current", metadata: ["book": "\(bookID)"])
+            remember(key, image)
+            if let file {
+                // The kept copy now serves this version (the player's media controls read the file).
+                do {
+                    try? FileManager.default.removeItem(at: file)
+                    try FileManager.default.moveItem(at: keptFile, to: file)
+                    try Self.keep(bookID: bookID, stamp: stamp, etag: kept.etag, in: file.deletingLastPathComponent())
+                } catch {
+                    logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
+                }
+            }
+            return image
+        case .none:
+            absent.insert(key)
+            if let directory { Self.forget(bookID: bookID, keeping: nil, in: directory) }
+            return nil
+        case .image(let data, let etag):
+            guard let image = CoverData(bytes: data) else {
+                absent.insert(key)
+                return nil
+            }
+            remember(key, image)
+            if let file, let directory {
+                do {
+                    try data.write(to: file, options: .atomic)
+                    Self.forget(bookID: bookID, keeping: stamp, in: directory)
+                    if let etag { try Self.keep(bookID: bookID, stamp: stamp, etag: etag, in: directory) }
+                } catch {
+                    logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
+                }
+            }
+            return image
         }
-        return image
     }
 
     /// Bytes held in memory now (benchmarks, tests).
@@ -110,8 +174,54 @@ public actor CoverLoader {
     var waitingCount: Int { waiting.count }
 
     static func fileName(bookID: String, version: Date) -> String {
-        let safe = bookID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? String($0) : "%" }.joined()
-        return "\(safe).\(Int64(version.timeIntervalSince1970))"
+        fileName(bookID: bookID, stamp: stamp(version))
+    }
+
+    private static func fileName(bookID: String, stamp: Int64) -> String {
+        "\(safeName(bookID)).\(stamp)"
+    }
+
+    /// A version as the whole seconds that name its cover.
+    private static func stamp(_ version: Date) -> Int64 {
+        Int64(version.timeIntervalSince1970)
+    }
+
+    /// The file beside a book's cover that says which version it is and the `ETag` it came with.
+    static func etagFileName(bookID: String) -> String {
+        "\(safeName(bookID)).etag"
+    }
+
+    private static func safeName(_ bookID: String) -> String {
+        bookID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? String($0) : "%" }.joined()
+    }
+
+    // MARK: ETags on disk
+
+    /// The version and `ETag` of the cover kept for `bookID`, if its file is there.
+    private static func keptCover(bookID: String, in directory: URL) -> (stamp: Int64, etag: String)? {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent(etagFileName(bookID: bookID)), encoding: .utf8)
+        else { return nil }
+        let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
+        guard lines.count == 2, let stamp = Int64(lines[0]), !lines[1].isEmpty else { return nil }
+        let file = directory.appendingPathComponent(fileName(bookID: bookID, stamp: stamp))
+        return FileManager.default.fileExists(atPath: file.path) ? (stamp, lines[1]) : nil
+    }
+
+    /// Records that the cover of `bookID` at version `stamp` came with `etag`.
+    private static func keep(bookID: String, stamp: Int64, etag: String, in directory: URL) throws {
+        // An ETag is one header line; anything else is not one to send back.
+        guard !etag.contains(where: \.isNewline) else { return }
+        try Data("\(stamp)\n\(etag)".utf8)
+            .write(to: directory.appendingPathComponent(etagFileName(bookID: bookID)), options: .atomic)
+    }
+
+    /// Removes the cover kept for an earlier version of `bookID` (all of it
+    /// when `keeping` is nil) and the record of its `ETag`.
+    private static func forget(bookID: String, keeping current: Int64?, in directory: URL) {
+        if let kept = keptCover(bookID: bookID, in: directory), kept.stamp != current {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(fileName(bookID: bookID, stamp: kept.stamp)))
+        }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(etagFileName(bookID: bookID)))
     }
 
     // MARK: Memory

@@ -28,6 +28,17 @@ public final class InMemoryLibraryStore: LibraryStore {
         }
     }
 
+    public func listedBooks(ids: Set<String>) throws -> [CachedBook] {
+        let books = contents.value.books
+        return ids.compactMap { id in
+            books[id].map { book in
+                var listed = book
+                listed.details = Data()
+                return listed
+            }
+        }
+    }
+
     public func book(id: String) throws -> CachedBook? {
         contents.value.books[id]
     }

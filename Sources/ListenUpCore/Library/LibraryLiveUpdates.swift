@@ -15,10 +15,11 @@ public struct LibraryLiveUpdates: Sendable {
         case connected
         /// The stream broke; retrying after `retryIn`.
         case disconnected(retryIn: Duration)
-        /// Books were added or removed in the cache.
-        case booksChanged
+        /// Books were added (or replaced) or removed in the cache: their ids.
+        case booksChanged(upserted: [String], deleted: [String])
         /// Listening progress changed in the cache; with the position when
-        /// the event gave one (the player's resume point for that book).
+        /// the event gave one (the player's resume point for that book; a
+        /// deleted position is position 0 as of the deletion).
         case progressChanged(ListeningPosition?)
         /// The server finished a scan or changed access: run a delta sync.
         case needsDeltaSync
@@ -99,11 +100,11 @@ public struct LibraryLiveUpdates: Sendable {
             case "book.created":
                 guard let created = payload(BookCreatedPayload.self) else { return nil }
                 try store.upsert([created.book])
-                return .booksChanged
+                return .booksChanged(upserted: [created.book.id], deleted: [])
             case "book.deleted":
                 guard let deleted = payload(BookDeletedPayload.self) else { return nil }
                 try store.delete([deleted.bookID])
-                return .booksChanged
+                return .booksChanged(upserted: [], deleted: [deleted.bookID])
             case "listening.progress_updated":
                 guard let update = payload(ProgressUpdatedPayload.self) else { return nil }
                 try store.setProgress(BookProgress(fraction: update.progress, finished: update.isFinished), for: update.bookID)
@@ -117,7 +118,10 @@ public struct LibraryLiveUpdates: Sendable {
             case "listening.progress_deleted":
                 guard let deleted = payload(BookIDPayload.self) else { return nil }
                 try store.setProgress(nil, for: deleted.bookID)
-                return .progressChanged(nil)
+                // The resume point goes back to the start as of the deletion
+                // (listening here after it still wins: it is newer).
+                let deletedAt = (try? ListenUpJSON.decoder.decode(EventTime.self, from: data))?.timestamp ?? Date()
+                return .progressChanged(ListeningPosition(bookID: deleted.bookID, position: 0, updatedAt: deletedAt))
             case "library.scan_progress":
                 guard let scan = payload(ScanProgressPayload.self) else { return nil }
                 return scan.phase == "complete" ? .needsDeltaSync : nil
@@ -134,6 +138,11 @@ public struct LibraryLiveUpdates: Sendable {
             return nil
         }
     }
+}
+
+/// When a live event happened (its wrapper's `timestamp`).
+private struct EventTime: Decodable, Sendable {
+    var timestamp: Date
 }
 
 /// The position fields of `listening.progress_updated` (contract §11.3).

@@ -76,6 +76,9 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored private var index = LibraryIndex([])
     @ObservationIgnored private var order: [Int] = []
     @ObservationIgnored private var progress: [String: BookProgress] = [:]
+    /// Counts what was shown (reads and live changes), so a read that
+    /// something newer overtook is not shown over it.
+    @ObservationIgnored private var cacheVersion = 0
 
     public init(dependencies: Dependencies, session: Session?, player: PlayerModel? = nil, load: Bool = true,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
@@ -130,19 +133,56 @@ public final class LibraryModel: ScreenModel {
     }
 
     /// Reads the cache off the main actor (or awaits `read`, one already
-    /// under way) and shows it.
+    /// under way) and shows it. A read that something else was shown
+    /// during (another read, a live change) may predate it: it is read
+    /// again rather than shown (twice at most, then shown anyway).
     private func loadCache(_ read: Task<LibraryReadAhead.Contents, Never>? = nil) async {
         guard let store else { return }
-        let (sort, logger) = (sort, dependencies.logger)
-        let read = read ?? Task.detached(priority: .userInitiated) {
-            LibraryReadAhead.Contents.read(from: store, sort: sort, logger: logger)
+        var pending = read
+        for attempt in 0..<3 {
+            let version = cacheVersion
+            let (sort, logger) = (sort, dependencies.logger)
+            let read = pending ?? Task.detached(priority: .userInitiated) {
+                LibraryReadAhead.Contents.read(from: store, sort: sort, logger: logger)
+            }
+            pending = nil
+            let contents = await read.value
+            guard !Task.isCancelled else { return }
+            if version == cacheVersion || attempt == 2 {
+                show(contents)
+                return
+            }
         }
-        let contents = await read.value
-        guard !Task.isCancelled else { return }
-        show(contents)
     }
 
+    /// Shows what live events changed: the changed books alone are read
+    /// (off the main actor) into the books shown. Many changes at once, or
+    /// a cache not read yet, are read whole.
+    private func applyLiveChanges(_ changes: LibraryCacheChanges) async {
+        guard let store, hasLoadedCache, changes.bookCount <= Self.liveChangeLimit else {
+            await loadCache()
+            return
+        }
+        let version = cacheVersion
+        let shown = LibraryReadAhead.Contents(index: index, sort: sort, order: order, progress: progress)
+        let sort = sort
+        let updated = await Task.detached(priority: .userInitiated) {
+            try? LibraryReadAhead.Contents.updating(shown, with: changes, from: store, sort: sort)
+        }.value
+        guard !Task.isCancelled else { return }
+        // Unreadable, or something else was shown meanwhile: read it all.
+        guard let updated, version == cacheVersion else {
+            await loadCache()
+            return
+        }
+        show(updated)
+    }
+
+    /// The most changed books read one by one; more are read with the whole cache.
+    static let liveChangeLimit = 200
+
     private func show(_ contents: LibraryReadAhead.Contents) {
+        cacheVersion &+= 1
         index = contents.index
         order = contents.sort == sort ? contents.order : index.order(by: sort)
         progress = contents.progress
@@ -310,6 +350,11 @@ extension LibraryModel: LibrarySyncScreen {
         if live { isOffline = false }
     }
 
+    func cacheChanged(_ changes: LibraryCacheChanges) async {
+        await applyLiveChanges(changes)
+    }
+
+    /// The player changed the cache (a book finished, progress reset): read it again.
     func cacheChanged() async {
         await loadCache()
     }

@@ -9,10 +9,37 @@ import Glibc
 /// Arabic and emoji by themselves.
 public enum SearchKey {
     public static func fold(_ text: String) -> String {
+        if let folded = foldPlainASCII(text) { return folded }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .lowercased()
             .precomposedStringWithCanonicalMapping
         return folded.split(whereSeparator: { $0.isWhitespace && $0 != "\n" }).joined(separator: " ")
+    }
+
+    /// The same fold for text of printable ASCII, spaces and `\n` alone
+    /// (most titles and names), byte by byte: letters lowered, runs of
+    /// spaces made one, spaces at either end dropped. Nil for any other
+    /// text (Foundation folds it). A sync folds a key for every book.
+    static func foldPlainASCII(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var space = false
+            for byte in bytes {
+                switch byte {
+                case 0x20:
+                    space = !output.isEmpty
+                case 0x0A, 0x21...0x7E:
+                    if space { output.append(0x20) }
+                    space = false
+                    output.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                default:
+                    return nil
+                }
+            }
+            return String(decoding: output, as: UTF8.self)
+        }
     }
 }
 
@@ -59,6 +86,17 @@ public struct LibraryIndex: Sendable {
             let lines = key.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             return Entry(book: book, key: key, titleKey: lines.first ?? [], authorKey: lines.count > 1 ? lines[1] : [])
         }
+    }
+
+    /// This index with the books of `ids` taken out and `books` (some of
+    /// those ids, as they are now) put in: the entries an index of the
+    /// changed library would have, without reading the rest again. Orders
+    /// (``order(by:)``) do not depend on where an entry sits.
+    public func replacing(_ ids: Set<String>, with books: [CachedBook]) -> LibraryIndex {
+        var changed = self
+        changed.entries.removeAll { ids.contains($0.book.id) }
+        changed.entries += LibraryIndex(books).entries
+        return changed
     }
 
     public var count: Int { entries.count }

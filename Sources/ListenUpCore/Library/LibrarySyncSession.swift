@@ -22,19 +22,47 @@ protocol LibrarySyncScreen: AnyObject {
     func syncFailed(_ error: APIClientError) -> Bool
     /// Live events started or stopped flowing.
     func liveChanged(_ live: Bool)
-    /// Live events changed the cache: read it again.
-    func cacheChanged() async
+    /// Live events changed the cache: these books and, if `changes.progress`,
+    /// the progress. Returns once the screen shows them.
+    func cacheChanged(_ changes: LibraryCacheChanges) async
     /// The account is gone on the server.
     func accountDeleted()
     /// Another device (or this one) reported a position in a book.
     func listeningPositionChanged(_ position: ListeningPosition)
 }
 
+/// What live events changed in the cache since the screen last read it.
+struct LibraryCacheChanges: Equatable, Sendable {
+    /// Books stored (added or replaced).
+    var upserted: Set<String> = []
+    /// Books removed.
+    var deleted: Set<String> = []
+    /// Listening progress changed.
+    var progress = false
+
+    /// How many books changed.
+    var bookCount: Int { upserted.count + deleted.count }
+
+    /// Adds one event's books; the latest word on a book wins.
+    mutating func record(upserted stored: [String], deleted removed: [String]) {
+        for id in stored {
+            deleted.remove(id)
+            upserted.insert(id)
+        }
+        for id in removed {
+            upserted.remove(id)
+            deleted.insert(id)
+        }
+    }
+}
+
 /// Keeps one signed-in library's cache in step with the server: a sync on
 /// demand (full the first time, then deltas; one at a time), then the live
 /// event stream (which reconnects by itself; each reconnection catches up
-/// with a delta, as events are not replayed), a delta now and then, and a
-/// re-read of the cache at most every 150 ms while events change it.
+/// with a delta, as events are not replayed), a delta now and then, and
+/// the screen told what events changed in the cache (it reads just those
+/// books): at once after a quiet spell, then at most every 150 ms while
+/// they keep coming.
 ///
 /// Main actor only. The work runs in tasks it owns; ``stop()`` (or the
 /// screen going away) ends them.
@@ -50,7 +78,13 @@ final class LibrarySyncSession {
     private var periodicTask: Task<Void, Never>?
     private var refreshTask: Task<Void, Never>?
     private var lastSync: ContinuousClock.Instant?
+    /// When the last re-read for live changes began.
+    private var lastRefresh: ContinuousClock.Instant?
+    /// What live events changed since that re-read.
+    private var pendingChanges = LibraryCacheChanges()
     private(set) var isSyncing = false
+    /// What the drift checks after each sync remember (LibraryDrift.swift).
+    private let drift = LibraryDriftCheck.Memory()
 
     init(server: any ServerConnection, store: any LibraryStore, dependencies: Dependencies, screen: any LibrarySyncScreen) {
         self.server = server
@@ -64,7 +98,7 @@ final class LibrarySyncSession {
         guard !isSyncing else { return }
         isSyncing = true
         screen?.syncStarted()
-        let (server, store, logger) = (server, store, dependencies.logger)
+        let (server, store, logger, drift) = (server, store, dependencies.logger, drift)
         syncTask = Task { [weak self] in
             defer {
                 self?.isSyncing = false
@@ -77,9 +111,11 @@ final class LibrarySyncSession {
                 let changed = try await LibrarySync(server: server, store: store, logger: logger).run { [weak self] stored in
                     await self?.progressed(stored: stored, expected: expected)
                 }
+                // Caught up: does the cache still match the server (LibraryDrift.swift)?
+                let repaired = await LibraryDriftCheck(server: server, store: store, logger: logger, memory: drift).check()
                 guard !Task.isCancelled, let self else { return }
                 self.lastSync = .now
-                await self.screen?.synced(changed: changed)
+                await self.screen?.synced(changed: changed + repaired)
                 self.followLiveEvents()
             } catch {
                 guard !Task.isCancelled, let self, error != .sessionLapsed else { return }
@@ -130,10 +166,12 @@ final class LibrarySyncSession {
             sync()
         case .disconnected:
             screen?.liveChanged(false)
-        case .booksChanged:
+        case .booksChanged(let upserted, let deleted):
+            pendingChanges.record(upserted: upserted, deleted: deleted)
             scheduleRefresh()
         case .progressChanged(let position):
             if let position { screen?.listeningPositionChanged(position) }
+            pendingChanges.progress = true
             scheduleRefresh()
         case .needsDeltaSync:
             sync()
@@ -142,13 +180,22 @@ final class LibrarySyncSession {
         }
     }
 
-    /// Re-reads the cache after live changes, at most every 150 ms.
+    /// Hands the screen what live events changed: at once for a change
+    /// after a quiet spell (a live event shows without delay), otherwise
+    /// 150 ms after the last hand-over began, so a burst of events costs one
+    /// read per 150 ms and its last change is never left unread.
     private func scheduleRefresh() {
         guard refreshTask == nil else { return }
+        let interval = Duration.milliseconds(150)
+        let wait = lastRefresh.map { interval - (ContinuousClock.now - $0) } ?? .zero
         refreshTask = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(150))
-            self?.refreshTask = nil
-            await self?.screen?.cacheChanged()
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            guard let self else { return }
+            self.refreshTask = nil
+            self.lastRefresh = .now
+            let changes = self.pendingChanges
+            self.pendingChanges = LibraryCacheChanges()
+            await self.screen?.cacheChanged(changes)
         }
     }
 }

@@ -47,6 +47,11 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// How many books the signed-in user's library holds.
     func libraryBookCount() async throws(APIClientError) -> Int
 
+    /// The server's digest of the library as of what this connection has
+    /// synced, to catch a cache that drifted from it; nil when the server
+    /// has none (REST v1: the default, in `LibraryDrift.swift`).
+    func libraryDigest() async throws(APIClientError) -> LibraryDigest?
+
     /// A page of the user's books: from `cursor` (nil: the first page), or
     /// with `updatedAfter` only those changed since (a delta, which also
     /// names the books deleted since).
@@ -59,6 +64,12 @@ public protocol ServerConnection: AnyObject, Sendable {
 
     /// The cover of `bookID`, at most `maxBytes`; nil when it has none.
     func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data?
+
+    /// The cover of `bookID`, revalidated: `etag` is the `ETag` of the copy
+    /// the app keeps (sent as `If-None-Match`), and the answer may be that
+    /// the copy is current. A server without `ETag`s fetches plainly (the
+    /// default, in `CoverLoader.swift`).
+    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch
 
     // MARK: Listening
 

@@ -105,3 +105,76 @@ struct CoverLoaderTests {
         #expect(order.firstIndex(of: "book-10").map { ten in order.firstIndex(of: "book-6").map { ten < $0 } ?? false } == true, "\(order)")
     }
 }
+
+@Suite("Cover revalidation with ETags")
+struct CoverRevalidationTests {
+    static let quiet = CoverLoaderTests.quiet
+    static let version = CoverLoaderTests.version
+
+    /// Every fetch: the book and the `If-None-Match` sent.
+    final class Server: Sendable {
+        let asked = LockedValue<[(id: String, etag: String?)]>([])
+        let answers: LockedValue<[CoverFetch]>
+
+        init(_ answers: [CoverFetch]) { self.answers = LockedValue(answers) }
+
+        func fetch(_ id: String, _ etag: String?) -> CoverFetch {
+            asked.withLock { $0.append((id, etag)) }
+            return answers.withLock { $0.isEmpty ? .none : $0.removeFirst() }
+        }
+    }
+
+    func loader(_ directory: URL, _ server: Server) -> CoverLoader {
+        CoverLoader(directory: directory, logger: Self.quiet) { id, etag throws(APIClientError) in server.fetch(id, etag) }
+    }
+
+    @Test func anEditedBookRevalidatesItsCoverAndA304KeepsTheCopy() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-covers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = Server([.image(CoverLoaderTests.png, etag: "\"h1@300\""), .notModified, .image(CoverLoaderTests.jpeg, etag: "\"h2@300\"")])
+        let edited = Self.version.addingTimeInterval(60)
+        let editedAgain = Self.version.addingTimeInterval(120)
+        func files() throws -> Set<String> { Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) }
+
+        #expect(await loader(directory, server).cover(for: "b1", version: Self.version)?.bytes == CoverLoaderTests.png)
+        #expect(server.asked.value.last?.etag == nil, "nothing kept yet: a plain fetch")
+        #expect(try files() == [CoverLoader.fileName(bookID: "b1", version: Self.version), CoverLoader.etagFileName(bookID: "b1")])
+
+        // The book changed (a new title): its cover is asked for again with the ETag, and the 304 keeps the bytes.
+        let nextRun = loader(directory, server)
+        #expect(await nextRun.cover(for: "b1", version: edited)?.bytes == CoverLoaderTests.png)
+        #expect(server.asked.value.last?.etag == "\"h1@300\"")
+        #expect(try files() == [CoverLoader.fileName(bookID: "b1", version: edited), CoverLoader.etagFileName(bookID: "b1")],
+                "the copy now serves the new version, the old file is gone")
+        #expect(await nextRun.cover(for: "b1", version: edited) != nil)
+        #expect(server.asked.value.count == 2, "a current copy is not asked for again")
+
+        // A new cover: new bytes, new ETag, one file.
+        #expect(await nextRun.cover(for: "b1", version: editedAgain)?.bytes == CoverLoaderTests.jpeg)
+        #expect(server.asked.value.last?.etag == "\"h1@300\"")
+        #expect(try files() == [CoverLoader.fileName(bookID: "b1", version: editedAgain), CoverLoader.etagFileName(bookID: "b1")])
+        let record = try String(contentsOf: directory.appendingPathComponent(CoverLoader.etagFileName(bookID: "b1")), encoding: .utf8)
+        #expect(record.hasSuffix("\n\"h2@300\""))
+    }
+
+    @Test func aCoverRemovedOnTheServerLeavesNoFileBehind() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-covers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = Server([.image(CoverLoaderTests.png, etag: "\"h1\""), .none])
+        #expect(await loader(directory, server).cover(for: "b1", version: Self.version) != nil)
+        #expect(await loader(directory, server).cover(for: "b1", version: Self.version.addingTimeInterval(5)) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func a304WithNothingKeptIsNoCoverNotACrash() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-covers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = Server([.notModified, .image(CoverLoaderTests.png, etag: nil)])
+        let loader = loader(directory, server)
+        #expect(await loader.cover(for: "b1", version: Self.version) == nil)
+        #expect(await loader.cover(for: "b1", version: Self.version) != nil, "asked again, plainly")
+        #expect(server.asked.value.map(\.etag) == [nil, nil])
+        // No ETag came: none is kept, so the next edit fetches plainly.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [CoverLoader.fileName(bookID: "b1", version: Self.version)])
+    }
+}

@@ -20,7 +20,7 @@ struct LiveUpdatesTests {
     @Test func createdDeletedAndProgressEventsReachTheCache() throws {
         let store = InMemoryLibraryStore()
         let live = Self.live(store)
-        #expect(live.apply(ServerSentEvent(type: "book.created", data: Self.created)) == .booksChanged)
+        #expect(live.apply(ServerSentEvent(type: "book.created", data: Self.created)) == .booksChanged(upserted: ["book-new"], deleted: []))
         #expect(try store.book(id: "book-new")?.authors == "New Author")
 
         let progress = #"{"timestamp":"2026-05-01T14:05:12.488301533Z","data":{"book_id":"book-new","current_position_ms":1,"progress":0.25,"total_listen_time_ms":1,"is_finished":false,"last_played_at":"2026-05-01T14:05:12.301Z"},"type":"listening.progress_updated"}"#
@@ -31,7 +31,7 @@ struct LiveUpdatesTests {
         #expect(try store.progress()["book-new"] == BookProgress(fraction: 0.25, finished: false))
 
         let deleted = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"deleted_at":"2026-05-01T14:05:12Z","book_id":"book-new"},"type":"book.deleted"}"#
-        #expect(live.apply(ServerSentEvent(type: "book.deleted", data: deleted)) == .booksChanged)
+        #expect(live.apply(ServerSentEvent(type: "book.deleted", data: deleted)) == .booksChanged(upserted: [], deleted: ["book-new"]))
         #expect(try store.book(id: "book-new") == nil)
         #expect(try store.progress().isEmpty)
     }

@@ -1,0 +1,1 @@
+../ListenUpAPI/JSONReader.swift

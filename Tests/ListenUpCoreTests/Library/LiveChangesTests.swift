@@ -1,0 +1,72 @@
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Logging
+import Testing
+@testable import ListenUpCore
+
+/// A live change reads only the books it names: the result must be what a
+/// read of the whole cache gives.
+@Suite("Live changes read alone")
+struct LiveChangesTests {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func book(_ number: Int, title: String? = nil, author: String = "Author") -> SyncBook {
+        let date = Date(timeIntervalSince1970: 1_000_000 + Double(number % 17) * 60)
+        return SyncBook(createdAt: date, updatedAt: date, id: "book-\(number)", title: title ?? "Title \(number % 23)",
+                        path: "/\(number)", audioFiles: [], totalDuration: Int64(number % 5) * 1_000, totalSize: 1,
+                        contributors: [BookContributor(contributorID: "c\(number)", name: "\(author) \(number % 7)", roles: ["author"])])
+    }
+
+    static func ids(_ contents: LibraryReadAhead.Contents) -> [String] {
+        contents.order.map { contents.index.entries[$0].book }.map { "\($0.id)|\($0.title)|\($0.authors)" }
+    }
+
+    @Test(arguments: LibrarySort.allCases)
+    func aChangeReadAloneGivesWhatAWholeReadGives(sort: LibrarySort) throws {
+        let store = InMemoryLibraryStore()
+        try store.apply((0..<300).map { Self.book($0) }, deleting: [], state: LibrarySyncState(fullSyncDone: true))
+        try store.setProgress(BookProgress(fraction: 0.5, finished: false), for: "book-3")
+        try store.setProgress(BookProgress(fraction: 0.25, finished: false), for: "book-4")
+        let before = LibraryReadAhead.Contents.read(from: store, sort: sort, logger: Self.quiet)
+
+        // Added, renamed, deleted (with its progress), and a progress change.
+        var changes = LibraryCacheChanges()
+        try store.upsert([Self.book(1_000, title: "Brand New"), Self.book(7, title: "Renamed", author: "Someone Else")])
+        changes.record(upserted: ["book-1000", "book-7"], deleted: [])
+        try store.delete(["book-3", "book-9"])
+        changes.record(upserted: [], deleted: ["book-3", "book-9"])
+        let alone = try LibraryReadAhead.Contents.updating(before, with: changes, from: store, sort: sort)
+        let whole = LibraryReadAhead.Contents.read(from: store, sort: sort, logger: Self.quiet)
+        #expect(Self.ids(alone) == Self.ids(whole))
+        #expect(alone.progress == whole.progress)
+        #expect(alone.index.count == 299)
+
+        try store.setProgress(BookProgress(fraction: 1, finished: true), for: "book-5")
+        var progress = LibraryCacheChanges()
+        progress.progress = true
+        let again = try LibraryReadAhead.Contents.updating(alone, with: progress, from: store, sort: sort)
+        #expect(again.progress == (try store.progress()))
+        #expect(Self.ids(again) == Self.ids(whole))
+    }
+
+    @Test func theLatestWordOnABookWins() {
+        var changes = LibraryCacheChanges()
+        changes.record(upserted: ["a", "b"], deleted: [])
+        changes.record(upserted: [], deleted: ["a", "c"])
+        changes.record(upserted: ["c"], deleted: [])
+        #expect(changes.upserted == ["b", "c"])
+        #expect(changes.deleted == ["a"])
+        #expect(changes.bookCount == 3)
+        #expect(!changes.progress)
+    }
+
+    @Test func storesFindBooksByID() throws {
+        let store = InMemoryLibraryStore()
+        try store.apply((0..<5).map { Self.book($0) }, deleting: [], state: LibrarySyncState())
+        let found = try store.listedBooks(ids: ["book-1", "book-4", "book-99"])
+        #expect(Set(found.map(\.id)) == ["book-1", "book-4"])
+        #expect(found.allSatisfy { $0.details.isEmpty })
+        #expect(try store.listedBooks(ids: []).isEmpty)
+    }
+}
