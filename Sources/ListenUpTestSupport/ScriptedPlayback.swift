@@ -48,9 +48,27 @@ public actor ScriptedServer: ServerConnection {
         return books.count
     }
 
+    /// Set by ``holdNextDelta()``: the next delta waits for ``releaseDelta()``.
+    private var deltaHeld = false
+    private var deltaWaiter: CheckedContinuation<Void, Never>?
+
+    /// Makes the next delta sync wait (it is recorded in ``calls`` at once)
+    /// until ``releaseDelta()``: a sync caught mid-way.
+    public func holdNextDelta() { deltaHeld = true }
+
+    /// Lets a held delta sync go on.
+    public func releaseDelta() {
+        deltaHeld = false
+        deltaWaiter?.resume()
+        deltaWaiter = nil
+    }
+
     /// Two books a page, so the sync walks the cursor.
     public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
         calls.append(updatedAfter == nil ? "page \(cursor ?? "first")" : "delta")
+        if updatedAfter != nil, deltaHeld {
+            await withCheckedContinuation { deltaWaiter = $0 }
+        }
         if updatedAfter != nil { return SyncBooksResponse(nextCursor: nil, books: [], hasMore: false) }
         let start = Int(cursor ?? "0") ?? 0
         let end = min(start + 2, books.count)
@@ -106,6 +124,11 @@ public actor ScriptedServer: ServerConnection {
         let book = try Self.book(id: id, title: title)
         let payload = try String(decoding: ListenUpJSON.encoder.encode(book), as: UTF8.self)
         events?.yield(ServerSentEvent(type: "book.created", data: #"{"timestamp":"2026-05-01T14:05:12Z","data":{"book":\#(payload)},"type":"book.created"}"#))
+    }
+
+    /// Sends a live event as the server would (`type`, the envelope's data).
+    public func announceEvent(type: String, data: String) {
+        events?.yield(ServerSentEvent(type: type, data: #"{"timestamp":"2026-05-01T14:05:12Z","data":\#(data),"type":"\#(type)"}"#))
     }
 
     /// Refuses the session, as a refused refresh does.

@@ -94,7 +94,7 @@ public final class LibraryModel: ScreenModel {
 
     public func send(_ intent: Intent) {
         switch intent {
-        case .reload: syncSession?.sync()
+        case .reload: syncSession?.sync(afterRunning: true)
         case .signOut: signOut()
         case .search(let text): search(text)
         case .sort(let sort): changeSort(sort)

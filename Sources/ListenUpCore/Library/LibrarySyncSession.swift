@@ -83,6 +83,10 @@ final class LibrarySyncSession {
     /// What live events changed since that re-read.
     private var pendingChanges = LibraryCacheChanges()
     private(set) var isSyncing = false
+    /// A sync was asked for while one ran, by something that needs one
+    /// after what it saw (an event saying the data changed, the user's
+    /// reload): it runs when the running one ends.
+    private var syncAgain = false
     /// What the drift checks after each sync remember (LibraryDrift.swift).
     private let drift = LibraryDriftCheck.Memory()
 
@@ -94,8 +98,14 @@ final class LibrarySyncSession {
     }
 
     /// Runs a sync, unless one runs.
-    func sync() {
-        guard !isSyncing else { return }
+    /// - Parameter afterRunning: when one runs, run another once it ends
+    ///   (the running one may have read the server before the change that
+    ///   prompted this call).
+    func sync(afterRunning: Bool = false) {
+        guard !isSyncing else {
+            if afterRunning { syncAgain = true }
+            return
+        }
         isSyncing = true
         screen?.syncStarted()
         let (server, store, logger, drift) = (server, store, dependencies.logger, drift)
@@ -103,6 +113,10 @@ final class LibrarySyncSession {
             defer {
                 self?.isSyncing = false
                 self?.screen?.syncEnded()
+                if self?.syncAgain == true, !Task.isCancelled {
+                    self?.syncAgain = false
+                    self?.sync()
+                }
             }
             let firstSync = !((try? store.syncState().fullSyncDone) ?? false)
             let expected = firstSync ? try? await server.libraryBookCount() : nil
@@ -174,7 +188,7 @@ final class LibrarySyncSession {
             pendingChanges.progress = true
             scheduleRefresh()
         case .needsDeltaSync:
-            sync()
+            sync(afterRunning: true)
         case .userDeleted:
             screen?.accountDeleted()
         }
