@@ -48,6 +48,10 @@ enum KRPCErrorMapping {
     static func error(_ error: KRPCSessionError) -> APIClientError {
         switch error {
         case .unauthorized: .server(status: 401, message: "")
+        // A refused upgrade the server itself answered (404: no kRPC here,
+        // as a REST v1 server says) is the server's answer, not the
+        // network's; 5xx stays a transport failure (a proxy with no server).
+        case .transport(.upgradeRejected(let status)) where (400..<500).contains(status): .server(status: status, message: "")
         case .transport(let transport): .transport(self.transport(transport))
         // The socket opened but the server said nothing: a hung server.
         case .handshakeFailed: .transport(.timedOut)

@@ -126,6 +126,54 @@ struct HeadlessGenerationsTests {
         }
     }
 
+    /// The user's server is upgraded (or rolled back) to the other
+    /// generation at the same address: the saved session belongs to the old
+    /// one. The app finds out at its next start, checks the server again,
+    /// saves the new generation and asks the user to sign in; the library
+    /// then syncs over the new protocol.
+    @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
+    func aServerThatChangedGenerationIsCheckedAgainAndSignedInTo(from old: DemoProtocol) async throws {
+        let new: DemoProtocol = old == .rest ? .krpc : .rest
+        let (before, url) = try await Self.startServer(old, books: 4, admin: true)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-upgrade-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let first = try HeadlessProcess(home: home)
+        first.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await first.awaitLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr.suffix(2000))")
+        first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await first.awaitLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(first.allLines.suffix(3))")
+        first.send(#"{"action":"quit"}"#)
+        #expect(await first.awaitExit() == 0)
+        await before.stop()
+
+        // The same address now serves the other generation (and a library of 6).
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = 6
+        configuration.chapterSeconds = 4
+        configuration.protocol = new
+        configuration.port = Int(URL(string: url)?.port ?? 0)
+        configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
+        let after = DemoServer(configuration: configuration)
+        _ = try await after.start()
+        defer { Task { await after.stop() } }
+
+        let second = try HeadlessProcess(home: home)
+        let login = await second.awaitLine(timeout: 30, Journey.onRoute("login"))
+        #expect(login != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
+        #expect(after.requestCount(Self.checkKey(new)) == 1, "checked again, as the new generation")
+        second.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
+        second.send(#"{"action":"quit"}"#)
+        #expect(await second.awaitExit() == 0)
+
+        // The next start goes straight to the library, over the new generation.
+        let third = try HeadlessProcess(home: home)
+        #expect(await third.awaitLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(third.allLines.suffix(3))\n\(third.stderr.suffix(3000))")
+        #expect(after.requestCount(Self.checkKey(new)) == 1, "no check once the generation is saved")
+        third.send(#"{"action":"quit"}"#)
+        #expect(await third.awaitExit() == 0)
+    }
+
     @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
     func anExpiredTokenIsRefreshedSilentlyAndARevokedSessionLandsOnSignIn(protocol wire: DemoProtocol) async throws {
         let (server, url) = try await Self.startServer(wire, books: 5, admin: true)

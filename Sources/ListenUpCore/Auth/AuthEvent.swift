@@ -21,6 +21,10 @@ public enum AuthEvent: Equatable, Sendable {
     case signedOut
     /// The user wants another server.
     case changeServer
+    /// The signed-in server now speaks another generation (it was upgraded
+    /// or rolled back at the same address; checked again after it refused
+    /// the saved generation's calls): the session belonged to the old one.
+    case serverChangedGeneration(VerifiedServer)
 }
 
 extension AuthState {
@@ -37,6 +41,7 @@ extension AuthState {
     /// needsLogin | sessionLapsed ─signedIn→ authenticated
     /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin (the session's server)
     /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
+    /// authenticated ─serverChangedGeneration→ needsAdminSetup | needsLogin (the server as it is now)
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -62,6 +67,8 @@ extension AuthState {
             return .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer):
             return .needsServer
+        case (.authenticated, .serverChangedGeneration(let server)):
+            return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .needsLogin(KnownServer(server))
         default:
             return nil
         }
@@ -81,6 +88,7 @@ extension AuthEvent {
         case .sessionRefused: "sessionRefused"
         case .signedOut: "signedOut"
         case .changeServer: "changeServer"
+        case .serverChangedGeneration: "serverChangedGeneration"
         }
     }
 }

@@ -72,6 +72,8 @@ public final class LibraryModel: ScreenModel {
     /// Keeps the cache in step with the server (nil in previews).
     @ObservationIgnored private var syncSession: LibrarySyncSession?
     @ObservationIgnored private var startTask: Task<Void, Never>?
+    /// Checking whether the server changed generation (after a refused sync).
+    @ObservationIgnored private var generationCheck: Task<Void, Never>?
     @ObservationIgnored private var store: (any LibraryStore)?
     @ObservationIgnored private var index = LibraryIndex([])
     @ObservationIgnored private var order: [Int] = []
@@ -280,6 +282,8 @@ public final class LibraryModel: ScreenModel {
     private func stopWork() {
         startTask?.cancel()
         startTask = nil
+        generationCheck?.cancel()
+        generationCheck = nil
         syncSession?.stop()
     }
 
@@ -342,7 +346,27 @@ extension LibraryModel: LibrarySyncScreen {
             return true
         }
         status = .failed(code: error.code, message: error.userMessage)
+        if ServerGenerationCheck.suggestsAnotherGeneration(error) { checkServerGeneration() }
         return false
+    }
+
+    /// The server refused the sync as one of the other generation would:
+    /// checks it again (ServerGenerationCheck.swift), and signs in anew if
+    /// it was upgraded or rolled back. The cache is emptied first: its books
+    /// and where its syncs stopped (a date on REST v1, a revision on kRPC)
+    /// describe the server as it was.
+    private func checkServerGeneration() {
+        guard let session, generationCheck == nil else { return }
+        let (dependencies, send, store) = (dependencies, send, store)
+        generationCheck = Task {
+            guard let server = await ServerGenerationCheck.run(for: session, dependencies: dependencies), !Task.isCancelled else { return }
+            do {
+                if let store { try store.apply([], deleting: try store.listedBooks().map(\.id), state: LibrarySyncState()) }
+            } catch {
+                dependencies.logger.warning("The library cache could not be emptied", metadata: ["reason": "\(error)"])
+            }
+            send(.serverChangedGeneration(server))
+        }
     }
 
     func liveChanged(_ live: Bool) {

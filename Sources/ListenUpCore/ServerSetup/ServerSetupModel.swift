@@ -197,15 +197,7 @@ public final class ServerSetupModel: ScreenModel {
     /// Saves the server for the next launch. Nothing reads it back in this
     /// run: the server travels on in the auth state.
     private func remember(_ server: VerifiedServer) {
-        var settings = environment.settings.load()
-        settings.serverURL = server.url.absoluteString
-        settings.instanceID = server.instanceID
-        settings.serverGeneration = server.generation
-        do {
-            try environment.settings.save(settings)
-        } catch {
-            environment.logger.warning("Could not save the server for the next launch", metadata: ["reason": "\(error)"])
-        }
+        environment.settings.remember(server, logger: environment.logger)
     }
 
     // MARK: Discovery

@@ -16,6 +16,7 @@ struct AuthStateMachineTests {
         .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
         .serverChosen(other), .serverVerified(.sample(setupRequired: true)), .serverVerified(.sample(setupRequired: false)),
         .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused, .signedOut, .changeServer,
+        .serverChangedGeneration(.sample(setupRequired: false)), .serverChangedGeneration(.sample(setupRequired: true)),
     ]
 
     /// Every transition the app allows; everything else must be refused.
@@ -34,6 +35,9 @@ struct AuthStateMachineTests {
         case (.authenticated, .sessionRefused): .sessionLapsed(session.server)
         case (.authenticated, .signedOut): .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer): .needsServer
+        // The server as it is now: the session belonged to its old generation.
+        case (.authenticated, .serverChangedGeneration(let server)) where server.setupRequired: .needsAdminSetup(KnownServer(server))
+        case (.authenticated, .serverChangedGeneration(let server)): .needsLogin(KnownServer(server))
         default: nil
         }
     }
@@ -59,5 +63,21 @@ struct AuthStateMachineTests {
             state = next
         }
         #expect(state == .authenticated(Self.session))
+    }
+}
+
+@Suite("A server that changed generation")
+struct ServerGenerationCheckTests {
+    @Test func onlyAnswersAServerOfTheOtherGenerationWouldGiveStartACheck() {
+        for error: APIClientError in [.server(status: 404, message: ""), .server(status: 400, message: ""),
+                                      .server(status: 405, message: ""), .server(status: 426, message: ""),
+                                      .protocolMismatch("not the envelope")] {
+            #expect(ServerGenerationCheck.suggestsAnotherGeneration(error), "\(error)")
+        }
+        for error: APIClientError in [.transport(.unreachable("down")), .transport(.timedOut), .server(status: 401, message: ""),
+                                      .server(status: 403, message: ""), .server(status: 500, message: ""), .sessionLapsed,
+                                      .rateLimited, .serverNewer("X")] {
+            #expect(!ServerGenerationCheck.suggestsAnotherGeneration(error), "\(error)")
+        }
     }
 }
