@@ -114,6 +114,8 @@ final class EventLog: Sendable {
     }
 
     func isPlaying() -> Bool { statuses.last == .playing }
+    /// Playing was reported (a short file may have ended since).
+    func hasPlayed() -> Bool { statuses.contains(.playing) }
 }
 
 let quietLogger = Logger(label: "playback-test", factory: { _ in SwiftLogNoOpLogHandler() })
