@@ -28,6 +28,7 @@ static const char *load(void) {
     RESOLVE(object_get_name, "gst_object_get_name");
     RESOLVE(bus_timed_pop_filtered, "gst_bus_timed_pop_filtered");
     RESOLVE(bus_post, "gst_bus_post");
+    RESOLVE(bus_set_flushing, "gst_bus_set_flushing");
     RESOLVE(message_new_application, "gst_message_new_application");
     RESOLVE(message_parse_buffering, "gst_message_parse_buffering");
     RESOLVE(message_parse_error, "gst_message_parse_error");

@@ -75,6 +75,14 @@ final class Pipeline: @unchecked Sendable {
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
+        /// Counts the pipeline's restarts (a load, a move to another
+        /// file): a bus message popped before one is stale after it.
+        var epoch = 0
+        /// Set at a gapless move to the next file: how long the file before
+        /// lasted. Until the sink plays the new file's segment, a position
+        /// query can still answer in the old one (near its end), which
+        /// would read as a jump ahead in the new file.
+        var previousFileDuration: Int64?
     }
 
     /// The bus thread's name (15 bytes at most, the kernel's limit).
@@ -148,10 +156,23 @@ final class Pipeline: @unchecked Sendable {
         guard let element else { return last }
         var nanoseconds: gint64 = 0
         guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return last }
-        let position = start + Int64(nanoseconds / 1_000_000)
-        withShared { $0.lastPosition = position }
+        let inFile = Int64(nanoseconds / 1_000_000)
+        let position = withShared { shared -> Int64 in
+            // Just after a gapless move, an answer from the old file's end
+            // is the new file's start (until the sink says otherwise).
+            if let previous = shared.previousFileDuration {
+                if inFile >= previous - Self.switchTolerance { return start }
+                shared.previousFileDuration = nil
+            }
+            shared.lastPosition = start + inFile
+            return start + inFile
+        }
         return position
     }
+
+    /// How close to the previous file's end an answer must be, just after
+    /// a gapless move, to be taken for one from that file.
+    static let switchTolerance: Int64 = 500
 
     // MARK: Commands (on the queue)
 
@@ -160,7 +181,7 @@ final class Pipeline: @unchecked Sendable {
         failed = false
         ended = false
         duration = timeline.duration
-        gst_element_set_state(playbin, GST_STATE_READY)
+        restart(playbin)
         withShared {
             $0.files = timeline.files
             $0.headers = timeline.headers
@@ -204,9 +225,12 @@ final class Pipeline: @unchecked Sendable {
         guard let (index, offset) = timeline.locate(position) else { return }
         ended = false
         if reportLoading { report(.loading) }
-        withShared { $0.lastPosition = timeline.files[index].start + offset }
+        withShared {
+            $0.lastPosition = timeline.files[index].start + offset
+            $0.previousFileDuration = nil
+        }
         if index != withShared({ $0.fileIndex }) {
-            gst_element_set_state(playbin, GST_STATE_READY)
+            restart(playbin)
             open(file: index, offset: offset)
         } else if settling {
             pendingOffset = offset
@@ -232,6 +256,26 @@ final class Pipeline: @unchecked Sendable {
     }
 
     // MARK: The pipeline
+
+    /// Takes the pipeline back to READY for a new start, leaving behind
+    /// what the last run said: an error the old source posted just before
+    /// (a 401 on a token since refreshed, say) must not fail the new run.
+    /// Messages still on the bus are flushed; ones the bus thread already
+    /// took carry the old epoch and are dropped on the queue.
+    private func restart(_ playbin: OpaquePointer) {
+        gst_element_set_state(playbin, GST_STATE_READY)
+        if let bus = gst_element_get_bus(playbin) {
+            gst_bus_set_flushing(bus, 1)
+            gst_bus_set_flushing(bus, 0)
+            gst_object_unref(bus)
+        }
+        // Last: nothing of the new run exists yet, so whatever the bus
+        // thread took until now is the old run's.
+        withShared {
+            $0.epoch += 1
+            $0.previousFileDuration = nil
+        }
+    }
 
     private func ensurePipeline() -> Bool {
         if playbin != nil { return true }
@@ -499,8 +543,9 @@ final class Pipeline: @unchecked Sendable {
                     gst_message_unref(message)
                     return
                 }
+                let epoch = self.withShared { $0.epoch }
                 self.queue.async {
-                    self.handle(box.value)
+                    if epoch == self.withShared({ $0.epoch }) { self.handle(box.value) }
                     gst_message_unref(box.value)
                 }
             }
@@ -545,6 +590,9 @@ final class Pipeline: @unchecked Sendable {
         case GST_MESSAGE_STREAM_START:
             let switched = withShared { shared -> Bool in
                 guard let queued = shared.queuedFileIndex else { return false }
+                if shared.files.indices.contains(shared.fileIndex) {
+                    shared.previousFileDuration = shared.files[shared.fileIndex].duration
+                }
                 shared.fileIndex = queued
                 shared.queuedFileIndex = nil
                 return true

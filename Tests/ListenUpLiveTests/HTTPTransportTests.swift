@@ -63,7 +63,8 @@ struct HTTPTransportTests {
         let started = ContinuousClock.now
         let error = await failure { try await get(server, timeout: .seconds(1)) }
         #expect(error == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // The drip would take 200 s; a busy CI machine has taken 4.3 s to give up after 1.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func silentServerTimesOut() async throws {

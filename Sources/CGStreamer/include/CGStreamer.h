@@ -109,6 +109,7 @@ typedef struct {
     gchar *(*object_get_name)(GstObject *object);
     GstMessage *(*bus_timed_pop_filtered)(GstBus *bus, GstClockTime timeout, GstMessageType types);
     gboolean (*bus_post)(GstBus *bus, GstMessage *message);
+    void (*bus_set_flushing)(GstBus *bus, gboolean flushing);
     GstMessage *(*message_new_application)(GstObject *source, GstStructure *structure);
     void (*message_parse_buffering)(GstMessage *message, gint *percent);
     void (*message_parse_error)(GstMessage *message, GError **error, gchar **debug);
@@ -159,6 +160,7 @@ static inline GstMessage *gst_bus_timed_pop_filtered(GstBus *bus, GstClockTime t
     return listenup_gst.bus_timed_pop_filtered(bus, timeout, types);
 }
 static inline gboolean gst_bus_post(GstBus *bus, GstMessage *message) { return listenup_gst.bus_post(bus, message); }
+static inline void gst_bus_set_flushing(GstBus *bus, gboolean flushing) { listenup_gst.bus_set_flushing(bus, flushing); }
 static inline GstMessage *gst_message_new_application(GstObject *source, GstStructure *structure) {
     return listenup_gst.message_new_application(source, structure);
 }
