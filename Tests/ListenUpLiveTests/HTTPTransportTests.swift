@@ -54,7 +54,8 @@ struct HTTPTransportTests {
         let started = ContinuousClock.now
         let error = await failure { try await get(server, limit: 1 << 20) }
         #expect(error == .bodyTooLarge(limit: 1 << 20))
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // Generous: a busy CI machine is slow, and the error above is the check.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func slowDripTimesOut() async throws {

@@ -103,7 +103,8 @@ struct ServerVerifierTests {
         defer { Task { await server.stop() } }
         let started = ContinuousClock.now
         #expect(await verify(server, timeout: .seconds(1)) == .failure(.timedOut))
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // The drip would take 300 s; a busy CI machine has taken 3.1 s to give up after 1.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func aSelfSignedCertificateIsATLSFailure() async throws {
