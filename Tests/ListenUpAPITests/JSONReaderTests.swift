@@ -140,6 +140,9 @@ struct JSONReaderTests {
 
     @Test func oddValuesInABookAreHandedOverOrReadTheSame() throws {
         let plain = String(decoding: try Self.page([Self.book(1, full: true)]), as: UTF8.self)
+        // The encoder's key order changes from run to run (hashing): the
+        // field to drop may be its object's last.
+        let inode = plain.contains("\"inode\":3,") ? "\"inode\":3," : ",\"inode\":3"
         let swaps = [
             ("\"total_size\":123", "\"total_size\":123.0"), ("\"total_size\":123", "\"total_size\":1.23e2"),
             ("\"total_size\":123", "\"total_size\":null"), ("\"total_size\":123", "\"total_size\":\"123\""),
@@ -151,7 +154,7 @@ struct JSONReaderTests {
             ("\"title\":\"Title", "\"title\":\"\\u0054itle"), ("\"title\":\"Title", "\"title\":\"\\uD83D\\uDE80Title"),
             ("\"title\":\"Title", "\"title\":\"\\uDE80Title"), ("\"title\":\"Title", "\"title\":\"\\x41Title"),
             ("\"title\":\"Title", "\"title\":\"\u{1}Title"), ("\"cover_image\":{", "\"cover_image\":null,\"z\":{"),
-            ("\"inode\":3,", ""), ("\"genres\":[\"Fantasy\"]", "\"genres\":[]"), ("\"tags\":[", "\"tags\":[{},"),
+            (inode, ""), ("\"genres\":[\"Fantasy\"]", "\"genres\":[]"), ("\"tags\":[", "\"tags\":[{},"),
         ]
         var readCount = 0
         for (old, new) in swaps {
