@@ -148,6 +148,8 @@ public final class ScriptedEngine: PlaybackEngine {
         public var volume: Double = 1
         public var rate: Double = 1
         public var headers: [String: String] = [:]
+        /// The last position interval asked for (nil: never set).
+        public var positionInterval: Duration?
     }
 
     public let log = LockedValue(Log())
@@ -180,6 +182,7 @@ public final class ScriptedEngine: PlaybackEngine {
     public func setRate(_ rate: Double) { log.withLock { $0.rate = rate } }
     public func setVolume(_ volume: Double) { log.withLock { $0.volume = volume } }
     public func setHeaders(_ headers: [String: String]) { log.withLock { $0.headers = headers; $0.calls.append("headers") } }
+    public func setPositionInterval(_ interval: Duration) { log.withLock { $0.positionInterval = interval } }
     public var position: Int64 { current.value }
     public func events() -> AsyncStream<PlaybackEngineEvent> { stream }
 }

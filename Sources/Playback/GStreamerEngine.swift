@@ -97,7 +97,9 @@ final class Pipeline: @unchecked Sendable {
     private var playbin: OpaquePointer?
     private var audioSink: OpaquePointer?
     private var busThread: Thread?
-    private let busRunning = LockedFlag()
+    /// The bus thread's own flag (a new one per thread: a thread told to
+    /// end must not be revived by the next pipeline's start).
+    private var busRunning = LockedFlag()
     private var signalHandlers: [gulong] = []
 
     private var duration: Int64 = 0
@@ -443,23 +445,25 @@ final class Pipeline: @unchecked Sendable {
         let interval = max(interval, .milliseconds(50))
         guard interval != positionInterval else { return }
         positionInterval = interval
-        if ticker != nil {
-            stopTicker()
-            startTicker()
-        }
+        if let ticker { schedule(ticker) }
     }
 
     private func startTicker() {
         guard ticker == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let milliseconds = Int(positionInterval.components.seconds * 1_000 + positionInterval.components.attoseconds / 1_000_000_000_000_000)
-        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
+        schedule(timer)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             self.emit(.position(self.currentPosition()))
         }
         timer.resume()
         ticker = timer
+    }
+
+    /// The next report one interval from now, then every interval.
+    private func schedule(_ timer: any DispatchSourceTimer) {
+        let milliseconds = Int(positionInterval.components.seconds * 1_000 + positionInterval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(milliseconds))
     }
 
     private func stopTicker() {
@@ -516,8 +520,9 @@ final class Pipeline: @unchecked Sendable {
 
     private func startBusThread(_ element: OpaquePointer) {
         guard let bus = gst_element_get_bus(element) else { return }
-        busRunning.value = true
-        let running = busRunning
+        let running = LockedFlag()
+        running.value = true
+        busRunning = running
         let messages = GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_STATE_CHANGED.rawValue
             | GST_MESSAGE_BUFFERING.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_STREAM_START.rawValue
             | GST_MESSAGE_APPLICATION.rawValue
@@ -526,9 +531,10 @@ final class Pipeline: @unchecked Sendable {
         // book wakes it only for what matters); `stopBusThread` wakes it
         // with an application message to end it.
         let thread = Thread { [weak self] in
-            // Named from inside: Foundation gives the kernel a thread's name
-            // only when the thread names itself (for `top -H`, the benches).
-            Thread.current.name = Pipeline.busThreadName
+            // Named for `top -H` and the benches, through pthreads: setting
+            // `Thread.current.name` from inside does not always reach the
+            // kernel (the thread kept the process's name now and then).
+            listenup_name_current_thread(Pipeline.busThreadName)
             defer { gst_object_unref(busBox.value) }
             while running.value {
                 // GstClockTime.max is GST_CLOCK_TIME_NONE: wait for ever.

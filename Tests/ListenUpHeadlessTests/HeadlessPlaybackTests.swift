@@ -140,7 +140,7 @@ struct HeadlessPlaybackTests {
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
         #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(Self.mapsGStreamer(pid))
-        #expect(Self.threads(named: "listenup-gstbus", in: app.process.processIdentifier) == 1)
+        #expect(Self.threads(named: "listenup-gstbus", in: app.process.processIdentifier) == 1, "\(Self.threadNames(in: pid))")
         app.send(#"{"action":"stop"}"#)
         #expect(await app.awaitLine(Self.status("stopped")) != nil)
         // Stopping ends the engine's bus thread (it sleeps on the bus until
@@ -179,6 +179,13 @@ struct HeadlessPlaybackTests {
             let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
             return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
         }.count
+    }
+
+    static func threadNames(in pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.map { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     /// Whether the process's threads named `name` are gone within 5 s.

@@ -139,6 +139,9 @@ extern ListenUpGstAPI listenup_gst;
 /// @return NULL when GStreamer is ready, else why not (a static string).
 const char *listenup_gst_load(void);
 
+/// Names the calling thread (at most 15 bytes), as the kernel shows it.
+void listenup_name_current_thread(const char *name);
+
 // MARK: GStreamer's names, through the table
 
 static inline gboolean gst_init_check(int *argc, char ***argv, GError **error) { return listenup_gst.init_check(argc, argv, error); }

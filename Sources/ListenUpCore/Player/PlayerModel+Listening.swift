@@ -31,6 +31,7 @@ extension PlayerModel {
             refreshedAfterRefusal = false
             if openSpan == nil { openSpan = (position, Date(), rate) }
             restartSleepTimer()
+            updatePositionInterval()
         case .paused:
             if status == .loading, wantsToPlay { return }
             closeSpan()
@@ -100,8 +101,10 @@ extension PlayerModel {
         if status == .buffering { status = .playing }
         guard openSpan != nil else { return }
         if let open = openSpan, Date().timeIntervalSince(open.at) >= Self.spanInterval { cutSpan() }
-        if let lastSaved, ContinuousClock.now - lastSaved.at < Self.saveInterval {} else { savePosition() }
+        // A report due for the save may come a hair early.
+        if let lastSaved, ContinuousClock.now - lastSaved.at < Self.saveInterval - .milliseconds(250) {} else { savePosition() }
         tickSleepTimer()
+        updatePositionInterval()
     }
 
     func updateChapter() {
@@ -193,6 +196,7 @@ extension PlayerModel {
                 guard items != continueListening else { return }
                 continueListening = items
                 try? listening.saveContinueListening(items)
+                if offersLastBook { offerLastBook() }
             } catch {
                 dependencies.logger.debug("Continue listening not refreshed", metadata: ["code": "\(error.code)"])
             }

@@ -138,6 +138,48 @@ extension PlayerModel {
         return engine
     }
 
+    // MARK: The last book, offered
+
+    /// Shows the book listened to last (the head of *Continue listening*)
+    /// paused where it was left, without loading it: the window offers it
+    /// at start, and Play (or the media keys) resumes it. With no list
+    /// cached yet, the first one fetched is used. Nothing happens once a
+    /// book is loaded, or when the book is not in the library's cache.
+    public func offerLastBook() {
+        offersLastBook = true
+        guard nowPlaying == nil, status == .idle, let item = continueListening.first else { return }
+        let cached: CachedBook?
+        do {
+            cached = try library?.book(id: item.bookID)
+        } catch {
+            dependencies.logger.debug("Could not read the last book", metadata: ["reason": "\(error)"])
+            return
+        }
+        guard let cached, let files = cached.decodedDetails.audioFiles, !files.isEmpty else { return }
+        let chapters = cached.decodedDetails.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
+        let book = NowPlaying(book: cached, chapters: chapters, duration: files.reduce(0) { $0 + $1.duration })
+        let local = try? listening.position(bookID: item.bookID)
+        let resume = ListeningRules.resumePoint(local: local, server: ListeningPosition(bookID: item.bookID, position: item.position, updatedAt: item.lastPlayedAt),
+                                                duration: book.duration)
+        nowPlaying = book
+        position = resume?.position ?? 0
+        updateChapter()
+        status = .paused
+        fetchCover(of: cached)
+    }
+
+    /// A seek on the offered book (not loaded yet): it starts there.
+    private func moveOffered(to target: Int64) {
+        guard let nowPlaying, status == .paused else { return }
+        position = min(max(0, target), nowPlaying.duration)
+        updateChapter()
+        do {
+            try listening.savePosition(ListeningPosition(bookID: nowPlaying.bookID, position: position, updatedAt: Date()))
+        } catch {
+            dependencies.logger.warning("Could not save the position", metadata: ["reason": "\(error)"])
+        }
+    }
+
     // MARK: Controls
 
     func pause() {
@@ -190,7 +232,10 @@ extension PlayerModel {
     }
 
     func seek(to target: Int64) {
-        guard let timeline, let engine else { return }
+        guard let timeline, let engine else {
+            moveOffered(to: target)
+            return
+        }
         let target = timeline.clamp(target)
         let playing = openSpan != nil
         closeSpan()
@@ -202,6 +247,7 @@ extension PlayerModel {
         if playing { openSpan = (target, Date(), rate) }
         savePosition()
         if status == .ended { status = .paused }
+        updatePositionInterval()
     }
 
     func skip(by milliseconds: Int64) {
@@ -223,6 +269,7 @@ extension PlayerModel {
         engine?.setRate(normalized)
         if playing { openSpan = (position, Date(), normalized) }
         rememberPlayback { $0.rate = normalized }
+        updatePositionInterval()
     }
 
     func changeVolume(_ value: Double) {
@@ -269,9 +316,9 @@ extension PlayerModel {
         case nil:
             sleepDeadline = nil
             sleepRemaining = nil
-            engine?.setPositionInterval(PlaybackEngineDefaults.positionInterval)
         }
         applyVolume()
+        updatePositionInterval()
     }
 
     /// What is left of the chapter that was playing when the timer was
@@ -294,15 +341,38 @@ extension PlayerModel {
             sleepRemaining = chapterRemainingAtRate
         }
         applyVolume()
-        // Reports four times a second for the fade's last stretch, so the
-        // volume slides rather than steps; once a second otherwise.
-        let fading = (sleepRemaining ?? .max) <= ListeningRules.sleepFadeMilliseconds + 2_000
-        engine?.setPositionInterval(fading ? .milliseconds(250) : PlaybackEngineDefaults.positionInterval)
         if let sleepRemaining, sleepRemaining <= 0 {
             dependencies.logger.info("Sleep timer: paused")
             pause()
             setSleepTimer(nil)
         }
+    }
+
+    // MARK: Position reports
+
+    /// Tells the engine how often to report the position from now on.
+    func updatePositionInterval() {
+        engine?.setPositionInterval(positionReportInterval())
+    }
+
+    /// Four times a second over a sleep timer's fade, so the volume slides
+    /// rather than steps; every second while someone watches the position
+    /// move; otherwise only when the player's own work is next due: the
+    /// position save (every 10 s), the end of the chapter (a span is cut
+    /// there), the start of the sleep timer's fade.
+    func positionReportInterval() -> Duration {
+        let fadeLead = ListeningRules.sleepFadeMilliseconds + 2_000
+        if let sleepRemaining, sleepRemaining <= fadeLead { return .milliseconds(250) }
+        if isPositionWatched { return PlaybackEngineDefaults.positionInterval }
+        var due = Self.saveInterval
+        if let lastSaved { due -= ContinuousClock.now - lastSaved.at }
+        if let chapter, chapter.end > position {
+            // Book milliseconds at the playing rate, and a little after the
+            // boundary so the report lands in the next chapter.
+            due = min(due, .milliseconds(Int64(Double(chapter.end - position) / max(rate, 0.5)) + 100))
+        }
+        if let sleepRemaining { due = min(due, .milliseconds(sleepRemaining - fadeLead)) }
+        return max(due, .milliseconds(250))
     }
 
     /// The sleep timer stops counting while paused: it is listening time.

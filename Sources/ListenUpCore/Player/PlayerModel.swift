@@ -127,6 +127,15 @@ public final class PlayerModel: ScreenModel {
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int
 
+    /// Whether someone watches the position move: a window on screen, the
+    /// headless front's once-a-second line (true until a front says
+    /// otherwise). When nobody does, the engine reports the position only
+    /// when the player's own work needs it (``positionReportInterval()``):
+    /// a hidden window's app is not woken every second for nothing.
+    @ObservationIgnored public var isPositionWatched = true {
+        didSet { if isPositionWatched != oldValue { updatePositionInterval() } }
+    }
+
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
     /// Made on first play: GStreamer is loaded then, not at start-up.
@@ -143,6 +152,8 @@ public final class PlayerModel: ScreenModel {
     @ObservationIgnored var pausedAt: Date?
     /// Playing was asked for and the engine has not said it plays yet.
     @ObservationIgnored var wantsToPlay = false
+    /// A front asked for the last book to be offered (``offerLastBook()``).
+    @ObservationIgnored var offersLastBook = false
     /// The refused audio was answered with fresh credentials once already.
     @ObservationIgnored var refreshedAfterRefusal = false
     /// When the sleep timer's minutes run out (listening time, not wall time).

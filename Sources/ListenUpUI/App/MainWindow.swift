@@ -30,6 +30,12 @@ public final class MainWindow {
     let nowPlaying: NowPlayingBar
     private var playerObservation: StateObservation?
     private let application: UnsafeMutablePointer<AdwApplication>
+    /// Whether the window is on screen: its surface mapped and not
+    /// minimized. The player reports its position every second only then.
+    private(set) var isOnScreen = false
+    private var surfaceConnections: [SignalConnection] = []
+    /// The player whose last book the bar was given at start.
+    private weak var offeredTo: PlayerModel?
     /// The cookie of `gtk_application_inhibit` while audio plays.
     private var inhibition: guint = 0
     private var libraryWasOffline = false
@@ -98,6 +104,7 @@ public final class MainWindow {
             }
         }
         self.connections.append(stack.connect(.notify("transition-running")) { [weak self] in self?.dropRetiredPages() })
+        self.connections.append(window.connect(.realize) { [weak self] in self?.watchSurface() })
         self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
         self.connections.append(window.connect(.closeRequest) { [weak self] in
             self?.saveWindowState()
@@ -108,10 +115,34 @@ public final class MainWindow {
         addPlayerShortcuts()
     }
 
+    /// Follows the window's surface (made at realize): shown, hidden,
+    /// minimized (on X11 a window manager minimizes by unmapping).
+    private func watchSurface() {
+        guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        surfaceConnections = [
+            surface.connect(.notify("mapped")) { [weak self] in self?.updateOnScreen() },
+            surface.connect(.notify("state")) { [weak self] in self?.updateOnScreen() },
+        ]
+        updateOnScreen()
+    }
+
+    private func updateOnScreen() {
+        guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
+        let minimized = gdk_toplevel_get_state(surface).rawValue & GDK_TOPLEVEL_STATE_MINIMIZED.rawValue != 0
+        isOnScreen = gdk_surface_get_mapped(surface) != 0 && !minimized
+        navigator.player?.isPositionWatched = isOnScreen
+    }
+
     /// The bar follows the session's player; while audio plays the session
     /// is kept from suspending.
     private func followPlayer() {
         let player = navigator.player
+        player?.isPositionWatched = isOnScreen
+        if let player, offeredTo !== player {
+            // The bar offers the book listened to last, once per session.
+            offeredTo = player
+            player.offerLastBook()
+        }
         nowPlaying.show(player)
         nowPlaying.setHiddenByRoute(navigator.activeRoute == .player)
         let playing = player?.status == .playing || player?.status == .buffering

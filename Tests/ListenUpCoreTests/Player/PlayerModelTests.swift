@@ -31,12 +31,14 @@ struct PlayerModelTests {
         let settings: SettingsClient
     }
 
-    func rig(local: ListeningPosition? = nil, settings: AppSettings = AppSettings()) async throws -> Rig {
+    func rig(local: ListeningPosition? = nil, settings: AppSettings = AppSettings(),
+             continueListening: [ContinueListeningItem] = []) async throws -> Rig {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
         try library.apply([try Self.book()], deleting: [], state: LibrarySyncState())
         let listening = InMemoryListeningStore()
         if let local { try listening.savePosition(local) }
+        try listening.saveContinueListening(continueListening)
         let engine = ScriptedEngine()
         var dependencies = Dependencies.test(settings: settings)
         dependencies.openLibrary = { _, _ in library }
@@ -205,6 +207,92 @@ struct PlayerModelTests {
         #expect((800_000..<900_000).contains(rig.model.sleepRemaining ?? 0), "counting down")
         rig.model.send(.sleep(nil))
         #expect(rig.model.sleepRemaining == nil)
+    }
+
+    @Test func positionsAreReportedEverySecondOnlyWhileSomeoneWatches() async throws {
+        let rig = try await rig()
+        await start(rig)
+        #expect(rig.engine.log.value.positionInterval == .seconds(1), "watched until a front says otherwise")
+
+        rig.model.isPositionWatched = false
+        let saveDue = try #require(rig.engine.log.value.positionInterval)
+        #expect(saveDue > .seconds(9) && saveDue <= .seconds(10), "unwatched: when the next save is due, \(saveDue)")
+        rig.engine.report(.position(35_000))
+        await settle { rig.model.position == 35_000 }
+        #expect(rig.engine.log.value.positionInterval == .milliseconds(5_100), "just past the end of chapter One (40 s)")
+        rig.model.send(.rate(2))
+        #expect(rig.engine.log.value.positionInterval == .milliseconds(2_600), "chapter time at 2x")
+
+        rig.model.send(.rate(1))
+        rig.model.send(.seek(110_000))
+        rig.model.send(.sleep(.minutes(1)))
+        let afterSeek = try #require(rig.engine.log.value.positionInterval)
+        #expect(afterSeek > .milliseconds(9_900) && afterSeek <= .seconds(10), "the fade's lead starts in 48 s: the save (at the seek) comes first")
+        rig.engine.report(.position(110_500))
+        await settle { rig.model.position == 110_500 }
+        rig.model.send(.sleep(.endOfChapter))
+        rig.engine.report(.position(140_000))
+        await settle { rig.model.position == 140_000 }
+        #expect(rig.engine.log.value.positionInterval == .milliseconds(250), "10 s to go: the fade slides four times a second")
+        rig.model.send(.sleep(nil))
+        rig.engine.report(.position(145_000))
+        await settle { rig.model.position == 145_000 }
+        #expect(rig.engine.log.value.positionInterval == .milliseconds(5_100), "timer off: the end of chapter Three")
+
+        rig.model.isPositionWatched = true
+        #expect(rig.engine.log.value.positionInterval == .seconds(1))
+    }
+
+    @Test func anUnwatchedPlayerStillSavesEveryTenSeconds() async throws {
+        let rig = try await rig()
+        await start(rig)
+        rig.model.isPositionWatched = false
+        rig.model.send(.seek(1_000))
+        #expect(try rig.listening.position(bookID: "book-1")?.position == 1_000)
+        // A report due for the save may come a hair early: it still saves.
+        try await Task.sleep(for: .milliseconds(9_800))
+        rig.engine.report(.position(10_800))
+        await settle { rig.model.position == 10_800 }
+        #expect(try rig.listening.position(bookID: "book-1")?.position == 10_800)
+    }
+
+    @Test func theLastBookIsOfferedPausedAndPlaysFromItsPosition() async throws {
+        let item = ContinueListeningItem(bookID: "book-1", title: "Two Files", author: nil, position: 70_000, duration: 150_000,
+                                         progress: 0.47, lastPlayedAt: Date().addingTimeInterval(-600))
+        let rig = try await rig(continueListening: [item])
+        #expect(rig.model.nowPlaying == nil, "nothing until a front asks")
+        rig.model.offerLastBook()
+        #expect(rig.model.nowPlaying?.title == "Two Files")
+        #expect(rig.model.status == .paused)
+        #expect(rig.model.position == 70_000)
+        #expect(rig.model.chapterIndex == 1)
+        #expect(rig.model.nowPlaying?.duration == 150_000)
+        #expect(rig.engine.calls.isEmpty, "nothing is loaded (GStreamer stays unloaded) until play")
+
+        rig.model.send(.seek(100_500))
+        #expect(rig.model.chapterIndex == 2, "moving the offered book moves where it starts")
+        rig.model.send(.togglePlayPause)
+        await settle { rig.engine.log.value.loaded != nil }
+        #expect(rig.engine.calls.first == "load 100500", "from the moved position (saved a moment ago: no rewind)")
+        #expect(rig.engine.calls.contains("play"))
+    }
+
+    @Test func theLastBookIsOfferedOnlyWhenNothingElseIsLoaded() async throws {
+        let item = ContinueListeningItem(bookID: "missing", title: "Gone", author: nil, position: 1_000, duration: 2_000,
+                                         progress: 0.5, lastPlayedAt: Date())
+        let unknown = try await rig(continueListening: [item])
+        unknown.model.offerLastBook()
+        #expect(unknown.model.nowPlaying == nil, "a book not in the cache is not offered")
+        #expect(unknown.model.status == .idle)
+
+        let playing = try await rig(continueListening: [ContinueListeningItem(bookID: "book-1", title: "Two Files", author: nil, position: 1_000,
+                                                                              duration: 150_000, progress: 0.01, lastPlayedAt: Date())])
+        await start(playing)
+        playing.engine.report(.position(30_000))
+        await settle { playing.model.position == 30_000 }
+        playing.model.offerLastBook()
+        #expect(playing.model.status == .playing)
+        #expect(playing.model.position == 30_000, "the book playing is never replaced")
     }
 
     @Test func aRefusedTokenIsRefreshedAndPlaybackContinuesWhereItWas() async throws {

@@ -1,0 +1,85 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpAPI
+import ListenUpTestSupport
+import XCTest
+@testable import ListenUpCore
+@testable import ListenUpUI
+
+/// The window and the session's player: the bar offers the book listened
+/// to last, and the position is reported every second only while the
+/// window is on screen.
+final class MainWindowPlayerTests: XCTestCase {
+    func testTheWindowOffersTheLastBookAndWatchesThePositionOnlyOnScreen() throws {
+        let server = try XCTUnwrap(URL(string: "http://127.0.0.1:9"))
+        let stored = StoredSession(serverURL: server, accessToken: "a", refreshToken: "r", sessionID: "session-1", userID: "user-1",
+                                   displayName: "Ada L", email: "ada@example.com", accessExpiresAt: .distantFuture)
+        let library = InMemoryLibraryStore()
+        var book = try ScriptedServer.book(id: "book-1", title: "The Last Book")
+        book.audioFiles = [
+            AudioFile(id: "af-1", path: "/a", filename: "1", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil, inode: 1, modTime: 0),
+        ]
+        try library.apply([book], deleting: [], state: LibrarySyncState())
+        let listening = InMemoryListeningStore()
+        try listening.saveContinueListening([
+            ContinueListeningItem(bookID: "book-1", title: "The Last Book", author: nil, position: 30_000, duration: 60_000,
+                                  progress: 0.5, lastPlayedAt: Date()),
+        ])
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            MainContext.installDispatchBridge()
+            var dependencies = Dependencies.test(settings: AppSettings(serverURL: server.absoluteString), sessions: .inMemory([stored]))
+            dependencies.openLibrary = { _, _ in library }
+            dependencies.openListening = { _, _ in listening }
+            let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+            let app = newObject(adw_application_new("io.github.listenup.Desktop.PlayerWindowTest", G_APPLICATION_NON_UNIQUE))
+            var seen: [String] = []
+            var timedOut = false
+            let activation = app.connect(.activate) {
+                let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                window.present()
+                navigator.start()
+                var step = 0
+                MainContext.every(.milliseconds(20)) {
+                    guard let player = navigator.player else { return true }
+                    switch step {
+                    case 0 where window.nowPlaying.isShown && window.isOnScreen:
+                        seen.append("offered \(player.nowPlaying?.title ?? "-") \(player.status) at \(player.position)")
+                        seen.append("shown: watched \(player.isPositionWatched)")
+                        gtk_widget_set_visible(window.window, 0)
+                        step = 1
+                    case 1 where !window.isOnScreen:
+                        seen.append("hidden: watched \(player.isPositionWatched)")
+                        gtk_widget_set_visible(window.window, 1)
+                        step = 2
+                    case 2 where window.isOnScreen:
+                        seen.append("shown again: watched \(player.isPositionWatched)")
+                        gtk_window_destroy(window.window.cast(to: GtkWindow.self))
+                        return false
+                    default:
+                        break
+                    }
+                    return true
+                }
+            }
+            let watchdog = MainContext.timeout(after: .seconds(10)) {
+                timedOut = true
+                g_application_quit(app.cast(to: GApplication.self))
+            }
+            var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
+            _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+            activation.disconnect() // the handler stays connected until here
+            free(argv[0])
+            watchdog.cancel()
+            g_object_unref(app)
+            XCTAssertFalse(timedOut, "\(seen)")
+            XCTAssertEqual(seen, [
+                "offered The Last Book paused at 30000",
+                "shown: watched true",
+                "hidden: watched false",
+                "shown again: watched true",
+            ])
+        }
+    }
+}
