@@ -17,14 +17,14 @@ final class ServerFixture: Sendable {
     let events = NIOLockedValueBox<[PairingEvent]>([])
     private let user: Task<Void, Never>
 
-    init(_ configure: (inout DiscoveryServer.Configuration) -> Void = { _ in }) throws {
+    init(player: (any RemotePlayer)? = nil, _ configure: (inout DiscoveryServer.Configuration) -> Void = { _ in }) throws {
         temp = try TempDirectory()
         var configuration = DiscoveryServer.Configuration(desktopName: "Test Desk", appVersion: "9.9.9", bindAddresses: ["127.0.0.1"])
         configuration.advertise = false
         configuration.idleTimeout = 1
         configuration.requestTimeout = 2
         configure(&configuration)
-        let server = try DiscoveryServer(storage: temp.storage(), configuration: configuration, clock: clock.clock) {
+        let server = try DiscoveryServer(storage: temp.storage(), configuration: configuration, clock: clock.clock, remotePlayer: player) {
             .init(activeRoute: "library", serverURL: "http://127.0.0.1:1/", userDisplayName: "Ada Reader")
         }
         let stream = server.events()
