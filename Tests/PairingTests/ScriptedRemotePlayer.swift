@@ -52,7 +52,11 @@ final class ScriptedRemotePlayer: RemotePlayer {
         change { state in
             switch command {
             case .pause: state.status = .paused
-            case .play, .playBook: state.status = .playing
+            case .play: state.status = .playing
+            case .playBook(let id):
+                state.bookID = id
+                state.title = state.continueListening.first { $0.bookID == id }?.title
+                state.status = .playing
             case .toggle: state.status = state.status == .playing ? .paused : .playing
             case .seek(let position): state.positionMs = position
             case .chapter(let index):
