@@ -88,11 +88,12 @@ extension DiscoveryServer {
     }
 
     /// Whether an open event stream of `deviceID` may go on (it is still paired and
-    /// not expired); records the use. Called at each heartbeat, on the stream's event loop.
+    /// not expired); records the use off the loop (it may write the device file).
+    /// Called at each heartbeat, on the stream's event loop.
     func streamMayContinue(deviceID: String) -> Bool {
-        let (active, recorded) = deviceStore.recordUse(id: deviceID)
-        if recorded { publishDevices() }
-        return active
+        guard deviceStore.isActive(id: deviceID) else { return false }
+        Task { if self.deviceStore.recordUse(id: deviceID).recorded { self.publishDevices() } }
+        return true
     }
 
     /// Counts a remote-control request of `deviceID` (monotonic time: a clock moved

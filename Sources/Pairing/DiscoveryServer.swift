@@ -17,12 +17,15 @@ import NIOSSL
 /// set up before the listener exists) and returns the real port, or throws;
 /// ``stop()`` closes the listener and every connection. Start/stop can repeat.
 /// ``openPairing()`` / ``closePairing()`` follow the pairing page; paired
-/// devices keep using `/api/v1/status` while the server runs.
+/// devices keep using `/api/v1/status` while the server runs, and, when the
+/// app gave a ``RemotePlayer``, see and control playback (`/api/v1/player…`,
+/// DiscoveryServer+Remote.swift): the server follows the player's
+/// ``RemotePlayer/stateChanges()`` from ``start()`` to ``stop()``.
 ///
-/// Thread-safe: all mutable state sits behind locks; `status` is called from
-/// NIO threads or tasks, never the main thread. Any number of subscribers (a
-/// page and the headless front, or an old page model not yet gone and its
-/// replacement) each get every event.
+/// Thread-safe: all mutable state sits behind locks; `status` and the
+/// ``RemotePlayer`` are called from tasks, never the main thread. Any number
+/// of subscribers (a page and the headless front, or an old page model not yet
+/// gone and its replacement) each get every event.
 public final class DiscoveryServer: Sendable {
     /// Tunables; the defaults are the protocol's.
     public struct Configuration: Sendable {

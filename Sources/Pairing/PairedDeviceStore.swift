@@ -77,6 +77,12 @@ public final class PairedDeviceStore: Sendable {
         return found
     }
 
+    /// Whether `id` is paired and its token has not expired.
+    func isActive(id: String) -> Bool {
+        let now = clock.now()
+        return devices.withLockedValue { $0.contains { $0.id == id && $0.expiresAt > now } }
+    }
+
     /// Records a use of `id` (an event stream still open).
     /// - Returns: true if it is still paired and not expired.
     func recordUse(id: String) -> (active: Bool, recorded: Bool) {

@@ -9,6 +9,7 @@ import Foundation
 public enum RemoteCommand: Equatable, Sendable {
     /// Resumes the book loaded (`POST /api/v1/player/play` without a body).
     case play
+    /// Pauses the book loaded.
     case pause
     /// Pauses when playing, else resumes.
     case toggle

@@ -15,7 +15,9 @@ public struct RemotePlayerState: Codable, Sendable, Equatable {
         case idle
         /// Loading a book or seeking: no audio yet.
         case loading
+        /// Audio is playing.
         case playing
+        /// A book is loaded and paused.
         case paused
         /// Playing, but waiting for data.
         case buffering
@@ -32,6 +34,7 @@ public struct RemotePlayerState: Codable, Sendable, Equatable {
     public struct Book: Codable, Sendable, Equatable {
         /// The book's id on the ListenUp server.
         public var bookID: String
+        /// The book's title.
         public var title: String
         /// Author names, in the book's order.
         public var authors: [String]
@@ -76,6 +79,7 @@ public struct RemotePlayerState: Codable, Sendable, Equatable {
     public var rate: Double
     /// The volume, 0...1.
     public var volume: Double
+    /// What the player is doing.
     public var status: Status
     /// Until the sleep timer pauses playback, milliseconds; nil when the timer is off.
     public var sleepRemainingMs: Int64?
