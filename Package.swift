@@ -269,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "PairingTests",
             dependencies: [
-                "Pairing", "QRCode",
+                "Pairing", "QRCode", "ListenUpTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

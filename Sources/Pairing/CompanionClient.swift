@@ -107,15 +107,24 @@ public struct CompanionClient: Sendable {
         try? FileManager.default.removeItem(at: storage.url(Self.file))
     }
 
-    private func authorized(_ method: HTTPMethod, _ path: String) async throws -> PinnedHTTPSClient.Response {
+    /// One request with the stored token (and `body` as JSON), to the first address that answers.
+    func authorized(_ method: HTTPMethod, _ path: String, body: [UInt8] = []) async throws -> PinnedHTTPSClient.Response {
+        try await withStoredPairing { client, pairing, address in
+            var headers = [("Authorization", "Bearer \(pairing.token)")]
+            if !body.isEmpty { headers.append(("Content-Type", "application/json")) }
+            return try await client.send(host: address, port: pairing.port, method: method, path: path, headers: headers, body: body)
+        }
+    }
+
+    /// Runs `attempt` with a client pinned to the stored pairing, for each address until one is reachable.
+    func withStoredPairing<T>(_ attempt: (PinnedHTTPSClient, Pairing, String) async throws -> T) async throws -> T {
         guard let pairing = try stored() else { throw PairingError.notPaired }
         guard let pin = Base64URL.decode(pairing.fingerprint) else { throw PairingError.storage("bad fingerprint in pairing.json") }
         let client = PinnedHTTPSClient(pin: pin)
         var lastError: any Error = PairingError.unreachable("no address")
         for address in pairing.addresses {
             do {
-                return try await client.send(host: address, port: pairing.port, method: method, path: path,
-                                             headers: [("Authorization", "Bearer \(pairing.token)")])
+                return try await attempt(client, pairing, address)
             } catch PairingError.unreachable(let reason) {
                 lastError = PairingError.unreachable(reason)
             }

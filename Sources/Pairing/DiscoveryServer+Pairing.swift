@@ -29,11 +29,14 @@ extension DiscoveryServer {
     /// The paired devices, oldest first.
     public var devices: [PairedDevice] { deviceStore.list() }
 
-    /// Forgets a device; its token stops working at once.
+    /// Forgets a device; its token stops working at once and its open event
+    /// streams (`/api/v1/player/events`) are closed.
     /// - Parameter deviceID: the ``PairedDevice/id``; an unknown one changes nothing.
     /// - Throws: ``PairingError`` when the change cannot be saved.
     public func revoke(deviceID: String) throws {
-        if try deviceStore.revoke(id: deviceID) != nil { publishDevices() }
+        let removed = try deviceStore.revoke(id: deviceID)
+        remoteEvents.closeStreams(deviceID: deviceID, reason: "revoked")
+        if removed != nil { publishDevices() }
     }
 
     /// Reports the paired devices (after a pairing, an unpairing or a revoke).

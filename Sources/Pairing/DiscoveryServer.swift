@@ -17,12 +17,15 @@ import NIOSSL
 /// set up before the listener exists) and returns the real port, or throws;
 /// ``stop()`` closes the listener and every connection. Start/stop can repeat.
 /// ``openPairing()`` / ``closePairing()`` follow the pairing page; paired
-/// devices keep using `/api/v1/status` while the server runs.
+/// devices keep using `/api/v1/status` while the server runs, and, when the
+/// app gave a ``RemotePlayer``, see and control playback (`/api/v1/player…`,
+/// DiscoveryServer+Remote.swift): the server follows the player's
+/// ``RemotePlayer/stateChanges()`` from ``start()`` to ``stop()``.
 ///
-/// Thread-safe: all mutable state sits behind locks; `status` is called from
-/// NIO threads or tasks, never the main thread. Any number of subscribers (a
-/// page and the headless front, or an old page model not yet gone and its
-/// replacement) each get every event.
+/// Thread-safe: all mutable state sits behind locks; `status` and the
+/// ``RemotePlayer`` are called from tasks, never the main thread. Any number
+/// of subscribers (a page and the headless front, or an old page model not yet
+/// gone and its replacement) each get every event.
 public final class DiscoveryServer: Sendable {
     /// Tunables; the defaults are the protocol's.
     public struct Configuration: Sendable {
@@ -53,6 +56,22 @@ public final class DiscoveryServer: Sendable {
         public var tokenLifetime: TimeInterval = 30 * 24 * 3600
         /// Announce `_listenup-pair._tcp` through Avahi while pairing is open.
         public var advertise = true
+        /// Remote control: requests to `/api/v1/player…` (commands, state, cover,
+        /// opening an event stream) allowed per paired device per `remoteRateWindow`;
+        /// beyond, 429 with `Retry-After`.
+        public var remoteRateLimit = 10
+        /// Seconds over which `remoteRateLimit` is counted.
+        public var remoteRateWindow: TimeInterval = 1
+        /// Event streams (`GET /api/v1/player/events`) one paired device may hold open; beyond, 429.
+        public var remoteMaxStreamsPerDevice = 8
+        /// The least time between two state events of one stream, seconds: changes in
+        /// between are coalesced, the latest winning (0.25: at most 4 a second).
+        public var remoteEventInterval: TimeInterval = 0.25
+        /// Seconds between two heartbeat comments on an event stream. A client that has
+        /// not read what was sent by the next heartbeat is disconnected.
+        public var remoteHeartbeatInterval: TimeInterval = 15
+        /// Larger bodies sent to `/api/v1/player…` get 413 (the commands' bodies are a few dozen bytes).
+        public var remoteMaxBodyBytes = 1024
 
         /// The protocol's defaults with these names and addresses.
         public init(desktopName: String, appVersion: String, bindAddresses: [String]? = nil) {
@@ -75,6 +94,8 @@ public final class DiscoveryServer: Sendable {
         var advertiser: ServiceAdvertiser?
         var ticker: RepeatedTask?
         var lastState: PairingState = .closed
+        /// Recent remote-control requests by device id (``DiscoveryServer/takeRemoteRequest(deviceID:)``).
+        var remoteRequests: [String: [NIODeadline]] = [:]
     }
 
     let configuration: Configuration
@@ -86,6 +107,9 @@ public final class DiscoveryServer: Sendable {
     let shared: NIOLockedValueBox<Shared>
     let subscribers: EventSubscribers
     let pending: PendingRequests
+    /// What `/api/v1/player…` controls; nil: those endpoints answer 503.
+    let remotePlayer: (any RemotePlayer)?
+    let remoteEvents: RemoteEventHub
     private let group: any EventLoopGroup
 
     /// A server (not started) over an identity and a device store.
@@ -95,16 +119,20 @@ public final class DiscoveryServer: Sendable {
     ///   - configuration: names, addresses (nil addresses honour `LISTENUP_PAIRING_BIND`), limits.
     ///   - clock: time for codes and tokens (tests move it by hand).
     ///   - logger: where requests, pairings and refusals are logged.
+    ///   - remotePlayer: the player paired devices may see and control (`/api/v1/player…`);
+    ///     nil answers those endpoints with 503. Called from tasks, never the main thread.
     ///   - status: what `GET /api/v1/status` reports, asked on each call.
     public init(identity: PairingIdentity, devices: PairedDeviceStore, configuration: Configuration,
                 clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
-                status: @escaping @Sendable () async -> Status) {
+                remotePlayer: (any RemotePlayer)? = nil, status: @escaping @Sendable () async -> Status) {
         self.identity = identity
         deviceStore = devices
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
         statusProvider = status
+        self.remotePlayer = remotePlayer
+        remoteEvents = RemoteEventHub(streamsPerDevice: configuration.remoteMaxStreamsPerDevice)
         let subscribers = EventSubscribers()
         self.subscribers = subscribers
         pending = PendingRequests(events: subscribers)
@@ -119,16 +147,21 @@ public final class DiscoveryServer: Sendable {
     ///   - configuration: names, addresses (nil addresses honour `LISTENUP_PAIRING_BIND`), limits.
     ///   - clock: time for codes and tokens (tests move it by hand).
     ///   - logger: where requests, pairings and refusals are logged.
+    ///   - remotePlayer: the player paired devices may see and control (`/api/v1/player…`);
+    ///     nil answers those endpoints with 503. Called from tasks, never the main thread.
     ///   - status: what `GET /api/v1/status` reports, asked on each call.
     /// - Throws: ``PairingError`` when the files cannot be read or written.
     public convenience init(storage: PairingStorage = PairingStorage(), configuration: Configuration,
                             clock: PairingClock = .system, logger: Logger = Logger(label: "listenup.pairing"),
-                            status: @escaping @Sendable () async -> Status) throws {
+                            remotePlayer: (any RemotePlayer)? = nil, status: @escaping @Sendable () async -> Status) throws {
         self.init(identity: try PairingIdentity.loadOrCreate(in: storage), devices: try PairedDeviceStore(storage: storage, clock: clock),
-                  configuration: configuration, clock: clock, logger: logger, status: status)
+                  configuration: configuration, clock: clock, logger: logger, remotePlayer: remotePlayer, status: status)
     }
 
-    deinit { subscribers.finish() }
+    deinit {
+        subscribers.finish()
+        remoteEvents.stop()
+    }
 
     /// The bound port, while running.
     public var port: Int? { shared.withLockedValue { $0.port } }
@@ -174,6 +207,7 @@ public final class DiscoveryServer: Sendable {
             $0.port = port
             $0.addresses = addresses
         }
+        if let remotePlayer { remoteEvents.start(following: remotePlayer) }
         logger.info("Pairing server listening", metadata: ["port": "\(port)", "addresses": "\(addresses.joined(separator: ","))"])
         return port
     }
@@ -189,6 +223,7 @@ public final class DiscoveryServer: Sendable {
             }
             return (shared.listener, Array(shared.connections.values))
         }
+        remoteEvents.stop()
         try? await listener?.close()
         for connection in connections { try? await connection.close() }
     }

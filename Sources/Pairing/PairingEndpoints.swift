@@ -5,6 +5,7 @@ import NIOHTTP1
 extension DiscoveryServer {
     func respond(to request: PairingHTTPRequest) async -> PairingHTTPResponse {
         let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
+        if let remote = await respondRemote(to: request, path: path) { return remote }
         switch (path, request.method) {
         case ("/api/v1/pair/info", .GET): return info()
         case ("/api/v1/pair", .POST): return await pair(request)
@@ -88,14 +89,18 @@ extension DiscoveryServer {
         }
     }
 
-    private func authenticated(_ request: PairingHTTPRequest) -> PairedDevice? {
+    /// The device presenting the request's bearer token; records its use
+    /// (and reports the device list when the recorded time moved).
+    func authenticated(_ request: PairingHTTPRequest) -> PairedDevice? {
         guard let header = request.headers.first(name: "Authorization"), header.hasPrefix("Bearer ") else { return nil }
         let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        return deviceStore.authenticate(token: token)
+        guard let (device, recorded) = deviceStore.authenticateRecordingUse(token: token) else { return nil }
+        if recorded { publishDevices() }
+        return device
     }
 
-    private static let unauthorized = PairingHTTPResponse.error(
+    static let unauthorized = PairingHTTPResponse.error(
         .unauthorized, "unauthorized", "Missing, unknown, revoked or expired bearer token. Pair again.",
         headers: [("WWW-Authenticate", "Bearer realm=\"listenup-pair\"")])
 
@@ -115,6 +120,7 @@ extension DiscoveryServer {
         guard (try? deviceStore.revoke(id: device.id)) != nil else {
             return .error(.internalServerError, "storage_failed", "The desktop could not save the change.")
         }
+        remoteEvents.closeStreams(deviceID: device.id, reason: "unpaired")
         publishDevices()
         return PairingHTTPResponse(status: .noContent)
     }

@@ -39,13 +39,43 @@ public struct PinnedHTTPSClient: Sendable {
     ///   (nothing was sent), ``PairingError/unreachable(_:)`` on connection failure.
     public func send(host: String, port: Int, method: HTTPMethod, path: String, headers: [(String, String)] = [],
                      body: [UInt8] = []) async throws -> Response {
+        let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Response.self)
+        return try await exchange(host: host, port: port, method: method, path: path, headers: headers, body: body,
+                                  answer: promise, handler: { ResponseCollector(promise: promise) })
+    }
+
+    /// Sends one request to `host:port` whose answer is a stream (`text/event-stream`):
+    /// returns once the head has arrived, with the body's bytes as they come.
+    ///
+    /// Stopping the iteration closes the connection; the stream ends when the server
+    /// closes it. An answer other than 200 comes whole (its body in ``Response/body``)
+    /// with an empty stream.
+    /// - Throws: as ``send(host:port:method:path:headers:body:)``, with ``responseTimeout``
+    ///   bounding only the wait for the head.
+    public func stream(host: String, port: Int, path: String,
+                       headers: [(String, String)] = []) async throws -> (head: Response, body: AsyncThrowingStream<[UInt8], any Error>) {
+        let (body, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
+        let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Response.self)
+        let channel = NIOLockedValueBox<(any Channel)?>(nil)
+        continuation.onTermination = { _ in channel.withLockedValue { $0 }?.close(promise: nil) }
+        let head = try await exchange(host: host, port: port, method: .GET, path: path, headers: [("Accept", "text/event-stream")] + headers,
+                                      body: [], answer: promise, keepOpen: { opened in channel.withLockedValue { $0 = opened } },
+                                      handler: { StreamCollector(head: promise, body: continuation) })
+        if head.status != 200 { continuation.finish() }
+        return (head, body)
+    }
+
+    /// Connects pinned, sends the request, waits for `answer` (which `handler` completes).
+    /// - Parameter keepOpen: given the channel if it is to stay open after the answer (a stream); nil closes it.
+    private func exchange(host: String, port: Int, method: HTTPMethod, path: String, headers: [(String, String)], body: [UInt8],
+                          answer promise: EventLoopPromise<Response>, keepOpen: (@Sendable (any Channel) -> Void)? = nil,
+                          handler makeHandler: @escaping @Sendable () -> any ChannelHandler) async throws -> Response {
         let pin = pin
         let mismatch = NIOLockedValueBox(false)
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         tls.certificateVerification = .noHostnameVerification // the custom callback below replaces chain checks
         let context = try NIOSSLContext(configuration: tls)
-        let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Response.self)
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.milliseconds(Int64(connectTimeout * 1000)))
             .channelInitializer { channel in
@@ -59,7 +89,7 @@ public struct PinnedHTTPSClient: Sendable {
                     }
                     try channel.pipeline.syncOperations.addHandler(handler)
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
+                    try channel.pipeline.syncOperations.addHandler(makeHandler())
                 }
             }
         let channel: any Channel
@@ -80,11 +110,19 @@ public struct PinnedHTTPSClient: Sendable {
         let timeout = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(responseTimeout * 1000))) {
             promise.fail(PairingError.unreachable("no answer within \(Int(responseTimeout)) s"))
         }
+        var streaming = false
         defer {
             timeout.cancel()
-            channel.close(promise: nil)
+            if !streaming { channel.close(promise: nil) }
         }
-        do { return try await promise.futureResult.get() } catch {
+        do {
+            let response = try await promise.futureResult.get()
+            if let keepOpen, response.status == 200 {
+                streaming = true
+                keepOpen(channel)
+            }
+            return response
+        } catch {
             if mismatch.withLockedValue({ $0 }) { throw PairingError.fingerprintMismatch }
             if let error = error as? PairingError { throw error }
             throw PairingError.unreachable("\(host):\(port): \(error)")
@@ -120,5 +158,54 @@ private final class ResponseCollector: ChannelInboundHandler, @unchecked Sendabl
 
     func channelInactive(context: ChannelHandlerContext) {
         promise.fail(PairingError.badResponse("connection closed before a complete answer"))
+    }
+}
+
+
+/// Gathers a streamed answer: the head completes `head` (a non-200 answer is
+/// gathered whole first), then each body part goes to `body` until the end.
+/// `@unchecked Sendable`: used only on its channel's event loop.
+private final class StreamCollector: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private let head: EventLoopPromise<PinnedHTTPSClient.Response>
+    private let body: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    private var response: PinnedHTTPSClient.Response?
+    private var streaming = false
+
+    init(head: EventLoopPromise<PinnedHTTPSClient.Response>, body: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+        self.head = head
+        self.body = body
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let received):
+            let response = PinnedHTTPSClient.Response(status: Int(received.status.code),
+                                                      headers: received.headers.map { ($0.name, $0.value) }, body: [])
+            if response.status == 200 {
+                streaming = true
+                head.succeed(response)
+            } else {
+                self.response = response
+            }
+        case .body(var buffer):
+            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+            if streaming { body.yield(bytes) } else { response?.body += bytes }
+        case .end:
+            if streaming { body.finish() } else if let response { head.succeed(response) }
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        head.fail(error)
+        body.finish(throwing: error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        head.fail(PairingError.badResponse("connection closed before a complete answer"))
+        body.finish()
     }
 }

@@ -19,6 +19,9 @@ public enum PairingError: Error, Equatable, Sendable, CustomStringConvertible {
     case badResponse(String)
     /// The companion has no stored pairing.
     case notPaired
+    /// The desktop ended an event stream and said why (`revoked`, `unpaired`,
+    /// `unauthorized`); the companion should not reconnect with this token.
+    case streamEnded(String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,7 @@ public enum PairingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreachable(let reason): "cannot reach the desktop: \(reason)"
         case .badResponse(let reason): "unexpected answer: \(reason)"
         case .notPaired: "not paired"
+        case .streamEnded(let reason): "the desktop ended the stream (\(reason))"
         }
     }
 }

@@ -9,7 +9,7 @@ struct Companion: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listenup-companion",
         abstract: "Pair with a ListenUp desktop and talk to it.",
-        subcommands: [Pair.self, Status.self, Unpair.self]
+        subcommands: [Pair.self, Status.self, Unpair.self, Remote.self]
     )
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpTestSupport
 import NIOConcurrencyHelpers
 import Testing
 @testable import Pairing
@@ -36,10 +37,8 @@ func run(_ arguments: [String], environment: [String: String]? = nil) async thro
 
 func runBlocking(_ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
     let process = Process()
-    // `--default-signal`: the runner's blocked signals are not passed on
-    // (ListenUpTestSupport's ChildProcess says why).
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["--default-signal"] + arguments
+    // Default signals: the runner's blocked ones are not passed on (ChildProcess says why).
+    ChildProcess.configure(process, arguments)
     if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe()
     process.standardOutput = output
