@@ -32,6 +32,7 @@ public final class HeadlessPresenter {
     private var lastPairingURI: String?
     private var lastRequestID: UUID?
     private var playerObservation: StateObservation?
+    private var lastRemoteNotice: UUID?
     private var observedPlayer: ObjectIdentifier?
     private var lastPlayerState: JSONValue?
     private var lastPlayerEmit: ContinuousClock.Instant?
@@ -121,10 +122,20 @@ public final class HeadlessPresenter {
         playerObservation = nil
         lastPlayerState = nil
         guard let player else { return }
+        lastRemoteNotice = player.remoteNotice?.id
         playerObservation = StateObservation { [weak self, weak player] in
             guard let self, let player else { return }
             self.playerStateChanged(player.snapshot)
+            self.remoteNoticeChanged(player.remoteNotice)
         }
+    }
+
+    /// `{"event":"remote","device":…,"message":"Paused from My Phone"}`: a
+    /// paired device changed playback (the window shows it as a toast).
+    private func remoteNoticeChanged(_ notice: PlayerModel.RemoteNotice?) {
+        guard let notice, notice.id != lastRemoteNotice else { return }
+        lastRemoteNotice = notice.id
+        emit(["event": "remote", "device": .string(notice.deviceName), "message": .string(notice.message)])
     }
 
     private func playerStateChanged(_ state: JSONValue) {

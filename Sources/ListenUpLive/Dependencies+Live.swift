@@ -67,7 +67,7 @@ extension Dependencies {
         }
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
-            status: dependencies.pairingStatus, logger: logger)
+            status: dependencies.pairingStatus, remotePlayer: dependencies.playerRemote, logger: logger)
         return dependencies
     }
 }

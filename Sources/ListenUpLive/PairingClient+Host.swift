@@ -28,13 +28,14 @@ extension PairingClient {
 
     /// The app's pairing: one ``DiscoveryServer`` with its files in `dataDirectory`
     /// (`$XDG_DATA_HOME/listenup`), bound as `LISTENUP_PAIRING_BIND` says (the
-    /// LAN by default), reporting `status` to paired devices.
+    /// LAN by default), reporting `status` to paired devices and letting them
+    /// see and drive `remotePlayer`.
     ///
     /// The server is built on first use (the pairing screen opening), once, so a
     /// start-up that never pairs creates no TLS identity and touches no files.
     /// If building fails, opening reports it and the next opening tries again.
     public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
-                            logger: Logger) -> PairingClient {
+                            remotePlayer: (any RemotePlayer)? = nil, logger: Logger) -> PairingClient {
         let made = LockedValue<DiscoveryServer?>(nil)
         let server: @Sendable () throws -> DiscoveryServer = {
             try made.withLock { cached in
@@ -44,6 +45,7 @@ extension PairingClient {
                         storage: PairingStorage(directory: dataDirectory),
                         configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
                         logger: logger,
+                        remotePlayer: remotePlayer,
                         status: { status.value })
                     cached = server
                     return server

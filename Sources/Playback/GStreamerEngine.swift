@@ -620,7 +620,11 @@ final class Pipeline: @unchecked Sendable {
                 if wantsPlaying { report(.buffering(percent: Int(percent))) }
             } else if buffering {
                 buffering = false
-                if wantsPlaying, !settling { gst_element_set_state(playbin, GST_STATE_PLAYING) }
+                // Settled while buffering (a seek or a new file while
+                // paused): the pause it held back is reported now.
+                if !settling {
+                    if wantsPlaying { gst_element_set_state(playbin, GST_STATE_PLAYING) } else { report(.paused) }
+                }
             }
         case GST_MESSAGE_STATE_CHANGED where fromPlaybin:
             var old = GST_STATE_NULL

@@ -3,13 +3,14 @@ import Foundation
 import GtkBridge
 import ListenUpAPI
 import ListenUpTestSupport
+import Pairing
 import XCTest
 @testable import ListenUpCore
 @testable import ListenUpUI
 
 /// The window and the session's player: the bar offers the book listened
-/// to last, and the position is reported every second only while the
-/// window is on screen.
+/// to last, the position is reported every second only while the window
+/// is on screen, and a paired device's command is announced in a toast.
 final class MainWindowPlayerTests: XCTestCase {
     func testTheWindowOffersTheLastBookAndWatchesThePositionOnlyOnScreen() throws {
         let server = try XCTUnwrap(URL(string: "http://127.0.0.1:9"))
@@ -55,6 +56,12 @@ final class MainWindowPlayerTests: XCTestCase {
                         step = 2
                     case 2 where window.isOnScreen:
                         seen.append("shown again: watched \(player.isPositionWatched)")
+                        // A paired device pauses: the window says who did.
+                        let remote = dependencies.playerRemote
+                        Task { try? await remote.perform(.pause, from: RemoteDevice(id: "device-1", name: "My Phone")) }
+                        step = 3
+                    case 3 where window.lastToast != nil:
+                        seen.append("toast: \(window.lastToast ?? "")")
                         gtk_window_destroy(window.window.cast(to: GtkWindow.self))
                         return false
                     default:
@@ -79,6 +86,7 @@ final class MainWindowPlayerTests: XCTestCase {
                 "shown: watched true",
                 "hidden: watched false",
                 "shown again: watched true",
+                "toast: Paused from My Phone",
             ])
         }
     }

@@ -122,6 +122,30 @@ struct GStreamerEngineTests {
         #expect(rig.samples.count > captured, "audio again after play")
     }
 
+    @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try book(rig, tones: [300, 600], seconds: 3)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 })
+        rig.engine.pause()
+        #expect(await rig.log.wait { $0.statuses.last == .paused })
+
+        rig.engine.seek(to: 2_000)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_000 },
+                "a seek in the same file: \(rig.log.events.value.suffix(4))")
+        rig.engine.seek(to: 4_000)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 4_000 },
+                "a seek to the next file: \(rig.log.events.value.suffix(4))")
+        let captured = rig.samples.count
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(rig.samples.count == captured, "no audio while paused")
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 4_400 })
+        #expect(abs(rig.frequency - 600) < 25, "the second file from there, heard \(rig.frequency)")
+    }
+
     @Test func anOutputThatCannotOpenIsNoAudioOutput() async throws {
         try AudioFixtures.requireTools()
         let directory = try AudioFixtures.directory()

@@ -48,6 +48,9 @@ public struct Dependencies: Sendable {
     public var pairing: PairingClient = .inert
     /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.
     public let pairingStatus = LockedValue(DesktopStatus(activeRoute: Route.loading.rawValue))
+    /// The player as paired devices see and drive it; the navigator points
+    /// it at the session's player.
+    public let playerRemote = PlayerRemote()
     /// The saved session's library, read while the window is built.
     public let libraryReadAhead = LibraryReadAhead()
     /// Asks a kRPC server for its info while verifying an address (set by

@@ -123,6 +123,8 @@ public final class PlayerModel: ScreenModel {
     /// The cover of the book playing as a file (the desktop's media
     /// controls show it), once it has been fetched.
     public internal(set) var coverFile: URL?
+    /// The last command a paired device sent (the window says so).
+    public internal(set) var remoteNotice: RemoteNotice?
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int

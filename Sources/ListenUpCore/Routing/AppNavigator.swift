@@ -41,6 +41,7 @@ public final class AppNavigator {
         self.registry = registry
         self.dependencies = dependencies
         resolve(reason: "init")
+        dependencies.playerRemote.follow { [weak self] in self?.player }
     }
 
     /// The app's settings (the window's size, the appearance…).

@@ -36,6 +36,10 @@ public final class MainWindow {
     private var surfaceConnections: [SignalConnection] = []
     /// The player whose last book the bar was given at start.
     private weak var offeredTo: PlayerModel?
+    /// The last remote command announced in a toast.
+    private var shownNotice: PlayerModel.RemoteNotice?
+    /// The last toast shown (tests).
+    private(set) var lastToast: String?
     /// The cookie of `gtk_application_inhibit` while audio plays.
     private var inhibition: guint = 0
     private var libraryWasOffline = false
@@ -141,7 +145,13 @@ public final class MainWindow {
         if let player, offeredTo !== player {
             // The bar offers the book listened to last, once per session.
             offeredTo = player
+            shownNotice = player.remoteNotice
             player.offerLastBook()
+        }
+        if let notice = player?.remoteNotice, notice != shownNotice {
+            // "Paused from My Phone": a paired device changed playback.
+            shownNotice = notice
+            showToast(notice.message)
         }
         nowPlaying.show(player)
         nowPlaying.setHiddenByRoute(navigator.activeRoute == .player)
@@ -203,6 +213,7 @@ public final class MainWindow {
 
     /// Shows `text` briefly over the page (a transient error or a confirmation).
     public func showToast(_ text: String) {
+        lastToast = text
         adw_toast_overlay_add_toast(toasts, adw_toast_new(text))
     }
 

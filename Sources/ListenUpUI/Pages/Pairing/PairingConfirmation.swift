@@ -25,7 +25,8 @@ final class PairingConfirmation {
     func open(_ request: PairingRequest, over parent: UnsafeMutablePointer<GtkWindow>) {
         close()
         let device = request.clientModel.isEmpty ? request.clientName : "\(request.clientName) (\(request.clientModel))"
-        let body = tr("Pair only if %@ shows this same code:", device)
+        // The consent: what pairing lets the device do, then the check.
+        let body = tr("Once paired, %@ can see what you are listening to and control playback. Pair only if it shows this same code:", device)
         let made = newObject(adw_message_dialog_new(parent, tr("Pair with %@?", request.clientName), body))
         let code = OpaquePointer(newObject(gtk_label_new(Self.spaced(request.comparisonCode))))
         code.addClasses(.title1, StyleClass("comparison-code"))
