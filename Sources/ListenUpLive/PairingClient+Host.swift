@@ -31,19 +31,26 @@ extension PairingClient {
     /// LAN by default), reporting `status` to paired devices and letting them
     /// see and drive `remotePlayer`.
     ///
-    /// The server is built on first use (the pairing screen opening), once, so a
-    /// start-up that never pairs creates no TLS identity and touches no files.
+    /// The server is built on first use (the pairing screen opening, or
+    /// ``PairingClient/resume`` after launch when devices are paired), once,
+    /// so a start-up that never pairs creates no TLS identity and touches no
+    /// files. It listens on the port of the last run when that is free, so
+    /// paired devices find the desktop where they left it.
     /// If building fails, opening reports it and the next opening tries again.
     public static func host(dataDirectory: URL, desktopName: String, status: LockedValue<DiscoveryServer.Status>,
                             remotePlayer: (any RemotePlayer)? = nil, logger: Logger) -> PairingClient {
         let made = LockedValue<DiscoveryServer?>(nil)
+        let storage = PairingStorage(directory: dataDirectory)
         let server: @Sendable () throws -> DiscoveryServer = {
             try made.withLock { cached in
                 if let cached { return cached }
                 do {
+                    var configuration = DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion)
+                    // Where paired devices last found this desktop.
+                    configuration.preferredPort = (try? storage.read(portFile)).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
                     let server = try DiscoveryServer(
-                        storage: PairingStorage(directory: dataDirectory),
-                        configuration: DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion),
+                        storage: storage,
+                        configuration: configuration,
                         logger: logger,
                         remotePlayer: remotePlayer,
                         status: { status.value })
@@ -55,8 +62,24 @@ extension PairingClient {
                 }
             }
         }
-        return .live(building: server, built: { made.value })
+        var client = PairingClient.live(building: server, built: { made.value })
+        client.start = {
+            let port = try await server().start()
+            try? storage.write(Data(String(port).utf8), to: portFile)
+        }
+        client.resume = { [start = client.start] in
+            guard PairedDeviceStore.hasLiveDevices(in: storage) else { return }
+            do {
+                try await start()
+            } catch {
+                logger.warning("Paired devices cannot reach this desktop", metadata: ["reason": "\(error)"])
+            }
+        }
+        return client
     }
+
+    /// The port of the last run (`$XDG_DATA_HOME/listenup/pairing-port`).
+    private static let portFile = "pairing-port"
 
     /// What companions see as this desktop's name: the machine's host name,
     /// else the user's real name (GECOS), else "ListenUp Desktop".

@@ -38,6 +38,9 @@ public final class DiscoveryServer: Sendable {
         public var bindAddresses: [String]?
         /// 0: ephemeral.
         public var port = 0
+        /// Tried before `port` (the port of the last run, so paired devices
+        /// find the desktop where they left it); `port` if it is taken.
+        public var preferredPort: Int?
         /// Code rotation, grace, lifetime and wrong-attempt rules.
         public var timing = PairingCodes.Timing()
         /// Pairing attempts allowed per remote address per `rateLimitWindow`.
@@ -195,8 +198,13 @@ public final class DiscoveryServer: Sendable {
                 }
             }
         let listener: any Channel
-        do { listener = try await bootstrap.bind(host: host, port: configuration.port).get() } catch {
-            throw PairingError.serverStartFailed("bind \(host):\(configuration.port): \(error)")
+        if let preferred = configuration.preferredPort, preferred != configuration.port,
+           let bound = try? await bootstrap.bind(host: host, port: preferred).get() {
+            listener = bound
+        } else {
+            do { listener = try await bootstrap.bind(host: host, port: configuration.port).get() } catch {
+                throw PairingError.serverStartFailed("bind \(host):\(configuration.port): \(error)")
+            }
         }
         guard let port = listener.localAddress?.port else {
             try? await listener.close()

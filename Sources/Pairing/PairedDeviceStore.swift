@@ -37,6 +37,13 @@ public final class PairedDeviceStore: Sendable {
         devices = NIOLockedValueBox(loaded)
     }
 
+    /// Whether `storage` holds a paired device whose token has not expired:
+    /// a look at the file, which creates nothing.
+    public static func hasLiveDevices(in storage: PairingStorage, now: Date = Date()) -> Bool {
+        guard let data = try? storage.read(file), let devices = try? decoder.decode([PairedDevice].self, from: data) else { return false }
+        return devices.contains { $0.expiresAt > now }
+    }
+
     /// Every paired device, oldest first (expired ones included until revoked).
     public func list() -> [PairedDevice] { devices.withLockedValue { $0 } }
 

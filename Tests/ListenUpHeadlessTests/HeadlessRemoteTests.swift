@@ -67,6 +67,41 @@ struct HeadlessRemoteTests {
         return false
     }
 
+    @Test func pairedDevicesReachTheDesktopAfterARestart() async throws {
+        let (server, url) = try await Listening.startServer()
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-remote-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let png = home.appendingPathComponent("qr.png")
+        var environment = Listening.sink
+        environment["LISTENUP_PAIRING_BIND"] = "127.0.0.1"
+        let first = try HeadlessProcess(arguments: ["--headless", "--qr-png", png.path], home: home, environment: environment)
+        first.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await first.awaitLine(Journey.onRoute("login")) != nil)
+        first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await first.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        let remote = try await Self.pair(first, qr: png)
+        #expect(try remote.curl("/api/v1/player").status == "200")
+        first.send(#"{"action":"quit"}"#)
+        #expect(await first.awaitExit() == 0)
+
+        // The next run serves the paired device without the pairing screen,
+        // at the same address.
+        let second = try HeadlessProcess(home: home, environment: environment)
+        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        var status = ""
+        for _ in 0..<50 where status != "200" {
+            status = (try? remote.curl("/api/v1/player").status) ?? ""
+            if status != "200" { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(status == "200", "\(second.stderr.suffix(2000))")
+        #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
+        #expect(await second.awaitLine(timeout: 20, Listening.playing(atLeast: 300)) != nil)
+        second.send(#"{"action":"quit"}"#)
+        #expect(await second.awaitExit() == 0)
+    }
+
     @Test func aPairedCurlDrivesAndFollowsThePlayer() async throws {
         let (server, url) = try await Listening.startServer()
         defer { Task { await server.stop() } }

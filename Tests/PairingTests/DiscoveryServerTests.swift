@@ -125,7 +125,23 @@ struct DiscoveryServerTests {
                                     configuration: configuration, status: { .init(activeRoute: "") })
         await #expect(throws: PairingError.self) { try await clash.start() }
         #expect(clash.port == nil)
+
+        // The last run's port, when taken, gives way to an ephemeral one.
+        var again = DiscoveryServer.Configuration(desktopName: "Again", appVersion: "1", bindAddresses: ["127.0.0.1"])
+        again.preferredPort = port
+        again.advertise = false
+        let moved = DiscoveryServer(identity: try PairingIdentity.create(), devices: try PairedDeviceStore(storage: fixture.temp.storage("moved")),
+                                    configuration: again, status: { .init(activeRoute: "") })
+        let elsewhere = try await moved.start()
+        #expect(elsewhere != port && elsewhere > 0)
+        await moved.stop()
         await fixture.server.stop()
+
+        // Free again: it is taken.
+        let back = DiscoveryServer(identity: try PairingIdentity.create(), devices: try PairedDeviceStore(storage: fixture.temp.storage("back")),
+                                   configuration: again, status: { .init(activeRoute: "") })
+        #expect(try await back.start() == port)
+        await back.stop()
     }
 
     @Test func hundredStartStopCyclesLeakNoDescriptors() async throws {

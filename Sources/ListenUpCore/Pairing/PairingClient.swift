@@ -19,6 +19,10 @@ public struct PairingClient: Sendable {
     public var devices: @Sendable () -> [PairedDevice]
     /// Forgets a device.
     public var revoke: @Sendable (String) throws -> Void
+    /// Starts the server if devices are paired (so they reach this desktop
+    /// from launch, not only once the pairing screen has been opened); does
+    /// nothing, and touches no files beyond a look, otherwise.
+    public var resume: @Sendable () async -> Void = {}
 
     /// A client from its closures (tests and previews).
     public init(events: @escaping @Sendable () -> AsyncStream<PairingEvent>,

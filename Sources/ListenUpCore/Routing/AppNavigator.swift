@@ -68,6 +68,7 @@ public final class AppNavigator {
     /// at once: at launch GTK holds the main thread while it builds the
     /// window, and the reads are usually done by the time it lets go.
     public func start(server override: ServerAddress? = nil) {
+        resumePairing()
         let settings = dependencies.settings.load()
         let saved = override?.url.absoluteString ?? settings.serverURL
         guard let saved, case .success(let server) = override.map({ .success($0) }) ?? ServerAddress.parse(saved) else {
@@ -87,6 +88,16 @@ public final class AppNavigator {
         }
         Task {
             self.send(.restored(server: server, session: await restoring.value))
+        }
+    }
+
+    /// Paired devices reach this desktop from launch: the discovery server
+    /// starts once start-up is over, when devices are paired.
+    private func resumePairing() {
+        let pairing = dependencies.pairing
+        Task.detached(priority: .utility) {
+            try? await Task.sleep(for: .seconds(1))
+            await pairing.resume()
         }
     }
 
