@@ -35,6 +35,9 @@ final class RemoteEventHub: Sendable {
         /// Slots closed (revoked) before their connection attached.
         var closed: Set<UUID> = []
         var subscription: Task<Void, Never>?
+        var player: (any RemotePlayer)?
+        /// Whether the player was last told it is followed.
+        var followed = false
     }
 
     private let table = NIOLockedValueBox(Table())
@@ -53,22 +56,40 @@ final class RemoteEventHub: Sendable {
             }
         }
         let previous = table.withLockedValue { table -> Task<Void, Never>? in
-            defer { table.subscription = task }
+            defer {
+                table.subscription = task
+                table.player = player
+            }
             return table.subscription
         }
         previous?.cancel()
+        tellFollowers()
+    }
+
+    /// Tells the player whether any stream is open, when that changed.
+    private func tellFollowers() {
+        let change = table.withLockedValue { table -> (any RemotePlayer, Bool)? in
+            let followed = !table.slots.isEmpty
+            guard let player = table.player, followed != table.followed else { return nil }
+            table.followed = followed
+            return (player, followed)
+        }
+        if let (player, followed) = change { player.setFollowed(followed) }
     }
 
     /// Stops following the player and forgets its last state (streams are closed with their connections).
     func stop() {
-        let task = table.withLockedValue { table -> Task<Void, Never>? in
+        let (task, player) = table.withLockedValue { table -> (Task<Void, Never>?, (any RemotePlayer)?) in
             defer {
                 table.subscription = nil
                 table.latestFrame = nil
+                table.player = nil
+                table.followed = false
             }
-            return table.subscription
+            return (table.subscription, table.followed ? table.player : nil)
         }
         task?.cancel()
+        player?.setFollowed(false)
     }
 
     /// Sends `state` to every stream (and keeps it for streams that open later).
@@ -88,12 +109,14 @@ final class RemoteEventHub: Sendable {
     /// Counts a new stream for `deviceID`.
     /// - Returns: the reservation, or nil if the device already holds the maximum.
     func reserve(deviceID: String) -> Reservation? {
-        table.withLockedValue { table in
+        let reservation = table.withLockedValue { table -> Reservation? in
             guard table.slots.values.count(where: { $0.deviceID == deviceID }) < streamsPerDevice else { return nil }
             let id = UUID()
             table.slots[id] = Slot(deviceID: deviceID)
             return Reservation(id: id, deviceID: deviceID, latestFrame: table.latestFrame)
         }
+        tellFollowers()
+        return reservation
     }
 
     /// The first frame for a reservation made when the hub had no state yet:
@@ -126,6 +149,7 @@ final class RemoteEventHub: Sendable {
             table.slots.removeValue(forKey: reservation.id)
             table.closed.remove(reservation.id)
         }
+        tellFollowers()
     }
 
     /// Ends every stream of `deviceID` (revoked, unpaired): attached ones are told
@@ -140,6 +164,7 @@ final class RemoteEventHub: Sendable {
             return connections
         }
         for connection in connections { connection.end(reason: reason) }
+        tellFollowers()
     }
 
     /// The number of streams open or reserved (for tests and logs).

@@ -49,6 +49,19 @@ public protocol RemotePlayer: Sendable {
     ///   - device: the paired device that asked.
     /// - Throws: ``RemoteCommandError`` when the command cannot be carried out.
     func perform(_ command: RemoteCommand, from device: RemoteDevice) async throws(RemoteCommandError)
+
+    /// Whether any device follows the state (`GET /api/v1/player/events`
+    /// open): a player that reports its position sparingly when nobody
+    /// watches should report it as it moves while this is true.
+    ///
+    /// Called from the server's event loops when the first stream opens and
+    /// when the last one closes; returns at once.
+    func setFollowed(_ followed: Bool)
+}
+
+extension RemotePlayer {
+    /// Players whose state needs no care for followers ignore it.
+    public func setFollowed(_ followed: Bool) {}
 }
 
 /// The paired device a ``RemoteCommand`` came from.

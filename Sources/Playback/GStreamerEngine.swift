@@ -445,7 +445,10 @@ final class Pipeline: @unchecked Sendable {
         let interval = max(interval, .milliseconds(50))
         guard interval != positionInterval else { return }
         positionInterval = interval
-        if let ticker { schedule(ticker) }
+        if ticker != nil {
+            stopTicker()
+            startTicker()
+        }
     }
 
     private func startTicker() {

@@ -79,6 +79,30 @@ struct RemoteEventStreamTests {
         await fixture.server.stop()
     }
 
+    @Test func thePlayerIsToldWhenItIsFollowed() async throws {
+        let player = ScriptedRemotePlayer()
+        let fixture = try await DiscoveryServerRemoteTests.fixture(player)
+        defer { Task { await fixture.server.stop() } }
+        let (device, token) = try fixture.pairDevice()
+        #expect(player.followedCalls.isEmpty, "nobody follows yet")
+        let first = try await FollowerLog.follow(try fixture.companion(for: device, token: token))
+        #expect(await first.wait { !$0.states.isEmpty })
+        let second = try await FollowerLog.follow(try fixture.companion(for: device, token: token))
+        #expect(await second.wait { !$0.states.isEmpty })
+        #expect(player.followedCalls == [true], "once, for the first stream")
+        first.stop()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(player.followedCalls == [true], "one stream is still open")
+        second.stop()
+        var waited = 0
+        while player.followedCalls.count < 2, waited < 50 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(player.followedCalls == [true, false], "the last stream closed")
+        await fixture.server.stop()
+    }
+
     @Test func aBurstOfChangesIsCoalescedLatestWins() async throws {
         let player = ScriptedRemotePlayer()
         let fixture = try await DiscoveryServerRemoteTests.fixture(player)

@@ -13,6 +13,8 @@ final class ScriptedRemotePlayer: RemotePlayer {
         var refusal: RemoteCommandError?
         var followers: [UUID: AsyncStream<RemotePlayerState>.Continuation] = [:]
         var stateCalls = 0
+        /// What the server said of followers, in order.
+        var followedCalls: [Bool] = []
     }
 
     private let script: NIOLockedValueBox<Script>
@@ -40,6 +42,11 @@ final class ScriptedRemotePlayer: RemotePlayer {
     }
 
     func cover() async -> RemoteCover? { script.withLockedValue { $0.cover } }
+
+    func setFollowed(_ followed: Bool) { script.withLockedValue { $0.followedCalls.append(followed) } }
+
+    /// What the server said of followers, in order.
+    var followedCalls: [Bool] { script.withLockedValue { $0.followedCalls } }
 
     func perform(_ command: RemoteCommand, from device: RemoteDevice) async throws(RemoteCommandError) {
         let refusal = script.withLockedValue { script -> RemoteCommandError? in

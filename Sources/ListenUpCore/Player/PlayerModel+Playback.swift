@@ -357,13 +357,13 @@ extension PlayerModel {
 
     /// Four times a second over a sleep timer's fade, so the volume slides
     /// rather than steps; every second while someone watches the position
-    /// move; otherwise only when the player's own work is next due: the
+    /// move (a window on screen, a paired device following); otherwise only when the player's own work is next due: the
     /// position save (every 10 s), the end of the chapter (a span is cut
     /// there), the start of the sleep timer's fade.
     func positionReportInterval() -> Duration {
         let fadeLead = ListeningRules.sleepFadeMilliseconds + 2_000
         if let sleepRemaining, sleepRemaining <= fadeLead { return .milliseconds(250) }
-        if isPositionWatched { return PlaybackEngineDefaults.positionInterval }
+        if isPositionWatched || hasRemoteFollowers { return PlaybackEngineDefaults.positionInterval }
         var due = Self.saveInterval
         if let lastSaved { due -= ContinuousClock.now - lastSaved.at }
         if let chapter, chapter.end > position {

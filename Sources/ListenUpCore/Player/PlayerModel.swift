@@ -137,6 +137,11 @@ public final class PlayerModel: ScreenModel {
     @ObservationIgnored public var isPositionWatched = true {
         didSet { if isPositionWatched != oldValue { updatePositionInterval() } }
     }
+    /// Whether a paired device follows the player's state (its position is
+    /// then reported as it moves, whatever the window does).
+    @ObservationIgnored public var hasRemoteFollowers = false {
+        didSet { if hasRemoteFollowers != oldValue { updatePositionInterval() } }
+    }
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?

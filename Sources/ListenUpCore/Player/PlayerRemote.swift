@@ -19,6 +19,8 @@ public final class PlayerRemote: RemotePlayer {
     private nonisolated let subscribers = LockedValue<[UUID: AsyncStream<RemotePlayerState>.Continuation]>([:])
     /// The state last published (what a new subscriber gets first).
     private nonisolated let latest = LockedValue(RemotePlayerState())
+    /// Whether a paired device follows the state (the server says so).
+    private nonisolated let followed = LockedValue(false)
     private var player: () -> PlayerModel? = { nil }
     private var observation: StateObservation?
 
@@ -33,7 +35,9 @@ public final class PlayerRemote: RemotePlayer {
     }
 
     private func publish() {
-        let state = Self.state(of: player())
+        let current = player()
+        current?.hasRemoteFollowers = followed.value
+        let state = Self.state(of: current)
         guard state != latest.value else { return }
         latest.value = state
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(state) }
@@ -52,6 +56,16 @@ public final class PlayerRemote: RemotePlayer {
         subscribers.withLock { $0[id] = continuation }
         continuation.yield(latest.value)
         return stream
+    }
+
+    public nonisolated func setFollowed(_ followed: Bool) {
+        self.followed.value = followed
+        Task { @MainActor in self.applyFollowed() }
+    }
+
+    /// The latest word wins, whatever order the hops arrive in.
+    private func applyFollowed() {
+        player()?.hasRemoteFollowers = followed.value
     }
 
     public func cover() async -> RemoteCover? {

@@ -55,6 +55,21 @@ struct PlayerRemoteTests {
         #expect(state.sleepRemainingMs == 33_333)
     }
 
+    @Test func aFollowingDeviceGetsThePositionAsItMoves() async throws {
+        let rig = try await models.rig()
+        let remote = PlayerRemote()
+        remote.follow { rig.model }
+        await models.start(rig)
+        rig.model.isPositionWatched = false
+        #expect(try #require(rig.engine.log.value.positionInterval) > .seconds(5), "the window hidden, nobody follows")
+        remote.setFollowed(true)
+        await models.settle { rig.model.hasRemoteFollowers }
+        #expect(rig.engine.log.value.positionInterval == .seconds(1))
+        remote.setFollowed(false)
+        await models.settle { !rig.model.hasRemoteFollowers }
+        #expect(try #require(rig.engine.log.value.positionInterval) > .seconds(5))
+    }
+
     @Test func changesAreStreamedToEverySubscriber() async throws {
         let rig = try await models.rig()
         let remote = PlayerRemote()

@@ -25,6 +25,7 @@ final class NowPlayingBar {
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var hiddenByRoute = false
+    private var shownTexts: Texts?
 
     init(open: @escaping @MainActor () -> Void) {
         revealer = newObject(gtk_revealer_new())
@@ -83,6 +84,7 @@ final class NowPlayingBar {
         self.player = player
         observation?.cancel()
         shownBook = nil
+        shownTexts = nil
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -106,25 +108,36 @@ final class NowPlayingBar {
             coverTask?.cancel()
             coverTask = PlayerControls.loadCover(of: player, into: cover)
         }
-        gtk_label_set_label(title, book.title)
+        let duration = max(1, player.chapterDuration)
+        gtk_progress_bar_set_fraction(progress, Double(player.chapterElapsed) / Double(duration))
         let status: String = switch player.status {
         case .loading, .buffering: tr("Loading…")
         case .error: player.failure?.message ?? ""
         default: player.chapter?.title ?? book.authors
         }
-        gtk_label_set_label(chapter, status)
-        let duration = max(1, player.chapterDuration)
-        gtk_progress_bar_set_fraction(progress, Double(player.chapterElapsed) / Double(duration))
         let (icon, name) = PlayerControls.playPause(player.status)
-        gtk_button_set_icon_name(playButton.cast(to: GtkButton.self), icon)
-        gtk_widget_set_tooltip_text(playButton, name)
-        playButton.setAccessibleLabel(name)
-        let back = PlayerControls.skipName(back: true, seconds: player.skipBackSeconds)
-        let forward = PlayerControls.skipName(back: false, seconds: player.skipForwardSeconds)
-        backButton.setAccessibleLabel(back)
-        gtk_widget_set_tooltip_text(backButton, back)
-        forwardButton.setAccessibleLabel(forward)
-        gtk_widget_set_tooltip_text(forwardButton, forward)
+        let texts = Texts(title: book.title, status: status, icon: icon, playName: name,
+                          back: PlayerControls.skipName(back: true, seconds: player.skipBackSeconds),
+                          forward: PlayerControls.skipName(back: false, seconds: player.skipForwardSeconds))
+        // Most renders are the position moving: the rest is set only when
+        // it changes (each set notifies, and tooltips and names reach the
+        // accessibility tree).
+        guard texts != shownTexts else { return }
+        shownTexts = texts
+        gtk_label_set_label(title, texts.title)
+        gtk_label_set_label(chapter, texts.status)
+        gtk_button_set_icon_name(playButton.cast(to: GtkButton.self), texts.icon)
+        gtk_widget_set_tooltip_text(playButton, texts.playName)
+        playButton.setAccessibleLabel(texts.playName)
+        backButton.setAccessibleLabel(texts.back)
+        gtk_widget_set_tooltip_text(backButton, texts.back)
+        forwardButton.setAccessibleLabel(texts.forward)
+        gtk_widget_set_tooltip_text(forwardButton, texts.forward)
+    }
+
+    /// What the bar says besides the progress.
+    private struct Texts: Equatable {
+        var title, status, icon, playName, back, forward: String
     }
 
     func teardown() {
