@@ -38,6 +38,8 @@ final class PlayerPage: RoutePage {
     private var chapterRows: [UnsafeMutablePointer<GtkWidget>] = []
     private var shownChapters: [PlaybackTimeline.Chapter] = []
     private var shownBook: String?
+    /// The play, back and forward buttons' icon and names as last set.
+    private var shownNames: [String] = []
     private var coverTask: Task<Void, Never>?
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
@@ -324,15 +326,20 @@ final class PlayerPage: RoutePage {
                                          PlayerControls.time(model.timeLeftAtRate), PlayerControls.rate(model.rate)))
 
         let (icon, name) = PlayerControls.playPause(model.status)
-        gtk_button_set_icon_name(playButton.cast(to: GtkButton.self), icon)
-        gtk_widget_set_tooltip_text(playButton, name)
-        playButton.setAccessibleLabel(name)
-        let backName = PlayerControls.skipName(back: true, seconds: model.skipBackSeconds)
-        let forwardName = PlayerControls.skipName(back: false, seconds: model.skipForwardSeconds)
-        gtk_widget_set_tooltip_text(backButton, backName)
-        backButton.setAccessibleLabel(backName)
-        gtk_widget_set_tooltip_text(forwardButton, forwardName)
-        forwardButton.setAccessibleLabel(forwardName)
+        let names = [icon, name, PlayerControls.skipName(back: true, seconds: model.skipBackSeconds),
+                     PlayerControls.skipName(back: false, seconds: model.skipForwardSeconds)]
+        // Set only when they change: every tooltip set asks the X server
+        // where the pointer is, and the position moves every second.
+        if names != shownNames {
+            shownNames = names
+            gtk_button_set_icon_name(playButton.cast(to: GtkButton.self), icon)
+            gtk_widget_set_tooltip_text(playButton, name)
+            playButton.setAccessibleLabel(name)
+            gtk_widget_set_tooltip_text(backButton, names[2])
+            backButton.setAccessibleLabel(names[2])
+            gtk_widget_set_tooltip_text(forwardButton, names[3])
+            forwardButton.setAccessibleLabel(names[3])
+        }
         gtk_widget_set_sensitive(nextButton, (model.chapterIndex ?? 0) + 1 < book.chapters.count ? 1 : 0)
 
         gtk_menu_button_set_label(speedButton.opaque, PlayerControls.rate(model.rate))
