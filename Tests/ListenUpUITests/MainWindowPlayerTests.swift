@@ -45,7 +45,7 @@ final class MainWindowPlayerTests: XCTestCase {
                 MainContext.every(.milliseconds(20)) {
                     guard let player = navigator.player else { return true }
                     switch step {
-                    case 0 where window.nowPlaying.isShown && window.isOnScreen:
+                    case 0 where window.nowPlaying?.isShown == true && window.isOnScreen:
                         seen.append("offered \(player.nowPlaying?.title ?? "-") \(player.status) at \(player.position)")
                         seen.append("shown: watched \(player.isPositionWatched)")
                         gtk_widget_set_visible(window.window, 0)

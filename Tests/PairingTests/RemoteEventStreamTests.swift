@@ -62,7 +62,9 @@ struct RemoteEventStreamTests {
         defer { follower.stop() }
         #expect(await follower.wait { !$0.states.isEmpty })
         #expect(follower.states.first == .playingSample)
-        #expect(try #require(follower.events.first).at - opened < .milliseconds(500))
+        // At once: long before the first heartbeat (15 s) or any change, with
+        // room for a busy machine's TLS handshake.
+        #expect(try #require(follower.events.first).at - opened < .seconds(3))
         // A pause, a seek and a chapter change, each sent as a command, each followed.
         let companion = try fixture.companion(for: device, token: token)
         try await companion.send(.pause)

@@ -26,8 +26,11 @@ public final class MainWindow {
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var libraryObservation: StateObservation?
-    /// The now-playing bar under the page (signed in, a book loaded).
-    let nowPlaying: NowPlayingBar
+    /// The now-playing bar under the page (signed in, a book loaded): made
+    /// when a book first is, so a window that plays nothing never builds it.
+    private(set) var nowPlaying: NowPlayingBar?
+    /// The window's vertical box: header, page, then the bar once made.
+    private let content: UnsafeMutablePointer<GtkWidget>
     private var playerObservation: StateObservation?
     private let application: UnsafeMutablePointer<AdwApplication>
     /// Whether the window is on screen: its surface mapped and not
@@ -55,7 +58,6 @@ public final class MainWindow {
         self.pages = pages
         self.logger = logger
         self.application = application
-        nowPlaying = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
         window = newObject(adw_application_window_new(application.cast(to: GtkApplication.self)))
         let saved = navigator.settings.load().window
         gtk_window_set_default_size(window.cast(to: GtkWindow.self), Int32(saved.restoredSize.width), Int32(saved.restoredSize.height))
@@ -94,10 +96,9 @@ public final class MainWindow {
         toasts = OpaquePointer(newObject(adw_toast_overlay_new()))
         adw_toast_overlay_set_child(toasts, stack.widget)
         gtk_widget_set_vexpand(toasts.widget, 1)
-        let content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_box_append(content.cast(to: GtkBox.self), header)
         gtk_box_append(content.cast(to: GtkBox.self), toasts.widget)
-        gtk_box_append(content.cast(to: GtkBox.self), nowPlaying.widget)
         adw_application_window_set_content(window.cast(to: AdwApplicationWindow.self), content)
 
         actions = InstalledActions(on: OpaquePointer(window), connections: &connections) { [weak navigator] action in
@@ -153,8 +154,13 @@ public final class MainWindow {
             shownNotice = notice
             showToast(notice.message)
         }
-        nowPlaying.show(player)
-        nowPlaying.setHiddenByRoute(navigator.activeRoute == .player)
+        if nowPlaying == nil, player?.nowPlaying != nil {
+            let bar = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
+            gtk_box_append(content.cast(to: GtkBox.self), bar.widget)
+            nowPlaying = bar
+        }
+        nowPlaying?.show(player)
+        nowPlaying?.setHiddenByRoute(navigator.activeRoute == .player)
         let playing = player?.status == .playing || player?.status == .buffering
         if playing, inhibition == 0 {
             inhibition = gtk_application_inhibit(application.cast(to: GtkApplication.self), window.cast(to: GtkWindow.self),
@@ -293,7 +299,7 @@ public final class MainWindow {
     private func close() {
         observation?.cancel()
         playerObservation?.cancel()
-        nowPlaying.teardown()
+        nowPlaying?.teardown()
         if inhibition != 0 {
             gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
             inhibition = 0
