@@ -83,6 +83,14 @@ final class Pipeline: @unchecked Sendable {
         /// query can still answer in the old one (near its end), which
         /// would read as a jump ahead in the new file.
         var previousFileDuration: Int64?
+        /// The source element of this run (`source-setup`), and the one
+        /// retired by the last restart, each holding a reference (as bit
+        /// patterns: the lock-guarded state stays plain values). An HTTP
+        /// source can post an error after its run has ended (a 401 on the
+        /// token just replaced, from its session's own thread): that error
+        /// is the retired source's, not the new run's.
+        var source: UInt = 0
+        var retiredSource: UInt = 0
     }
 
     /// The bus thread's name (15 bytes at most, the kernel's limit).
@@ -273,10 +281,16 @@ final class Pipeline: @unchecked Sendable {
         }
         // Last: nothing of the new run exists yet, so whatever the bus
         // thread took until now is the old run's.
-        withShared {
-            $0.epoch += 1
-            $0.previousFileDuration = nil
+        let released = withShared { shared -> UInt in
+            shared.epoch += 1
+            shared.previousFileDuration = nil
+            defer {
+                shared.retiredSource = shared.source
+                shared.source = 0
+            }
+            return shared.retiredSource
         }
+        if let old = OpaquePointer(bitPattern: released) { gst_object_unref(old) }
     }
 
     private func ensurePipeline() -> Bool {
@@ -337,7 +351,11 @@ final class Pipeline: @unchecked Sendable {
         buffering = false
         wantsPlaying = false
         pendingOffset = nil
-        withShared { $0 = Shared() }
+        let sources = withShared { shared -> [UInt] in
+            defer { shared = Shared() }
+            return [shared.source, shared.retiredSource]
+        }
+        for held in sources { if let object = OpaquePointer(bitPattern: held) { gst_object_unref(object) } }
     }
 
     /// Points playbin at file `index` and prerolls it; the seek to `offset`
@@ -507,6 +525,12 @@ final class Pipeline: @unchecked Sendable {
 
     /// `source-setup`: the headers (the Bearer token) for HTTP sources.
     private func configure(source: OpaquePointer) {
+        gst_object_ref(source)
+        let replaced = withShared { shared -> UInt in
+            defer { shared.source = UInt(bitPattern: Int(bitPattern: UnsafeMutableRawPointer(source))) }
+            return shared.source
+        }
+        if let old = OpaquePointer(bitPattern: replaced) { gst_object_unref(old) }
         guard listenup_gst_has_property(source, "extra-headers") != 0 else { return }
         let headers = withShared { $0.headers }
         if !headers.isEmpty, let structure = gst_structure_new_empty("extra-headers") {
@@ -585,6 +609,11 @@ final class Pipeline: @unchecked Sendable {
         let fromPlaybin = source.map { UnsafeMutableRawPointer($0) == UnsafeMutableRawPointer(playbin) } ?? false
         switch listenup_gst_message_type(message) {
         case GST_MESSAGE_ERROR:
+            let retired = withShared { $0.retiredSource }
+            if retired != 0, let source, UInt(bitPattern: Int(bitPattern: UnsafeMutableRawPointer(source))) == retired {
+                logger.debug("Playback: an error of the previous run's source, dropped")
+                return
+            }
             handleError(message)
         case GST_MESSAGE_EOS:
             // The last file ran out (earlier files flow on gaplessly).

@@ -273,7 +273,9 @@ struct PlayerModelTests {
         #expect(rig.model.chapterIndex == 2, "moving the offered book moves where it starts")
         rig.model.send(.togglePlayPause)
         await settle { rig.engine.log.value.loaded != nil }
-        #expect(rig.engine.calls.first == "load 100500", "from the moved position (saved a moment ago: no rewind)")
+        // From the moved position, saved a moment ago: no rewind, or the
+        // 3 s one when a busy machine took over a second to get here.
+        #expect(["load 100500", "load 97500"].contains(rig.engine.calls.first ?? ""), "\(rig.engine.calls)")
         #expect(rig.engine.calls.contains("play"))
     }
 
