@@ -12,6 +12,10 @@ struct DiscoveryServerRemoteTests {
                         _ configure: (inout DiscoveryServer.Configuration) -> Void = { _ in }) async throws -> ServerFixture {
         let fixture = try ServerFixture(player: player) {
             $0.remoteRateLimit = 1000
+            // The protocol's timeouts: a busy machine's TLS handshake and
+            // request can take longer than the base fixture's 1 s.
+            $0.idleTimeout = 5
+            $0.requestTimeout = 10
             configure(&$0)
         }
         try await fixture.server.start()

@@ -124,17 +124,19 @@ struct RemoteEventStreamTests {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 + 0.25
         #expect(changes <= Int(seconds * 4) + 2, "\(changes) events in \(seconds) s")
         #expect(changes >= 2)
-        let stateTimes = follower.events.filter { if case .event("state", _) = $0.event { true } else { false } }.map(\.at)
-        for (earlier, later) in zip(stateTimes, stateTimes.dropFirst()) {
-            #expect(later - earlier >= .milliseconds(200), "events closer than the interval")
-        }
+        // (Not the gaps between arrivals: a reader that falls behind gets
+        // two events in one read, however far apart they were sent.)
         await fixture.server.stop()
     }
 
     @Test func heartbeatsKeepTheStreamOpenPastTheIdleTimeout() async throws {
         let player = ScriptedRemotePlayer()
-        // Idle timeout 1 s and request timeout 2 s (the fixture's), heartbeats every 0.3 s.
-        let fixture = try await DiscoveryServerRemoteTests.fixture(player) { $0.remoteHeartbeatInterval = 0.3 }
+        // Idle timeout 1 s and request timeout 2 s, heartbeats every 0.3 s.
+        let fixture = try await DiscoveryServerRemoteTests.fixture(player) {
+            $0.remoteHeartbeatInterval = 0.3
+            $0.idleTimeout = 1
+            $0.requestTimeout = 2
+        }
         defer { Task { await fixture.server.stop() } }
         let (device, token) = try fixture.pairDevice()
         let follower = try await FollowerLog.follow(try fixture.companion(for: device, token: token))
