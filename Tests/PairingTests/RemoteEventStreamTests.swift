@@ -57,14 +57,14 @@ struct RemoteEventStreamTests {
         let fixture = try await DiscoveryServerRemoteTests.fixture(player)
         defer { Task { await fixture.server.stop() } }
         let (device, token) = try fixture.pairDevice()
-        let opened = ContinuousClock.now
         let follower = try await FollowerLog.follow(try fixture.companion(for: device, token: token))
         defer { follower.stop() }
-        #expect(await follower.wait { !$0.states.isEmpty })
+        #expect(await follower.wait(14) { !$0.states.isEmpty })
         #expect(follower.states.first == .playingSample)
-        // At once: long before the first heartbeat (15 s) or any change, with
-        // room for a busy machine's TLS handshake.
-        #expect(try #require(follower.events.first).at - opened < .seconds(3))
+        // At once: the stream's first event is the state, before any change
+        // and before the first heartbeat (15 s). (Not a time bound: on a
+        // busy CI machine the TLS handshake alone has taken seconds.)
+        #expect(follower.events.first.map { if case .event("state", _) = $0.event { true } else { false } } == true)
         // A pause, a seek and a chapter change, each sent as a command, each followed.
         let companion = try fixture.companion(for: device, token: token)
         try await companion.send(.pause)
@@ -160,14 +160,16 @@ struct RemoteEventStreamTests {
         let bystander = try await FollowerLog.follow(try fixture.companion(for: other, token: otherToken))
         defer { (followers + [bystander]).forEach { $0.stop() } }
         for follower in followers + [bystander] { #expect(await follower.wait { !$0.states.isEmpty }) }
-        let revoked = ContinuousClock.now
         try fixture.server.revoke(deviceID: device.id)
+        // The server lets go of the device's streams as it revokes (well
+        // within the second the protocol promises)...
+        #expect(fixture.server.remoteEvents.streamCount == 1)
+        // ...and each client sees its stream end, told why (the wait allows
+        // for a busy machine's scheduling, not for the server).
         for follower in followers {
-            #expect(await follower.wait(1) { $0.ended != nil })
+            #expect(await follower.wait(5) { $0.ended != nil })
             #expect(follower.events.last?.event == .event(name: "end", data: "{\"reason\":\"revoked\"}"))
         }
-        #expect(ContinuousClock.now - revoked < .seconds(1))
-        #expect(fixture.server.remoteEvents.streamCount == 1)
         // The other device follows on.
         #expect(bystander.ended == nil)
         player.change { $0.rate = 2 }
@@ -175,7 +177,7 @@ struct RemoteEventStreamTests {
         // Unpairing through the API ends the device's own streams too.
         let companion = try fixture.companion(for: other, token: otherToken)
         try await companion.unpair()
-        #expect(await bystander.wait(1) { $0.ended != nil })
+        #expect(await bystander.wait(5) { $0.ended != nil })
         await fixture.server.stop()
     }
 
