@@ -58,9 +58,9 @@ struct HeadlessRemoteTests {
         }
     }
 
-    /// Whether the follower's stream shows a state that `matches` within 5 s.
+    /// Whether the follower's stream shows a state that `matches` within 15 s.
     static func follower(_ file: URL, _ matches: ([String: Any]) -> Bool) async -> Bool {
-        for _ in 0..<50 {
+        for _ in 0..<150 {
             if followed(file).contains(where: matches) { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -127,6 +127,8 @@ struct HeadlessRemoteTests {
         let events = home.appendingPathComponent("events.txt")
         let follower = try ToolProcess(["curl", "-skN", "--pinnedpubkey", remote.target.pin, "-H", "Authorization: Bearer \(remote.token)",
                                         "-o", events.path, "\(remote.target.base)/api/v1/player/events"])
+        // It is following once the state at open (nothing playing) is in.
+        #expect(await Self.follower(events) { $0["status"] as? String == "idle" })
 
         // Play a book from the remote: the app plays it and says who asked.
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
