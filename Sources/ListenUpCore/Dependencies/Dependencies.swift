@@ -30,6 +30,13 @@ public struct Dependencies: Sendable {
     /// What the player keeps on this device for a server and user: spans
     /// waiting to be sent, local positions, *Continue listening*.
     public var openListening: @Sendable (_ server: URL, _ userID: String) -> any ListeningStore = { _, _ in InMemoryListeningStore() }
+    /// Where a server and user's downloaded books are kept
+    /// (`$XDG_DATA_HOME/listenup/downloads/…` in the app).
+    public var openDownloads: @Sendable (_ server: URL, _ userID: String) -> any DownloadStore = { _, _ in InMemoryDownloadStore() }
+    /// Fetches audio files to disk, continuing partial ones.
+    public var audioFileFetcher: AudioFileFetcher = .offline
+    /// Free space where downloads go.
+    public var diskSpace: DiskSpace = .live
     /// Makes the audio engine, on first play (GStreamer is loaded then, not
     /// at start-up).
     public var makePlaybackEngine: @Sendable () -> any PlaybackEngine = { SilentPlaybackEngine() }

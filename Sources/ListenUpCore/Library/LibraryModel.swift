@@ -51,6 +51,8 @@ public final class LibraryModel: ScreenModel {
     public let session: Session?
     /// The session's player: told of positions from other devices.
     public let player: PlayerModel?
+    /// The session's downloads: what is on this device.
+    public let downloads: DownloadsModel?
     public private(set) var signingOut = false
     /// The server could not be reached; the cached books are shown.
     public private(set) var isOffline = false
@@ -82,11 +84,12 @@ public final class LibraryModel: ScreenModel {
     /// something newer overtook is not shown over it.
     @ObservationIgnored private var cacheVersion = 0
 
-    public init(dependencies: Dependencies, session: Session?, player: PlayerModel? = nil, load: Bool = true,
-                send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    public init(dependencies: Dependencies, session: Session?, player: PlayerModel? = nil, downloads: DownloadsModel? = nil,
+                load: Bool = true, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.dependencies = dependencies
         self.session = session
         self.player = player
+        self.downloads = downloads
         self.send = send
         let settings = dependencies.settings.load()
         sort = LibrarySort(savedIn: settings)
@@ -335,7 +338,7 @@ extension LibraryModel: LibrarySyncScreen {
         // A delta that changed nothing (the usual start) leaves the books
         // shown as they are: no second read of the whole cache.
         if changed > 0 || !hasLoadedCache { await loadCache() }
-        isOffline = false
+        serverAnswered()
         status = .loaded
     }
 
@@ -371,7 +374,16 @@ extension LibraryModel: LibrarySyncScreen {
 
     func liveChanged(_ live: Bool) {
         isLive = live
-        if live { isOffline = false }
+        if live { serverAnswered() }
+    }
+
+    /// The server answered (a sync, the live stream): after an outage,
+    /// the player sends the spans it queued and paused downloads go on.
+    private func serverAnswered() {
+        guard isOffline else { return }
+        isOffline = false
+        player?.serverIsBack()
+        downloads?.serverIsBack()
     }
 
     func cacheChanged(_ changes: LibraryCacheChanges) async {
@@ -405,7 +417,8 @@ extension RouteNode {
         model: { context in
             var session: Session?
             if case .authenticated(let current) = context.authState { session = current }
-            return LibraryModel(dependencies: context.dependencies, session: session, player: context.player, send: context.send)
+            return LibraryModel(dependencies: context.dependencies, session: session, player: context.player,
+                                downloads: context.downloads, send: context.send)
         },
         previews: LibraryModel.previews
     )

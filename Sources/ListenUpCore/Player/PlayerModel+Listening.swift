@@ -203,6 +203,12 @@ extension PlayerModel {
         }
     }
 
+    /// The server answers again after an outage: what was queued while
+    /// offline is sent now, not at the next minute.
+    public func serverIsBack() {
+        flushListening()
+    }
+
     /// Sends what earlier runs queued, refreshes *Continue listening*, and
     /// flushes the queue every minute (spans wait there while offline).
     func startPeriodicWork() {

@@ -49,8 +49,14 @@ extension PlayerModel {
         position = local?.position ?? 0
         chapterIndex = base.chapterIndex(at: position)
         let connection = session.connection
+        // A downloaded book plays from its files: no audio access to ask
+        // for, no header, nothing from the network but the server's
+        // position (which waits at most 3 s, and not at all offline).
+        let downloaded = downloads?.localTimeline(bookID: bookID)
+        if downloaded != nil { dependencies.logger.info("Playing from the download", metadata: ["book": "\(bookID)"]) }
         Task {
-            async let access = Self.audioAccess(bookID: bookID, fileIDs: files.map(\.id), connection: connection)
+            async let access = downloaded != nil ? .success(AudioAccess(urls: [:], headers: [:]))
+                : Self.audioAccess(bookID: bookID, fileIDs: files.map(\.id), connection: connection)
             let server = await Self.serverPosition(of: bookID, after: local?.updatedAt, connection: connection)
             let audio = await access
             guard nowPlaying?.bookID == bookID, status == .loading else { return }
@@ -63,6 +69,10 @@ extension PlayerModel {
                 for index in timeline.files.indices {
                     guard let url = access.urls[timeline.files[index].id] else { continue }
                     timeline.files[index].url = url
+                }
+                if let downloaded, downloaded.files.map(\.id) == timeline.files.map(\.id) {
+                    timeline.files = downloaded.files
+                    timeline.headers = [:]
                 }
                 let resume = ListeningRules.resumePoint(local: local, server: server, duration: timeline.duration)
                 var start = resume?.position ?? 0

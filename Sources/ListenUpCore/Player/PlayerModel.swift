@@ -145,6 +145,8 @@ public final class PlayerModel: ScreenModel {
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
+    /// The session's downloads: a downloaded book plays from its files.
+    @ObservationIgnored weak var downloads: DownloadsModel?
     /// Made on first play: GStreamer is loaded then, not at start-up.
     @ObservationIgnored var engine: (any PlaybackEngine)?
     @ObservationIgnored var engineEvents: Task<Void, Never>?
@@ -177,9 +179,12 @@ public final class PlayerModel: ScreenModel {
     /// How often the local position is saved while playing.
     static let saveInterval: Duration = .seconds(10)
 
-    public init(dependencies: Dependencies, session: Session?) {
+    /// - Parameter downloads: the session's downloads (a downloaded book
+    ///   plays from its files, with no network).
+    public init(dependencies: Dependencies, session: Session?, downloads: DownloadsModel? = nil) {
         self.dependencies = dependencies
         self.session = session
+        self.downloads = downloads
         let settings = dependencies.settings.load().playback
         rate = settings.rate
         volume = settings.volume

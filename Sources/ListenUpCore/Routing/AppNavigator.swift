@@ -28,6 +28,8 @@ public final class AppNavigator {
     /// down when it ends. Every signed-in screen shows it (the now-playing
     /// bar); the desktop's media controls and the headless front drive it.
     public private(set) var player: PlayerModel?
+    /// The signed-in session's downloads: made and stopped with the player.
+    public private(set) var downloads: DownloadsModel?
 
     /// The screen that serves the auth state (under the overlay, if one is open).
     @ObservationIgnored private var baseRoute: Route = .loading
@@ -116,16 +118,24 @@ public final class AppNavigator {
         let session = authState.session
         if let player, player.session?.connection !== session?.connection || session == nil {
             self.player = nil
-            Task { await player.shutdown() }
+            let downloads = self.downloads
+            self.downloads = nil
+            Task {
+                await downloads?.shutdown()
+                await player.shutdown()
+            }
         }
         if player == nil, let session {
-            player = PlayerModel(dependencies: dependencies, session: session)
+            let downloads = DownloadsModel(dependencies: dependencies, session: session)
+            self.downloads = downloads
+            player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
         }
     }
 
     /// Saves where the player is and sends what is queued (at quit),
     /// waiting at most `grace`.
     public func shutdown(grace: Duration = .seconds(2)) async {
+        await downloads?.shutdown()
         await player?.shutdown(grace: grace)
     }
 
@@ -146,8 +156,11 @@ public final class AppNavigator {
         guard let node = registry.node(for: route) else { return false }
         let preview = state.map { node.preview(named: $0) } ?? node.previews.first
         guard state == nil || preview != nil else { return false }
+        if let downloadsState = preview?.downloads {
+            downloads = DownloadsModel.preview(downloadsState, dependencies: dependencies)
+        }
         if let playerState = preview?.player {
-            let previewPlayer = PlayerModel(dependencies: dependencies, session: nil)
+            let previewPlayer = PlayerModel(dependencies: dependencies, session: nil, downloads: downloads)
             PlayerModel.previews.first { $0.name == playerState }?.apply(previewPlayer)
             player = previewPlayer
         }
@@ -214,7 +227,7 @@ public final class AppNavigator {
             self?.send(event)
         }, dismiss: { [weak self] in
             self?.closeOverlay()
-        }, player: player)
+        }, player: player, downloads: downloads)
     }
 
     /// Sets the observed active route and model from the two layers (only

@@ -12,14 +12,18 @@ public struct RouteContext {
     public let dismiss: @MainActor @Sendable () -> Void
     /// The signed-in session's player (nil when signed out and in previews).
     public let player: PlayerModel?
+    /// The signed-in session's downloads (nil when signed out; previews
+    /// that name downloads get a preview model).
+    public let downloads: DownloadsModel?
 
     public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void,
-                dismiss: @escaping @MainActor @Sendable () -> Void = {}, player: PlayerModel? = nil) {
+                dismiss: @escaping @MainActor @Sendable () -> Void = {}, player: PlayerModel? = nil, downloads: DownloadsModel? = nil) {
         self.dependencies = dependencies
         self.authState = authState
         self.send = send
         self.dismiss = dismiss
         self.player = player
+        self.downloads = downloads
     }
 }
 
@@ -34,6 +38,8 @@ public struct RouteNode: Sendable {
         /// The player's preview state shown beside it (the now-playing bar,
         /// Continue listening), if any.
         public let player: String?
+        /// The downloads' preview state shown with it, if any.
+        public let downloads: String?
         let apply: @MainActor @Sendable (any ScreenModel) -> Void
     }
 
@@ -62,7 +68,7 @@ public struct RouteNode: Sendable {
         self.serves = serves
         self.makeModel = { model($0) }
         self.previews = previews.map { preview in
-            Preview(name: preview.name, player: preview.player, apply: { made in
+            Preview(name: preview.name, player: preview.player, downloads: preview.downloads, apply: { made in
                 if let typed = screen.model(made, on: screen.route) { preview.apply(typed) }
             })
         }
@@ -80,15 +86,20 @@ public struct PreviewState<Model: ScreenModel>: Sendable {
     /// The ``PlayerModel`` preview state the screen is shown with (a
     /// signed-in screen with a book playing), or nil for no player.
     public let player: String?
+    /// The ``DownloadsModel`` preview state shown with it
+    /// (``DownloadsModel/previewDownloads(_:)``), or nil for none.
+    public let downloads: String?
     public let apply: @MainActor @Sendable (Model) -> Void
 
     /// - Parameters:
     ///   - name: the `STATE` part of `--preview ROUTE:STATE`.
     ///   - player: the player's preview state to show beside it, if any.
+    ///   - downloads: the downloads' preview state to show with it, if any.
     ///   - apply: puts a fresh model into that state.
-    public init(_ name: String, player: String? = nil, _ apply: @escaping @MainActor @Sendable (Model) -> Void) {
+    public init(_ name: String, player: String? = nil, downloads: String? = nil, _ apply: @escaping @MainActor @Sendable (Model) -> Void) {
         self.name = name
         self.player = player
+        self.downloads = downloads
         self.apply = apply
     }
 }

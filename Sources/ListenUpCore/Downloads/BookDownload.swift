@@ -1,0 +1,147 @@
+import Foundation
+
+/// One book kept on this device for listening offline: what the server
+/// said of its audio files (ids, sizes, lengths), its chapters and the
+/// labels shown for it, and where its download stands.
+///
+/// Written as the book folder's manifest (``DownloadStore``), so a
+/// download survives restarts and a downloaded book plays with nothing
+/// but its folder: no library cache, no network. The bytes already on
+/// disk are not kept here: the partial files themselves say how far each
+/// file got.
+public struct BookDownload: Codable, Equatable, Sendable {
+    /// Where a download stands.
+    public enum Status: String, Codable, Equatable, Sendable {
+        /// Waiting for its turn (two books download at a time).
+        case queued
+        case downloading
+        /// Stopped by the user, or by a problem that may pass (the server
+        /// gone, the disk full): ``BookDownload/failure`` says which.
+        case paused
+        /// Every file is on disk at the size the server reported.
+        case done
+        /// Stopped for good until the user tries again (refused, not
+        /// found, not enough space).
+        case failed
+    }
+
+    /// Why a download stopped, for the user and for scripts.
+    public struct Failure: Codable, Equatable, Sendable {
+        /// Stable, for scripts: `network`, `diskFull`, `noSpace`,
+        /// `notFound`, `forbidden`, `sessionLapsed`, `sizeMismatch`,
+        /// `storage`, `noAudio`, `unknownBook`.
+        public var code: String
+        /// Translated; names what to do next.
+        public var message: String
+
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// One audio file of the book.
+    public struct File: Codable, Equatable, Sendable {
+        /// The server's id (`audio_files[].id`).
+        public var id: String
+        /// The file's name in the book's folder.
+        public var name: String
+        /// Bytes, as the server reported them: a file counts as done at
+        /// exactly this size.
+        public var size: Int64
+        /// Milliseconds.
+        public var duration: Int64
+
+        public init(id: String, name: String, size: Int64, duration: Int64) {
+            self.id = id
+            self.name = name
+            self.size = size
+            self.duration = duration
+        }
+    }
+
+    /// One chapter (milliseconds from the start of the book).
+    public struct Chapter: Codable, Equatable, Sendable {
+        public var title: String
+        public var start: Int64
+        public var end: Int64
+
+        public init(title: String, start: Int64, end: Int64) {
+            self.title = title
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public var bookID: String
+    public var title: String
+    public var authors: String
+    public var files: [File]
+    public var chapters: [Chapter]
+    public var status: Status
+    /// Set with ``Status/paused`` (when not the user's pause) and ``Status/failed``.
+    public var failure: Failure?
+    /// When it was asked for: the queue's order.
+    public var requestedAt: Date
+    /// The book's `updated_at` when it was asked for (its cover's version).
+    public var version: Date
+    /// The cover is in the folder (`cover`).
+    public var hasCover: Bool
+
+    public init(bookID: String, title: String, authors: String, files: [File], chapters: [Chapter],
+                status: Status = .queued, failure: Failure? = nil, requestedAt: Date = Date(),
+                version: Date = Date(timeIntervalSince1970: 0), hasCover: Bool = false) {
+        self.bookID = bookID
+        self.title = title
+        self.authors = authors
+        self.files = files
+        self.chapters = chapters
+        self.status = status
+        self.failure = failure
+        self.requestedAt = requestedAt
+        self.version = version
+        self.hasCover = hasCover
+    }
+
+    /// The whole book, in bytes.
+    public var totalBytes: Int64 { files.reduce(0) { $0 + max(0, $1.size) } }
+
+    /// Whether it waits for, or has, its turn to download.
+    public var isActive: Bool { status == .queued || status == .downloading }
+
+    /// The download of `book` as the library caches it, waiting its turn;
+    /// nil when the server lists no audio for it.
+    public init?(book: CachedBook, requestedAt: Date = Date()) {
+        let details = book.decodedDetails
+        guard let audio = details.audioFiles, !audio.isEmpty else { return nil }
+        let files = audio.enumerated().map { index, file in
+            File(id: file.id, name: Self.fileName(index: index, id: file.id, format: file.format), size: file.size, duration: file.duration)
+        }
+        self.init(bookID: book.id, title: book.title, authors: book.authors,
+                  files: files,
+                  chapters: details.chapters.map { Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) },
+                  requestedAt: requestedAt, version: book.updatedAt, hasCover: false)
+    }
+
+    /// A file name that is safe on any file system whatever the server's
+    /// ids are: the position, the id with anything but letters, digits,
+    /// `-` and `_` replaced, and the format as the extension (GStreamer
+    /// finds the type from the contents either way).
+    static func fileName(index: Int, id: String, format: String?) -> String {
+        let safeID = String(String.UnicodeScalarView(id.unicodeScalars.prefix(64).map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_") ? scalar : "_"
+        }))
+        let ext = format.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) }.prefix(8))) } ?? ""
+        let number = String(index + 1)
+        let padded = String(repeating: "0", count: max(0, 3 - number.count)) + number
+        return ext.isEmpty ? "\(padded)-\(safeID)" : "\(padded)-\(safeID).\(ext.lowercased())"
+    }
+
+    /// The player's timeline over the files in `folder`.
+    public func timeline(in folder: URL) -> PlaybackTimeline {
+        PlaybackTimeline(
+            bookID: bookID,
+            files: files.map { PlaybackTimeline.File(id: $0.id, url: folder.appendingPathComponent($0.name), start: 0, duration: $0.duration) },
+            chapters: chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.end) })
+    }
+}

@@ -1,0 +1,454 @@
+import Foundation
+import ListenUpAPI
+import Observation
+
+/// Books downloaded for listening offline, for the signed-in session: the
+/// queue (two books at a time, in the order asked for), each book's
+/// progress, pause, resume, cancel and remove, and the space they take.
+///
+/// Lives as long as the session (the ``AppNavigator`` owns it, beside the
+/// player). Main actor only; the files are fetched by one task per book
+/// off the main actor (``AudioFileFetcher``), which reports its bytes to a
+/// locked counter: the model publishes them at most every
+/// ``Configuration/progressInterval``, so the window and the headless
+/// front are woken a few times a second, never per chunk.
+///
+/// Every state change is written to the book's manifest first
+/// (``DownloadStore``): after a restart (or `kill -9`) the queue is read
+/// back, a book that was downloading waits its turn again, and each file
+/// goes on from the bytes on disk.
+@MainActor @Observable
+public final class DownloadsModel {
+    /// One book's download as the fronts show it.
+    public struct Item: Equatable, Sendable, Identifiable {
+        public var download: BookDownload
+        /// Bytes on disk so far (of ``BookDownload/totalBytes``).
+        public var bytes: Int64
+
+        public var id: String { download.bookID }
+        public var bookID: String { download.bookID }
+        public var status: BookDownload.Status { download.status }
+        public var totalBytes: Int64 { download.totalBytes }
+        public var failure: BookDownload.Failure? { download.failure }
+
+        /// 0...1.
+        public var fraction: Double {
+            let total = totalBytes
+            guard total > 0 else { return download.status == .done ? 1 : 0 }
+            return min(1, max(0, Double(bytes) / Double(total)))
+        }
+
+        public init(download: BookDownload, bytes: Int64) {
+            self.download = download
+            self.bytes = bytes
+        }
+    }
+
+    public enum Intent: Equatable, Sendable {
+        /// Queues a book (or resumes it when paused, or tries a failed one again).
+        case download(bookID: String)
+        case pause(bookID: String)
+        case resume(bookID: String)
+        /// Stops a download and deletes what it wrote.
+        case cancel(bookID: String)
+        /// Deletes a book's files (downloaded or not).
+        case remove(bookID: String)
+        /// Pauses every queued or running download.
+        case pauseAll
+        /// Resumes every paused download.
+        case resumeAll
+        /// Deletes every download.
+        case removeAll
+    }
+
+    /// A book that could not be queued (no space, no audio), for a toast
+    /// or a headless line; replaced by the next refusal.
+    public struct Refusal: Equatable, Sendable {
+        public var bookID: String
+        public var failure: BookDownload.Failure
+        /// Counts refusals, so the same one twice is seen twice.
+        public var serial: Int
+    }
+
+    /// What can be tuned (tests make it quick).
+    public struct Configuration: Sendable {
+        /// Books downloading at once.
+        public var concurrentBooks = DownloadRules.concurrentBooks
+        /// How often running downloads publish their bytes.
+        public var progressInterval: Duration = .milliseconds(250)
+        /// Waits before a download paused by the network is tried again.
+        public var retryDelays = DownloadRules.retryDelays
+
+        public init() {}
+    }
+
+    /// Every download, by book id.
+    public private(set) var items: [String: Item] = [:]
+    /// The last book that could not be queued.
+    public private(set) var refusal: Refusal?
+    /// Bytes of every download on disk (partial files included).
+    public private(set) var bytesOnDisk: Int64 = 0
+
+    @ObservationIgnored let dependencies: Dependencies
+    @ObservationIgnored let session: Session?
+    @ObservationIgnored let store: any DownloadStore
+    @ObservationIgnored let configuration: Configuration
+    @ObservationIgnored var library: (any LibraryStore)?
+    /// The task of each book downloading now.
+    @ObservationIgnored var jobs: [String: Task<Void, Never>] = [:]
+    /// Tasks told to stop (a pause) that may still be writing: a new job
+    /// for the same book waits for its old one, so two never write one file.
+    @ObservationIgnored var stopping: [String: Task<Void, Never>] = [:]
+    /// Bytes on disk of each book downloading now, as its task writes them.
+    @ObservationIgnored let liveBytes = LockedValue<[String: Int64]>([:])
+    @ObservationIgnored var ticker: Task<Void, Never>?
+    /// Books paused by the network, and how often they were retried.
+    @ObservationIgnored var retries: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
+
+    /// - Parameters:
+    ///   - session: whose downloads; nil (previews) keeps them in memory.
+    ///   - store: overrides the session's store (previews, tests).
+    public init(dependencies: Dependencies, session: Session?, store: (any DownloadStore)? = nil,
+                configuration: Configuration = Configuration()) {
+        self.dependencies = dependencies
+        self.session = session
+        self.configuration = configuration
+        if let store {
+            self.store = store
+        } else if let session {
+            self.store = dependencies.openDownloads(session.serverURL, session.userID)
+        } else {
+            self.store = InMemoryDownloadStore()
+        }
+        library = session.map { dependencies.openLibrary($0.serverURL, $0.userID) }
+        restore()
+    }
+
+    public func send(_ intent: Intent) {
+        switch intent {
+        case .download(let bookID): download(bookID)
+        case .pause(let bookID): pause(bookID)
+        case .resume(let bookID): resume(bookID)
+        case .cancel(let bookID), .remove(let bookID): remove(bookID)
+        case .pauseAll: items.values.filter { $0.download.isActive }.forEach { pause($0.bookID) }
+        case .resumeAll: items.values.filter { $0.status == .paused }.sorted { $0.download.requestedAt < $1.download.requestedAt }.forEach { resume($0.bookID) }
+        case .removeAll: items.keys.sorted().forEach(remove)
+        }
+    }
+
+    // MARK: What the fronts show
+
+    /// Every download, oldest request first.
+    public var ordered: [Item] {
+        items.values.sorted { ($0.download.requestedAt, $0.bookID) < ($1.download.requestedAt, $1.bookID) }
+    }
+
+    /// The ids of the books downloaded in full.
+    public var downloadedBookIDs: Set<String> {
+        Set(items.values.filter { $0.status == .done }.map(\.bookID))
+    }
+
+    /// Bytes and total of the downloads queued or running (nil when none is).
+    public var activeProgress: (bytes: Int64, total: Int64)? {
+        let active = items.values.filter(\.download.isActive)
+        guard !active.isEmpty else { return nil }
+        return (active.reduce(0) { $0 + $1.bytes }, active.reduce(0) { $0 + $1.totalBytes })
+    }
+
+    /// The book's timeline over its downloaded files, when every file is
+    /// on disk at its size; nil otherwise. A done book whose files changed
+    /// on disk (truncated, grown, deleted) is queued again and nil is
+    /// returned: the player streams it meanwhile.
+    public func localTimeline(bookID: String) -> PlaybackTimeline? {
+        guard let item = items[bookID], item.status == .done else { return nil }
+        guard isWhole(item.download) else {
+            dependencies.logger.warning("A downloaded book's files changed on disk; downloading it again", metadata: ["book": "\(bookID)"])
+            requeue(bookID)
+            return nil
+        }
+        return item.download.timeline(in: store.folder(bookID: bookID))
+    }
+
+    /// The book's cover in its download folder, if it was fetched.
+    public func coverFile(bookID: String) -> URL? {
+        guard let item = items[bookID], item.download.hasCover else { return nil }
+        return store.folder(bookID: bookID).appendingPathComponent("cover")
+    }
+
+    /// The server answers again (the library synced): downloads the
+    /// network paused go on now rather than after their wait.
+    public func serverIsBack() {
+        for (bookID, retry) in retries {
+            retry.task.cancel()
+            retries[bookID] = nil
+            if items[bookID]?.status == .paused, items[bookID]?.failure?.code == "network" { setStatus(bookID, .queued) }
+        }
+        schedule()
+    }
+
+    /// Stops every download (the session ends, the app quits); what was
+    /// written stays, and the next run goes on from there.
+    public func shutdown() async {
+        ticker?.cancel()
+        ticker = nil
+        retries.values.forEach { $0.task.cancel() }
+        retries = [:]
+        let running = jobs
+        jobs = [:]
+        running.values.forEach { $0.cancel() }
+        for job in running.values { await job.value }
+    }
+
+    // MARK: The queue
+
+    private func restore() {
+        let saved: [BookDownload]
+        do {
+            saved = try store.downloads()
+        } catch {
+            dependencies.logger.warning("Could not read the downloads", metadata: ["reason": "\(error)"])
+            saved = []
+        }
+        for var download in saved {
+            // A book that was downloading when the app stopped waits its
+            // turn again; a done one whose files changed is fetched again.
+            // (A model that starts nothing, a preview's, shows them as saved.)
+            let runs = configuration.concurrentBooks > 0
+            if runs, download.status == .downloading { download.status = .queued }
+            if runs, download.status == .done, !isWhole(download) {
+                download.status = .queued
+                dependencies.logger.info("A downloaded book's files changed on disk; downloading it again", metadata: ["book": "\(download.bookID)"])
+            }
+            if download.status != saved.first(where: { $0.bookID == download.bookID })?.status { persist(download) }
+            items[download.bookID] = Item(download: download, bytes: store.bytesOnDisk(download))
+        }
+        bytesOnDisk = store.totalBytesOnDisk()
+        schedule()
+    }
+
+    private func isWhole(_ download: BookDownload) -> Bool {
+        download.files.allSatisfy { store.bytesOnDisk(bookID: download.bookID, file: $0) == $0.size }
+    }
+
+    private func download(_ bookID: String) {
+        if let item = items[bookID] {
+            switch item.status {
+            case .paused, .failed: resume(bookID)
+            case .queued, .downloading, .done: break
+            }
+            return
+        }
+        guard session != nil else { return }
+        let cached: CachedBook?
+        do {
+            cached = try library?.book(id: bookID)
+        } catch {
+            dependencies.logger.warning("Could not read the book to download", metadata: ["reason": "\(error)"])
+            cached = nil
+        }
+        guard let cached else {
+            refuse(bookID, BookDownload.Failure(code: "unknownBook", message: tr("This book is not in the library any more.")))
+            return
+        }
+        guard var download = BookDownload(book: cached) else {
+            refuse(bookID, BookDownload.Failure(code: "noAudio", message: tr("The server lists no audio for this book. Refresh the library and try again.")))
+            return
+        }
+        download.hasCover = false
+        if let refusal = spaceRefusal(for: download, alsoQueued: true) {
+            refuse(bookID, refusal)
+            return
+        }
+        persist(download)
+        items[bookID] = Item(download: download, bytes: store.bytesOnDisk(download))
+        dependencies.logger.info("Download queued", metadata: ["book": "\(bookID)", "bytes": "\(download.totalBytes)"])
+        schedule()
+    }
+
+    /// Whether `download` fits: its missing bytes, plus (when `alsoQueued`)
+    /// those of the books queued before it, against the free space.
+    private func spaceRefusal(for download: BookDownload, alsoQueued: Bool) -> BookDownload.Failure? {
+        var needed = download.totalBytes - store.bytesOnDisk(download)
+        if alsoQueued {
+            needed += items.values.filter { $0.download.isActive && $0.bookID != download.bookID }
+                .reduce(0) { $0 + max(0, $1.totalBytes - $1.bytes) }
+        }
+        return DownloadRules.spaceRefusal(needed: needed, available: dependencies.diskSpace.available(store.root))
+    }
+
+    private func refuse(_ bookID: String, _ failure: BookDownload.Failure) {
+        dependencies.logger.info("Download refused", metadata: ["book": "\(bookID)", "code": "\(failure.code)"])
+        refusal = Refusal(bookID: bookID, failure: failure, serial: (refusal?.serial ?? 0) + 1)
+    }
+
+    private func pause(_ bookID: String) {
+        guard let item = items[bookID], item.download.isActive || item.failure?.code == "network" else { return }
+        cancelRetry(bookID)
+        stopJob(bookID)
+        setStatus(bookID, .paused, failure: nil)
+        schedule()
+    }
+
+    private func resume(_ bookID: String) {
+        guard let item = items[bookID], item.status == .paused || item.status == .failed else { return }
+        cancelRetry(bookID)
+        setStatus(bookID, .queued, failure: nil)
+        schedule()
+    }
+
+    private func requeue(_ bookID: String) {
+        setStatus(bookID, .queued, failure: nil)
+        schedule()
+    }
+
+    private func remove(_ bookID: String) {
+        guard items[bookID] != nil else { return }
+        cancelRetry(bookID)
+        let job = jobs.removeValue(forKey: bookID)
+        job?.cancel()
+        let stopped = stopping[bookID]
+        items[bookID] = nil
+        liveBytes.withLock { $0[bookID] = nil }
+        let store = store
+        let logger = dependencies.logger
+        Task {
+            // The task stops writing before the folder goes.
+            await job?.value
+            await stopped?.value
+            do {
+                try store.remove(bookID: bookID)
+            } catch {
+                logger.warning("Could not delete a download", metadata: ["book": "\(bookID)", "reason": "\(error)"])
+            }
+            self.bytesOnDisk = store.totalBytesOnDisk()
+            self.schedule()
+        }
+        dependencies.logger.info("Download removed", metadata: ["book": "\(bookID)"])
+    }
+
+    private func stopJob(_ bookID: String) {
+        publishBytes()
+        guard let job = jobs.removeValue(forKey: bookID) else { return }
+        job.cancel()
+        stopping[bookID] = job
+        Task { [weak self] in
+            await job.value
+            if self?.stopping[bookID] == job { self?.stopping[bookID] = nil }
+        }
+    }
+
+    private func cancelRetry(_ bookID: String) {
+        retries.removeValue(forKey: bookID)?.task.cancel()
+    }
+
+    /// Starts the queued books that fit beside those running.
+    func schedule() {
+        let start = DownloadRules.toStart(items.values.map(\.download), running: jobs.count, limit: configuration.concurrentBooks)
+        for bookID in start { startJob(bookID) }
+        if jobs.isEmpty {
+            ticker?.cancel()
+            ticker = nil
+        } else if ticker == nil {
+            startTicker()
+        }
+    }
+
+    private func startJob(_ bookID: String) {
+        guard let item = items[bookID], let session else { return }
+        if let refusal = spaceRefusal(for: item.download, alsoQueued: false) {
+            setStatus(bookID, .failed, failure: refusal)
+            return
+        }
+        setStatus(bookID, .downloading, failure: nil)
+        liveBytes.withLock { $0[bookID] = item.bytes }
+        let job = DownloadJob(download: item.download, store: store, connection: session.connection,
+                              fetcher: dependencies.audioFileFetcher, bytes: liveBytes, logger: dependencies.logger)
+        let previous = stopping[bookID]
+        jobs[bookID] = Task { [weak self] in
+            await previous?.value
+            let outcome = await job.run()
+            self?.finished(bookID, outcome)
+        }
+    }
+
+    private func finished(_ bookID: String, _ outcome: DownloadJob.Outcome) {
+        guard jobs[bookID] != nil else { return }   // paused, cancelled or removed meanwhile
+        jobs[bookID] = nil
+        publishBytes()
+        liveBytes.withLock { $0[bookID] = nil }
+        switch outcome {
+        case .done(let hasCover):
+            retries[bookID] = nil
+            if var download = items[bookID]?.download {
+                download.hasCover = hasCover
+                download.status = .done
+                download.failure = nil
+                persist(download)
+                items[bookID]?.download = download
+                items[bookID]?.bytes = download.totalBytes
+            }
+            dependencies.logger.info("Download done", metadata: ["book": "\(bookID)"])
+        case .paused(let failure):
+            setStatus(bookID, .paused, failure: failure)
+            if failure.code == "network" { scheduleRetry(bookID) }
+        case .failed(let failure):
+            setStatus(bookID, .failed, failure: failure)
+        case .stopped:
+            break
+        }
+        bytesOnDisk = store.totalBytesOnDisk()
+        schedule()
+    }
+
+    private func scheduleRetry(_ bookID: String) {
+        let attempt = retries[bookID].map { $0.attempt + 1 } ?? 0
+        guard let delay = DownloadRules.retryDelay(attempt: attempt, delays: configuration.retryDelays) else { return }
+        let task = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let self, self.items[bookID]?.status == .paused, self.items[bookID]?.failure?.code == "network" else { return }
+            self.setStatus(bookID, .queued, failure: nil)
+            self.schedule()
+        }
+        retries[bookID] = (attempt, task)
+    }
+
+    private func setStatus(_ bookID: String, _ status: BookDownload.Status, failure: BookDownload.Failure? = nil) {
+        guard var download = items[bookID]?.download else { return }
+        download.status = status
+        download.failure = failure
+        persist(download)
+        items[bookID]?.download = download
+        if status != .downloading { items[bookID]?.bytes = store.bytesOnDisk(download) }
+        if let failure {
+            dependencies.logger.info("Download stopped", metadata: ["book": "\(bookID)", "status": "\(status.rawValue)", "code": "\(failure.code)"])
+        }
+    }
+
+    private func persist(_ download: BookDownload) {
+        do {
+            try store.save(download)
+        } catch {
+            dependencies.logger.warning("Could not save a download's state", metadata: ["book": "\(download.bookID)", "reason": "\(error)"])
+        }
+    }
+
+    // MARK: Progress
+
+    private func startTicker() {
+        let interval = configuration.progressInterval
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                self?.publishBytes()
+            }
+        }
+    }
+
+    /// Copies the running books' bytes into ``items`` (only those that changed).
+    private func publishBytes() {
+        let live = liveBytes.value
+        for (bookID, bytes) in live where jobs[bookID] != nil && items[bookID]?.bytes != bytes {
+            items[bookID]?.bytes = bytes
+        }
+    }
+}
