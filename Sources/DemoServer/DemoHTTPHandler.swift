@@ -102,7 +102,9 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @un
     }
 
     /// Streams synthesised audio in 64 KiB chunks, each written once the
-    /// one before is flushed (memory stays flat for any file size).
+    /// one before is flushed (memory stays flat for any file size). Under
+    /// an audio rate limit the chunks are smaller (a tenth of a second's
+    /// bytes) and each waits until the bytes before it are due.
     private func stream(_ file: DemoAudio.File, range: Range<Int64>, status: Int, total: Int64, cutAfter: Int?,
                         headers extra: [(String, String)], head: HTTPRequestHead, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
@@ -121,7 +123,17 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @un
         }
         let end = cutAfter.map { min(range.upperBound, range.lowerBound + Int64($0)) } ?? range.upperBound
         let channel = context.channel
-        let chunk: Int64 = 64 << 10
+        let rate = service.state.withLock { $0.audioRateLimit }.map { Int64(max(DemoServer.minimumAudioRateLimit, $0)) }
+        let chunk: Int64 = rate.map { min(64 << 10, max(512, $0 / 10)) } ?? 64 << 10
+        let started = NIODeadline.now()
+        let first = range.lowerBound
+        /// Sends from `offset` now, or when the bytes before it are due under the rate limit.
+        @Sendable func pace(from offset: Int64) {
+            guard let rate else { return send(from: offset) }
+            let due = started + .nanoseconds((offset - first) * 1_000_000_000 / rate)
+            if due <= .now() { return send(from: offset) }
+            channel.eventLoop.scheduleTask(deadline: due) { send(from: offset) }
+        }
         @Sendable func send(from offset: Int64) {
             guard channel.isActive else { return }
             if offset >= end {
@@ -135,7 +147,7 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @un
             let next = min(end, offset + chunk)
             let bytes = file.bytes(offset..<next)
             channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: bytes)))).whenComplete { result in
-                if case .success = result { send(from: next) }
+                if case .success = result { pace(from: next) }
             }
         }
         send(from: range.lowerBound)

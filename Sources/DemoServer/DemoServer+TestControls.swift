@@ -93,6 +93,67 @@ extension DemoServer {
         service.state.withLock { $0.audioCut = bytes }
     }
 
+    /// One audio request as the server saw it and answered it.
+    public struct AudioRequest: Sendable, Equatable, CustomStringConvertible {
+        /// `GET` or `HEAD`.
+        public var method: String
+        /// The path asked for, without its query (a kRPC URL's signature is never kept).
+        public var path: String
+        /// The book of the path.
+        public var bookID: String
+        /// The audio file of the path.
+        public var fileID: String
+        /// The `Range` header as sent (`bytes=123-`), or nil for a whole-file request.
+        public var range: String?
+        /// The status answered (200, 206, 401, 403, 404, 416…).
+        public var status: Int
+
+        /// A request; each parameter sets the property of the same name.
+        public init(method: String, path: String, bookID: String, fileID: String, range: String?, status: Int) {
+            self.method = method
+            self.path = path
+            self.bookID = bookID
+            self.fileID = fileID
+            self.range = range
+            self.status = status
+        }
+
+        /// `GET /api/v1/audio/b/f bytes=123- → 206`.
+        public var description: String {
+            "\(method) \(path) \(range ?? "(whole)") → \(status)"
+        }
+
+        /// The one-line JSON `--report-audio` prints:
+        /// `{"event":"audio","bookId":…,"fileId":…,"range":"bytes=123-"|null,"status":206}`.
+        public var jsonLine: String {
+            let range = self.range.map(Self.quoted) ?? "null"
+            return #"{"event":"audio","bookId":\#(Self.quoted(bookID)),"fileId":\#(Self.quoted(fileID)),"range":\#(range),"status":\#(status)}"#
+        }
+
+        private static func quoted(_ text: String) -> String {
+            let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        }
+    }
+
+    /// Every audio request served so far, oldest first, in both protocols
+    /// (the last 10,000): how a test sees that a resumed download asked
+    /// for the rest of a file (`range == "bytes=N-"`, status 206), not the
+    /// whole of it.
+    public func audioRequests() -> [AudioRequest] {
+        service.state.withLock { $0.audioRequests }
+    }
+
+    /// Holds each audio response from now on to `bytesPerSecond`
+    /// (at least ``minimumAudioRateLimit``); nil lifts the limit. A
+    /// response already streaming keeps the rate it started with.
+    public func setAudioRateLimit(_ bytesPerSecond: Int?) {
+        service.state.withLock { $0.audioRateLimit = bytesPerSecond.map { max(Self.minimumAudioRateLimit, $0) } }
+    }
+
+    /// The slowest ``Configuration/audioRateLimit``: 1 KiB/s.
+    public static let minimumAudioRateLimit = 1024
+
     /// How many requests reached `path` (e.g. `/api/v1/auth/refresh`;
     /// `/api/v1/audio` counts every audio request). kRPC also counts
     /// upgrade attempts by path (`/api/rpc/authed`, refused ones included)

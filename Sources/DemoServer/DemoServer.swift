@@ -75,6 +75,16 @@ public final class DemoServer: Sendable {
         /// How the kRPC mode behaves (pings, heartbeats, token lifetimes);
         /// ignored in REST mode.
         public var krpc = KRPCOptions()
+        /// Bytes per second each audio response is held to, separately for
+        /// each response (a download that must still be running when a test
+        /// interrupts it); nil, the default, sends as fast as the socket
+        /// goes. At least ``minimumAudioRateLimit``. Tests change it while
+        /// running with ``DemoServer/setAudioRateLimit(_:)``.
+        public var audioRateLimit: Int?
+        /// Called with every audio request once its answer is decided
+        /// (before the body is sent), on the connection's event loop: keep
+        /// it quick. `listenup-demo-server --report-audio` prints them.
+        public var audioRequestObserver: (@Sendable (AudioRequest) -> Void)?
 
         /// The defaults: REST on a free loopback port, 200 books.
         public init() {}
@@ -90,6 +100,8 @@ public final class DemoServer: Sendable {
     let krpc: DemoKRPCService?
     private let channel: Locked<(any Channel)?> = Locked(nil)
     private let advertiser: Locked<ServiceAdvertiser?> = Locked(nil)
+    /// The port of the first start: a start after ``stop()`` binds it again.
+    private let boundPort: Locked<Int?> = Locked(nil)
     /// Open client connections, closed on stop like a real server's.
     private let connections = Locked<[ObjectIdentifier: any Channel]>([:])
     private let logger: Logger
@@ -112,6 +124,9 @@ public final class DemoServer: Sendable {
     public var wireProtocol: DemoProtocol { service.configuration.protocol }
 
     /// Starts listening; returns once the socket is bound, with its port.
+    /// Started again after ``stop()``, it listens on the port it had (a
+    /// server coming back: clients keep their address), with its state
+    /// (users, sessions, books, listening) as it was.
     @discardableResult
     public func start() async throws -> Int {
         let service = service
@@ -130,10 +145,11 @@ public final class DemoServer: Sendable {
                     channel.pipeline.addHandler(DemoHTTPHandler(service: service))
                 }
             }
-            .bind(host: service.configuration.host, port: service.configuration.port)
+            .bind(host: service.configuration.host, port: boundPort.withLock { $0 } ?? service.configuration.port)
             .get()
         channel.withLock { $0 = bound }
         let port = bound.localAddress?.port ?? 0
+        boundPort.withLock { $0 = port }
         logger.info("Demo server listening", metadata: ["port": "\(port)", "books": "\(service.books.count)",
                                                         "protocol": "\(service.configuration.protocol.rawValue)"])
         if service.configuration.advertise {

@@ -152,7 +152,8 @@ extension DemoService {
     }
 
     /// `GET|HEAD /api/v1/audio/{bookId}/{fileId}` and its alias
-    /// `/api/v1/books/{bookId}/audio/{fileId}`; nil for other paths.
+    /// `/api/v1/books/{bookId}/audio/{fileId}`; nil for other paths. Every
+    /// answer is recorded (``recordAudio(_:path:bookID:fileID:headers:)``).
     func audio(method: String, path: String, query: [String: String], headers: [(String, String)]) -> AudioAnswer? {
         let parts = path.split(separator: "/").map(String.init)
         let ids: (String, String)?
@@ -165,6 +166,12 @@ extension DemoService {
         }
         guard let (bookID, fileID) = ids, method == "GET" || method == "HEAD" else { return nil }
         state.withLock { $0.requestCounts["/api/v1/audio", default: 0] += 1 }
+        let answer = audio(method: method, path: path, query: query, headers: headers, bookID: bookID, fileID: fileID)
+        return recordAudio(answer, method: method, path: path, bookID: bookID, fileID: fileID, headers: headers)
+    }
+
+    private func audio(method: String, path: String, query: [String: String], headers: [(String, String)],
+                       bookID: String, fileID: String) -> AudioAnswer {
         var request = DemoRequest(method: method, path: path, query: query, headers: headers, body: Data())
         // The query token is checked first, as the real server does (the app never uses it).
         if let token = query["token"] { request.headers = [("Authorization", "Bearer \(token)")] }
@@ -207,6 +214,31 @@ extension DemoService {
     /// The byte count the ``DemoServer/cutNextAudio(after:)`` hook asks for, once.
     func takeAudioCut() -> Int? {
         state.withLock { state -> Int? in defer { state.audioCut = nil }; return state.audioCut }
+    }
+
+    /// The most audio requests ``DemoServer/audioRequests()`` keeps (the oldest go first).
+    static let audioRequestsKept = 10_000
+
+    /// Records an audio request and what it was answered (in both
+    /// protocols), for ``DemoServer/audioRequests()`` and the
+    /// ``DemoServer/Configuration/audioRequestObserver``; returns `answer`.
+    /// `path` has no query (a kRPC URL's signature is never kept).
+    func recordAudio(_ answer: AudioAnswer, method: String, path: String, bookID: String, fileID: String,
+                     headers: [(String, String)]) -> AudioAnswer {
+        let status: Int
+        switch answer {
+        case .response(let response): status = response.status
+        case .stream(_, _, let code, _, _): status = code
+        }
+        let range = headers.first { $0.0.caseInsensitiveCompare("Range") == .orderedSame }?.1
+        let request = DemoServer.AudioRequest(method: method, path: path, bookID: bookID.removingPercentEncoding ?? bookID,
+                                              fileID: fileID.removingPercentEncoding ?? fileID, range: range, status: status)
+        state.withLock { state in
+            if state.audioRequests.count >= Self.audioRequestsKept { state.audioRequests.removeFirst() }
+            state.audioRequests.append(request)
+        }
+        configuration.audioRequestObserver?(request)
+        return answer
     }
 }
 

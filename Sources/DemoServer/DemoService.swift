@@ -79,6 +79,10 @@ final class DemoService: Sendable {
         /// after which the next response is cut.
         var audioRefusal: (status: Int, remaining: Int)?
         var audioCut: Int?
+        /// Every audio request served, oldest first (at most ``DemoService/audioRequestsKept``).
+        var audioRequests: [DemoServer.AudioRequest] = []
+        /// Bytes per second each audio response is held to; nil: as fast as the socket goes.
+        var audioRateLimit: Int?
         /// Revisions and recent writes of the library (the kRPC mode's sync).
         var ledger: DemoSyncLedger
     }
@@ -111,6 +115,7 @@ final class DemoService: Sendable {
         var initial = State(ledger: DemoSyncLedger(retention: configuration.krpc.eventRetention))
         initial.books = generated
         for book in generated { initial.ledger.seed(.books, id: book.id, row: .book(book), at: book.updatedAt) }
+        initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)
         if let admin = configuration.admin {
             state.withLock {

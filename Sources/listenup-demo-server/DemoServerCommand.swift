@@ -32,6 +32,10 @@ struct DemoServerCommand: AsyncParsableCommand {
     var chapterSeconds: Double?
     @Option(help: "What each book carries: compact (3–12 chapters, 2–4 files, two people) or realistic (10–60 chapters, 1–30 files, 1–4 people, a series, a 1–2 KB description).")
     var payload: DemoPayload = .compact
+    @Flag(help: "Print one JSON line on stdout for every audio request: {\"event\":\"audio\",\"bookId\":…,\"fileId\":…,\"range\":\"bytes=N-\"|null,\"status\":206}.")
+    var reportAudio = false
+    @Option(help: "Hold each audio response to this many bytes per second (at least 1024), so a download can be interrupted midway; by default audio goes as fast as the socket.")
+    var audioRateLimit: Int?
     @Flag(help: "Take test controls on stdin, one JSON object a line (addBook, updateBook, deleteBook; for benches), answers on stdout.")
     var controlStdin = false
 
@@ -53,6 +57,19 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
         configuration.payload = payload
+        if let audioRateLimit {
+            guard audioRateLimit >= DemoServer.minimumAudioRateLimit else {
+                throw ValidationError("--audio-rate-limit must be at least \(DemoServer.minimumAudioRateLimit) bytes per second.")
+            }
+            configuration.audioRateLimit = audioRateLimit
+        }
+        if reportAudio {
+            // One write(2) per line, shorter than PIPE_BUF: lines from
+            // several connections never interleave.
+            configuration.audioRequestObserver = { request in
+                FileHandle.standardOutput.write(Data((request.jsonLine + "\n").utf8))
+            }
+        }
         if let adminEmail, let adminPassword {
             configuration.admin = DemoServer.Admin(email: adminEmail, password: adminPassword)
         }

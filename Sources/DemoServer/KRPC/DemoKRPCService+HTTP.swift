@@ -19,7 +19,10 @@ extension DemoKRPCService {
         if path == "/healthz" {
             return .response(Self.response(200, contentType: "application/json", body: #"{"status":"ok"}"#))
         }
-        if isAudio { return audio(request, bookID: parts[3], fileID: parts[4]) }
+        if isAudio {
+            return service.recordAudio(audio(request, bookID: parts[3], fileID: parts[4]), method: method, path: path,
+                                       bookID: parts[3], fileID: parts[4], headers: headers)
+        }
         if parts.count == 4, parts[0] == "api", parts[1] == "v1", parts[2] == "covers" {
             return .response(bearerCover(request, bookID: parts[3]))
         }
