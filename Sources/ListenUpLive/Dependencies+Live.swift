@@ -9,8 +9,9 @@ extension Dependencies {
     /// Settings in GSettings, sessions in the Secret Service (or a private
     /// file), the network through AsyncHTTPClient, the library cache in
     /// SQLite, LAN discovery through Avahi and pairing through the
-    /// discovery server, kRPC servers through WebSockets, with files under the XDG directories of
-    /// `environment`.
+    /// discovery server, kRPC servers through WebSockets, downloaded books as
+    /// files fetched by their own HTTP client, with files under the XDG
+    /// directories of `environment`.
     public static func live(environment: [String: String], locations: ResourceLocations = ResourceLocations(),
                             logger: Logger) -> Dependencies {
         let directories = XDGDirectories(environment: environment)
@@ -56,6 +57,14 @@ extension Dependencies {
             return cache.appendingPathComponent(library.deletingPathExtension().lastPathComponent
                 .replacingOccurrences(of: "library-", with: "covers-"))
         }
+        // Downloads: one folder per server and user under
+        // `$XDG_DATA_HOME/listenup/downloads`, fetched by the download client.
+        let downloads = data.appendingPathComponent("downloads", isDirectory: true)
+        dependencies.openDownloads = { server, userID in
+            FileDownloadStore(root: FileDownloadStore.root(in: downloads, server: server, userID: userID))
+        }
+        dependencies.audioFileFetcher = .live(logger: logger)
+        dependencies.diskSpace = .live
         // Made on first play: GStreamer is initialised then, not at start-up.
         dependencies.makePlaybackEngine = { GStreamerEngine(logger: logger) }
         // Today's Kotlin servers speak kRPC over WebSocket: recognised while
