@@ -55,7 +55,9 @@ public struct AudioFileFetcher: Sendable {
 
     /// Fetches `request`, appending to its destination, calling `progress`
     /// with the bytes written so far in this call (often: callers
-    /// throttle). Returns when the body has ended (the file may still be
+    /// throttle); more exactly, the file's length minus `offset`, so
+    /// `offset + n` is what the file holds (below `offset` at first when
+    /// the server ignored the range and the file starts over). Returns when the body has ended (the file may still be
     /// short: the caller checks its size). Cancelling the calling task
     /// stops the fetch and keeps what was written.
     public var fetch: @Sendable (_ request: Request, _ progress: @escaping @Sendable (Int64) -> Void) async throws(Failure) -> Void
