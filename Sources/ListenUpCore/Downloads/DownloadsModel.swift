@@ -94,8 +94,10 @@ public final class DownloadsModel {
     @ObservationIgnored let store: any DownloadStore
     @ObservationIgnored let configuration: Configuration
     @ObservationIgnored var library: (any LibraryStore)?
-    /// The task of each book downloading now.
-    @ObservationIgnored var jobs: [String: Task<Void, Never>] = [:]
+    /// The task of each book downloading now, with its serial number (a
+    /// job that ends after another replaced it must not end the new one).
+    @ObservationIgnored var jobs: [String: (serial: Int, task: Task<Void, Never>)] = [:]
+    @ObservationIgnored var jobSerial = 0
     /// Tasks told to stop (a pause) that may still be writing: a new job
     /// for the same book waits for its old one, so two never write one file.
     @ObservationIgnored var stopping: [String: Task<Void, Never>] = [:]
@@ -193,10 +195,10 @@ public final class DownloadsModel {
         ticker = nil
         retries.values.forEach { $0.task.cancel() }
         retries = [:]
-        let running = jobs
+        let running = jobs.values.map(\.task) + stopping.values
         jobs = [:]
-        running.values.forEach { $0.cancel() }
-        for job in running.values { await job.value }
+        running.forEach { $0.cancel() }
+        for job in running { await job.value }
     }
 
     // MARK: The queue
@@ -304,7 +306,7 @@ public final class DownloadsModel {
     private func remove(_ bookID: String) {
         guard items[bookID] != nil else { return }
         cancelRetry(bookID)
-        let job = jobs.removeValue(forKey: bookID)
+        let job = jobs.removeValue(forKey: bookID)?.task
         job?.cancel()
         let stopped = stopping[bookID]
         items[bookID] = nil
@@ -328,7 +330,7 @@ public final class DownloadsModel {
 
     private func stopJob(_ bookID: String) {
         publishBytes()
-        guard let job = jobs.removeValue(forKey: bookID) else { return }
+        guard let job = jobs.removeValue(forKey: bookID)?.task else { return }
         job.cancel()
         stopping[bookID] = job
         Task { [weak self] in
@@ -364,15 +366,17 @@ public final class DownloadsModel {
         let job = DownloadJob(download: item.download, store: store, connection: session.connection,
                               fetcher: dependencies.audioFileFetcher, bytes: liveBytes, logger: dependencies.logger)
         let previous = stopping[bookID]
-        jobs[bookID] = Task { [weak self] in
+        jobSerial += 1
+        let serial = jobSerial
+        jobs[bookID] = (serial, Task { [weak self] in
             await previous?.value
             let outcome = await job.run()
-            self?.finished(bookID, outcome)
-        }
+            self?.finished(bookID, serial: serial, outcome)
+        })
     }
 
-    private func finished(_ bookID: String, _ outcome: DownloadJob.Outcome) {
-        guard jobs[bookID] != nil else { return }   // paused, cancelled or removed meanwhile
+    private func finished(_ bookID: String, serial: Int, _ outcome: DownloadJob.Outcome) {
+        guard jobs[bookID]?.serial == serial else { return }   // paused, cancelled or removed meanwhile
         jobs[bookID] = nil
         publishBytes()
         liveBytes.withLock { $0[bookID] = nil }
@@ -394,7 +398,9 @@ public final class DownloadsModel {
         case .failed(let failure):
             setStatus(bookID, .failed, failure: failure)
         case .stopped:
-            break
+            // Stopped though nobody asked (the fetch says it was cancelled):
+            // left for the user to resume rather than tried in a loop.
+            setStatus(bookID, .paused, failure: nil)
         }
         bytesOnDisk = store.totalBytesOnDisk()
         schedule()

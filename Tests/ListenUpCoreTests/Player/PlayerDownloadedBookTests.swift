@@ -1,0 +1,71 @@
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Testing
+@testable import ListenUpCore
+
+@MainActor
+@Suite("The player and downloaded books")
+struct PlayerDownloadedBookTests {
+    struct Rig {
+        let player: PlayerModel
+        let downloads: DownloadsModel
+        let engine: ScriptedEngine
+        let server: ScriptedServer
+        let store: FileDownloadStore
+    }
+
+    /// PlayerModelTests' book (two files), downloaded unless `downloaded` is false.
+    func rig(downloaded: Bool = true) async throws -> Rig {
+        let server = try ScriptedServer(titles: [])
+        let library = InMemoryLibraryStore()
+        let book = try PlayerModelTests.book()
+        try library.apply([book], deleting: [], state: LibrarySyncState())
+        let store = FileDownloadStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("player-downloads-\(UUID().uuidString)"))
+        let cached = try #require(try library.book(id: "book-1"))
+        var download = try #require(BookDownload(book: cached))
+        download.status = downloaded ? .done : .queued
+        try store.save(download)
+        if downloaded {
+            for file in download.files {
+                try Data(repeating: 7, count: Int(file.size)).write(to: store.url(bookID: "book-1", file: file))
+            }
+        }
+        let engine = ScriptedEngine()
+        var dependencies = Dependencies.test()
+        dependencies.openLibrary = { _, _ in library }
+        dependencies.makePlaybackEngine = { engine }
+        var configuration = DownloadsModel.Configuration()
+        configuration.concurrentBooks = downloaded ? 2 : 0
+        let session = Session(try #require(await server.currentSession), connection: server)
+        let downloads = DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
+        let player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
+        return Rig(player: player, downloads: downloads, engine: engine, server: server, store: store)
+    }
+
+    func settle(_ done: () -> Bool) async {
+        for _ in 0..<300 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func aDownloadedBookPlaysFromItsFilesWithNoAudioAccessAndNoHeaders() async throws {
+        let rig = try await rig()
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.engine.log.value.loaded != nil }
+        let loaded = try #require(rig.engine.log.value.loaded)
+        #expect(loaded.files.allSatisfy { $0.url.isFileURL })
+        let files = try #require(rig.downloads.items["book-1"]?.download.files)
+        #expect(loaded.files.map(\.url) == files.map { rig.store.url(bookID: "book-1", file: $0) })
+        #expect(loaded.headers.isEmpty, "a local file needs no credentials")
+        #expect(loaded.chapters.map(\.title) == ["One", "Two", "Three"], "chapters come from the book as before")
+        #expect(await rig.server.calls.filter { $0.hasPrefix("audio") }.isEmpty, "no audio access is asked for")
+    }
+
+    @Test func aBookNotDownloadedStreamsAsBefore() async throws {
+        let rig = try await rig(downloaded: false)
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.engine.log.value.loaded != nil }
+        let loaded = try #require(rig.engine.log.value.loaded)
+        #expect(loaded.files.allSatisfy { !$0.url.isFileURL })
+        #expect(await rig.server.calls.contains("audio"))
+    }
+}
