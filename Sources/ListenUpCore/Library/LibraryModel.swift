@@ -263,10 +263,15 @@ public final class LibraryModel: ScreenModel {
                             contributors: details.contributors, chapters: details.chapters)
     }
 
-    /// The cover of `book`, or `nil` (none, or not reachable now).
+    /// The cover of `book`, or `nil` (none, or not reachable now). A
+    /// downloaded book's own copy stands in when the cache has none and
+    /// the server cannot be reached (the cache is disposable; a download
+    /// is not).
     public func cover(for book: Book) async -> CoverData? {
         guard book.hasCover, let coverLoader else { return nil }
-        return await coverLoader.cover(for: book.id, version: book.version)
+        if let cover = await coverLoader.cover(for: book.id, version: book.version) { return cover }
+        guard let file = downloads?.coverFile(bookID: book.id) else { return nil }
+        return await Task.detached(priority: .utility) { (try? Data(contentsOf: file)).flatMap(CoverData.init(bytes:)) }.value
     }
 
     // MARK: Leaving

@@ -93,6 +93,11 @@ extension PlayerModel {
     /// Fetches the cover (to the disk cache) for the media controls.
     private func fetchCover(of book: CachedBook) {
         coverFile = nil
+        // A downloaded book's cover is in its folder: no fetch, offline too.
+        if let downloaded = downloads?.coverFile(bookID: book.id), FileManager.default.fileExists(atPath: downloaded.path) {
+            coverFile = downloaded
+            return
+        }
         guard book.hasCover, let session, let coverLoader,
               let directory = dependencies.coverDirectory(session.serverURL, session.userID) else { return }
         let file = directory.appendingPathComponent(CoverLoader.fileName(bookID: book.id, version: book.updatedAt))

@@ -16,7 +16,7 @@ struct PlayerDownloadedBookTests {
     }
 
     /// PlayerModelTests' book (two files), downloaded unless `downloaded` is false.
-    func rig(downloaded: Bool = true) async throws -> Rig {
+    func rig(downloaded: Bool = true, cover: Bool = false) async throws -> Rig {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
         let book = try PlayerModelTests.book()
@@ -25,7 +25,9 @@ struct PlayerDownloadedBookTests {
         let cached = try #require(try library.book(id: "book-1"))
         var download = try #require(BookDownload(book: cached))
         download.status = downloaded ? .done : .queued
+        download.hasCover = cover
         try store.save(download)
+        if cover { try Data([0x89, 0x50, 0x4E, 0x47]).write(to: store.folder(bookID: "book-1").appendingPathComponent("cover")) }
         if downloaded {
             for file in download.files {
                 try Data(repeating: 7, count: Int(file.size)).write(to: store.url(bookID: "book-1", file: file))
@@ -58,6 +60,13 @@ struct PlayerDownloadedBookTests {
         #expect(loaded.headers.isEmpty, "a local file needs no credentials")
         #expect(loaded.chapters.map(\.title) == ["One", "Two", "Three"], "chapters come from the book as before")
         #expect(await rig.server.calls.filter { $0.hasPrefix("audio") }.isEmpty, "no audio access is asked for")
+    }
+
+    @Test func aDownloadedBooksCoverIsTheOneInItsFolder() async throws {
+        let rig = try await rig(cover: true)
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.player.coverFile != nil }
+        #expect(rig.player.coverFile == rig.store.folder(bookID: "book-1").appendingPathComponent("cover"))
     }
 
     @Test func aBookNotDownloadedStreamsAsBefore() async throws {
