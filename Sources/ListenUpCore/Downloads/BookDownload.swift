@@ -60,24 +60,11 @@ public struct BookDownload: Codable, Equatable, Sendable {
         }
     }
 
-    /// One chapter (milliseconds from the start of the book).
-    public struct Chapter: Codable, Equatable, Sendable {
-        public var title: String
-        public var start: Int64
-        public var end: Int64
-
-        public init(title: String, start: Int64, end: Int64) {
-            self.title = title
-            self.start = start
-            self.end = end
-        }
-    }
-
     public var bookID: String
     public var title: String
     public var authors: String
     public var files: [File]
-    public var chapters: [Chapter]
+    public var chapters: [PlaybackTimeline.Chapter]
     public var status: Status
     /// Set with ``Status/paused`` (when not the user's pause) and ``Status/failed``.
     public var failure: Failure?
@@ -88,7 +75,7 @@ public struct BookDownload: Codable, Equatable, Sendable {
     /// The cover is in the folder (`cover`).
     public var hasCover: Bool
 
-    public init(bookID: String, title: String, authors: String, files: [File], chapters: [Chapter],
+    public init(bookID: String, title: String, authors: String, files: [File], chapters: [PlaybackTimeline.Chapter],
                 status: Status = .queued, failure: Failure? = nil, requestedAt: Date = Date(),
                 version: Date = Date(timeIntervalSince1970: 0), hasCover: Bool = false) {
         self.bookID = bookID
@@ -119,7 +106,7 @@ public struct BookDownload: Codable, Equatable, Sendable {
         }
         self.init(bookID: book.id, title: book.title, authors: book.authors,
                   files: files,
-                  chapters: details.chapters.map { Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) },
+                  chapters: details.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) },
                   requestedAt: requestedAt, version: book.updatedAt, hasCover: false)
     }
 
@@ -142,6 +129,6 @@ public struct BookDownload: Codable, Equatable, Sendable {
         PlaybackTimeline(
             bookID: bookID,
             files: files.map { PlaybackTimeline.File(id: $0.id, url: folder.appendingPathComponent($0.name), start: 0, duration: $0.duration) },
-            chapters: chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.end) })
+            chapters: chapters)
     }
 }

@@ -16,7 +16,7 @@ extension DownloadsModel {
             let book = books[index]
             let files = (0..<3).map { BookDownload.File(id: "file-\($0)", name: "00\($0 + 1)-file-\($0).m4b", size: 100_000_000 + Int64(index) * 7_000_000,
                                                         duration: book.duration / 3) }
-            let chapters = book.decodedDetails.chapters.map { BookDownload.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
+            let chapters = book.decodedDetails.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
             let made = BookDownload(bookID: book.id, title: book.title, authors: book.authors, files: files, chapters: chapters,
                                     status: status, failure: failure, requestedAt: Date(timeIntervalSince1970: 1_750_000_000 + Double(index)),
                                     version: book.updatedAt, hasCover: false)

@@ -66,6 +66,9 @@ public final class DownloadsModel {
     public struct Refusal: Equatable, Sendable {
         public var bookID: String
         public var failure: BookDownload.Failure
+        /// The book's size when it is known (0 otherwise: an unknown book,
+        /// no audio).
+        public var totalBytes: Int64 = 0
         /// Counts refusals, so the same one twice is seen twice.
         public var serial: Int
     }
@@ -257,8 +260,14 @@ public final class DownloadsModel {
             return
         }
         download.hasCover = false
+        // A file counts as done at the size the server reported: without
+        // one, nothing could tell a whole file from an empty one.
+        guard download.files.allSatisfy({ $0.size > 0 }) else {
+            refuse(bookID, BookDownload.Failure(code: "unknownSize", message: tr("The server does not say how big this book's files are, so it cannot be downloaded. Refresh the library and try again.")))
+            return
+        }
         if let refusal = spaceRefusal(for: download, alsoQueued: true) {
-            refuse(bookID, refusal)
+            refuse(bookID, refusal, totalBytes: download.totalBytes)
             return
         }
         persist(download)
@@ -278,9 +287,9 @@ public final class DownloadsModel {
         return DownloadRules.spaceRefusal(needed: needed, available: dependencies.diskSpace.available(store.root))
     }
 
-    private func refuse(_ bookID: String, _ failure: BookDownload.Failure) {
+    private func refuse(_ bookID: String, _ failure: BookDownload.Failure, totalBytes: Int64 = 0) {
         dependencies.logger.info("Download refused", metadata: ["book": "\(bookID)", "code": "\(failure.code)"])
-        refusal = Refusal(bookID: bookID, failure: failure, serial: (refusal?.serial ?? 0) + 1)
+        refusal = Refusal(bookID: bookID, failure: failure, totalBytes: totalBytes, serial: (refusal?.serial ?? 0) + 1)
     }
 
     private func pause(_ bookID: String) {

@@ -25,8 +25,9 @@ public struct PlaybackTimeline: Equatable, Sendable {
         public var end: Int64 { start + duration }
     }
 
-    /// One chapter, from the book's data (never from tags).
-    public struct Chapter: Equatable, Sendable {
+    /// One chapter, from the book's data (never from tags). Codable: a
+    /// download's manifest keeps the chapters (``BookDownload``).
+    public struct Chapter: Codable, Equatable, Sendable {
         public var title: String
         /// Milliseconds from the start of the book.
         public var start: Int64

@@ -289,6 +289,18 @@ struct DownloadsModelTests {
         rig.fetcher.release()
     }
 
+    @Test func aBookWhoseSizesTheServerDoesNotSayIsRefused() async throws {
+        let rig = try await rig()
+        var book = try #require(try Self.books(1).books.first)
+        book.id = "sizeless"
+        book.audioFiles[0].size = 0
+        let library = rig.dependencies.openLibrary(rig.session.serverURL, rig.session.userID)
+        try library.upsert([book])
+        rig.model.send(.download(bookID: "sizeless"))
+        #expect(rig.model.refusal?.failure.code == "unknownSize")
+        #expect(rig.model.items["sizeless"] == nil)
+    }
+
     @Test func unknownBooksAndBooksWithoutAudioAreRefused() async throws {
         let rig = try await rig()
         rig.model.send(.download(bookID: "nope"))
