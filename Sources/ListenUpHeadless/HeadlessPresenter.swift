@@ -16,6 +16,13 @@ import Logging
 /// writing its QR to the `--qr-png` file, if given) and
 /// `{"event":"pairingRequest","client":…,"model":…,"comparisonCode":…}` for
 /// each request waiting for `{"action":"confirmPairing","accept":true|false}`.
+///
+/// While signed in it follows the session's player (`player` lines) and
+/// downloads: `{"event":"download","bookId":…,"status":…,"bytes":…,
+/// "totalBytes":…}` (with `code` and `message` after a failure) for each
+/// download when the session starts, when its status changes, and as its
+/// bytes grow (at most four lines a second per book); see
+/// ``DownloadReporter``.
 @MainActor
 public final class HeadlessPresenter {
     private let navigator: AppNavigator
@@ -36,6 +43,10 @@ public final class HeadlessPresenter {
     private var observedPlayer: ObjectIdentifier?
     private var lastPlayerState: JSONValue?
     private var lastPlayerEmit: ContinuousClock.Instant?
+    private var downloadsObservation: StateObservation?
+    private var observedDownloads: ObjectIdentifier?
+    private var downloadReporter = DownloadReporter()
+    private var downloadRecheck: Task<Void, Never>?
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -59,6 +70,8 @@ public final class HeadlessPresenter {
         stateObservation?.cancel()
         pairingObservation?.cancel()
         playerObservation?.cancel()
+        downloadsObservation?.cancel()
+        downloadRecheck?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -87,6 +100,10 @@ public final class HeadlessPresenter {
             return .carryOn
         }
         let command = ScreenCommand(action: action, arguments: members)
+        if DownloadsModel.headlessActions.contains(action) {
+            handleDownloads(command)
+            return .carryOn
+        }
         if Self.playerActions.contains(action) {
             // The player answers from every signed-in screen.
             guard let player = navigator.player else {
@@ -110,6 +127,58 @@ public final class HeadlessPresenter {
     static let playerActions: Set<String> = [
         "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "sleepTimer", "markFinished",
     ]
+
+    /// Carries out a download command from any signed-in screen.
+    private func handleDownloads(_ command: ScreenCommand) {
+        guard let downloads = navigator.downloads else {
+            emitError(code: "notSignedIn", message: "Sign in to download.")
+            return
+        }
+        switch downloads.handle(command) {
+        case .sent:
+            break
+        case .badArguments:
+            emitError(code: "badCommand", message: "The “\(command.action)” command needs a \"bookId\" string.")
+        case .noDownload(let bookID):
+            emitError(code: "noDownload", message: "There is no download of “\(bookID)”.")
+        case .alreadyDone(let item):
+            // Nothing changes, so nothing would be printed: say it again.
+            emit(DownloadReporter.line(item))
+        }
+    }
+
+    /// Follows the session's downloads: every download once when they
+    /// appear (what a restart restored), then each change.
+    private func downloadsChanged() {
+        let downloads = navigator.downloads
+        let identity = downloads.map(ObjectIdentifier.init)
+        guard identity != observedDownloads else { return }
+        observedDownloads = identity
+        downloadsObservation?.cancel()
+        downloadsObservation = nil
+        downloadRecheck?.cancel()
+        downloadRecheck = nil
+        downloadReporter = DownloadReporter(refusal: downloads?.refusal)
+        guard let downloads else { return }
+        downloadsObservation = StateObservation { [weak self, weak downloads] in
+            guard let self, let downloads else { return }
+            self.reportDownloads(downloads)
+        }
+    }
+
+    private func reportDownloads(_ downloads: DownloadsModel) {
+        let report = downloadReporter.report(downloads.ordered, refusal: downloads.refusal, now: .now)
+        report.lines.forEach(emit)
+        downloadRecheck?.cancel()
+        downloadRecheck = nil
+        guard let wait = report.recheckAfter else { return }
+        // Bytes held back by the throttle are printed when it allows.
+        downloadRecheck = Task { [weak self, weak downloads] in
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled, let self, let downloads, self.observedDownloads == ObjectIdentifier(downloads) else { return }
+            self.reportDownloads(downloads)
+        }
+    }
 
     /// Follows the session's player: `{"event":"player","state":{…}}` on
     /// every change, and at most once a second for the position alone.
@@ -157,6 +226,7 @@ public final class HeadlessPresenter {
 
     private func routeChanged() {
         playerChanged()
+        downloadsChanged()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }

@@ -1,0 +1,173 @@
+import Foundation
+import ListenUpCore
+
+/// The headless form of the session's downloads. Like the player's, it is
+/// not a screen: its commands are taken from every signed-in screen, and
+/// its lines are `{"event":"download",…}`, one book each.
+extension DownloadsModel {
+    /// What became of a download command.
+    enum HeadlessOutcome: Equatable {
+        /// Handed to the model.
+        case sent
+        /// A book id is missing, empty or not a string.
+        case badArguments
+        /// The book has no download to pause, resume, cancel or remove.
+        case noDownload(String)
+        /// The book is downloaded already: nothing to do but say so again.
+        case alreadyDone(Item)
+    }
+
+    /// The headless actions of the downloads.
+    static let headlessActions: Set<String> = [
+        "download", "pauseDownload", "resumeDownload", "cancelDownload", "removeDownload",
+        "pauseDownloads", "resumeDownloads", "removeDownloads",
+    ]
+
+    /// Headless: `download {bookId}`, `pauseDownload {bookId}`,
+    /// `resumeDownload {bookId}`, `cancelDownload {bookId}`,
+    /// `removeDownload {bookId}`, `pauseDownloads`, `resumeDownloads`,
+    /// `removeDownloads`.
+    /// - Returns: what became of it; an action that is not a download
+    ///   action is ``HeadlessOutcome/badArguments``.
+    func handle(_ command: ScreenCommand) -> HeadlessOutcome {
+        switch command.action {
+        case "pauseDownloads":
+            send(.pauseAll)
+            return .sent
+        case "resumeDownloads":
+            send(.resumeAll)
+            return .sent
+        case "removeDownloads":
+            send(.removeAll)
+            return .sent
+        default:
+            break
+        }
+        guard let bookID = command.arguments["bookId"]?.stringValue, !bookID.isEmpty else { return .badArguments }
+        let item = items[bookID]
+        switch command.action {
+        case "download":
+            if let item, item.status == .done { return .alreadyDone(item) }
+            send(.download(bookID: bookID))
+            return .sent
+        case "pauseDownload", "resumeDownload", "cancelDownload", "removeDownload":
+            guard item != nil else { return .noDownload(bookID) }
+            switch command.action {
+            case "pauseDownload": send(.pause(bookID: bookID))
+            case "resumeDownload": send(.resume(bookID: bookID))
+            case "cancelDownload": send(.cancel(bookID: bookID))
+            default: send(.remove(bookID: bookID))
+            }
+            return .sent
+        default:
+            return .badArguments
+        }
+    }
+}
+
+/// Decides which `download` lines the headless front prints, from the
+/// downloads as they are now and what it printed before.
+///
+/// A book gets a line when it is first seen (the session's restored
+/// downloads are printed at once), when its status, failure or size
+/// changes, and while it downloads as its bytes grow, at most one line
+/// every ``interval`` (the model publishes bytes every 250 ms; a line held
+/// back is printed when the interval is over: ``Report/recheckAfter``). A
+/// book that disappears gets `removed`; each new refusal a `failed` line.
+/// A value type, no clock of its own: the caller passes the time.
+struct DownloadReporter {
+    /// The shortest time between two lines of a book that differ only in bytes.
+    static let interval: Duration = .milliseconds(250)
+
+    /// What one call printed, and when to call again.
+    struct Report: Equatable {
+        var lines: [JSONValue]
+        /// Bytes held back: call again after this long (nil: nothing held).
+        var recheckAfter: Duration?
+    }
+
+    private struct Printed {
+        var line: JSONValue
+        var at: ContinuousClock.Instant
+    }
+
+    private var printed: [String: Printed] = [:]
+    private var refusalSerial: Int?
+
+    /// - Parameter refusal: the model's refusal when the reporter starts
+    ///   (it was for an earlier session's eyes: not printed).
+    init(refusal: DownloadsModel.Refusal? = nil) {
+        refusalSerial = refusal?.serial
+    }
+
+    /// The line of one book.
+    static func line(bookID: String, status: String, bytes: Int64, totalBytes: Int64,
+                     failure: BookDownload.Failure?) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "event": "download", "bookId": .string(bookID), "status": .string(status),
+            "bytes": .number(Double(bytes)), "totalBytes": .number(Double(totalBytes)),
+        ]
+        if let failure {
+            members["code"] = .string(failure.code)
+            members["message"] = .string(failure.message)
+        }
+        return .object(members)
+    }
+
+    /// The line of `item` as it is now.
+    static func line(_ item: DownloadsModel.Item) -> JSONValue {
+        line(bookID: item.bookID, status: item.status.rawValue, bytes: item.bytes, totalBytes: item.totalBytes, failure: item.failure)
+    }
+
+    /// The lines due now.
+    /// - Parameters:
+    ///   - items: every download, in the order to print them (``DownloadsModel/ordered``).
+    ///   - refusal: the model's last refusal.
+    ///   - now: the time.
+    mutating func report(_ items: [DownloadsModel.Item], refusal: DownloadsModel.Refusal?,
+                         now: ContinuousClock.Instant) -> Report {
+        var report = Report(lines: [], recheckAfter: nil)
+        for item in items {
+            let line = Self.line(item)
+            guard let last = printed[item.bookID] else {
+                record(line, of: item.bookID, at: now, into: &report)
+                continue
+            }
+            guard line != last.line else { continue }
+            if Self.withoutBytes(line) != Self.withoutBytes(last.line) {
+                record(line, of: item.bookID, at: now, into: &report)
+                continue
+            }
+            let due = last.at.advanced(by: Self.interval)
+            if now >= due {
+                record(line, of: item.bookID, at: now, into: &report)
+            } else {
+                let wait = now.duration(to: due)
+                report.recheckAfter = min(report.recheckAfter ?? wait, wait)
+            }
+        }
+        let present = Set(items.map(\.bookID))
+        for (bookID, last) in printed.sorted(by: { $0.key < $1.key }) where !present.contains(bookID) {
+            printed[bookID] = nil
+            report.lines.append(Self.line(bookID: bookID, status: "removed", bytes: 0,
+                                          totalBytes: last.line["totalBytes"]?.numberValue.map { Int64($0) } ?? 0, failure: nil))
+        }
+        if let refusal, refusal.serial != refusalSerial {
+            refusalSerial = refusal.serial
+            report.lines.append(Self.line(bookID: refusal.bookID, status: "failed", bytes: 0,
+                                          totalBytes: refusal.totalBytes, failure: refusal.failure))
+        }
+        return report
+    }
+
+    private mutating func record(_ line: JSONValue, of bookID: String, at now: ContinuousClock.Instant, into report: inout Report) {
+        printed[bookID] = Printed(line: line, at: now)
+        report.lines.append(line)
+    }
+
+    private static func withoutBytes(_ line: JSONValue) -> JSONValue {
+        guard case .object(var members) = line else { return line }
+        members["bytes"] = nil
+        return .object(members)
+    }
+}
