@@ -144,9 +144,42 @@ struct RedactingScanner {
             } else {
                 output.append(contentsOf: bytes[start..<end])
             }
+        } else if let signed = KRPCFrameRedactor.withoutSignature(bytes[start..<end]) {
+            output.append(contentsOf: signed)
+            changed = true
         } else {
             output.append(contentsOf: bytes[start..<end])
         }
         return end
+    }
+}
+
+extension KRPCFrameRedactor {
+    /// A string literal holding a signed URL (`…&sig=<hex>`, the audio
+    /// and cover URLs of `prepare`, which work as credentials for 12 hours)
+    /// with the signature's hex replaced by ``placeholder``; nil when it
+    /// holds none.
+    static func withoutSignature(_ literal: ArraySlice<UInt8>) -> [UInt8]? {
+        let marker = Array("sig=".utf8)
+        var output: [UInt8] = []
+        var index = literal.startIndex
+        var found = false
+        while index < literal.endIndex {
+            if literal[index...].starts(with: marker), index == literal.startIndex || [UInt8(ascii: "?"), UInt8(ascii: "&")].contains(literal[index - 1]) {
+                output.append(contentsOf: marker)
+                index += marker.count
+                var hex = index
+                while hex < literal.endIndex, Character(Unicode.Scalar(literal[hex])).isHexDigit { hex += 1 }
+                if hex > index {
+                    output.append(contentsOf: placeholder.utf8)
+                    found = true
+                }
+                index = hex
+            } else {
+                output.append(literal[index])
+                index += 1
+            }
+        }
+        return found ? output : nil
     }
 }

@@ -43,6 +43,19 @@ struct KRPCFrameRedactorTests {
         #expect(try callData(redacted).data == #"{"request":{"refreshToken":"<redacted>"}}"#)
     }
 
+    @Test func signedURLsLoseTheirSignatureAtEveryLayer() throws {
+        let signature = String(repeating: "ab12", count: 16)
+        let inner = #"{"type":"Success","data":{"bookId":"b","audioFiles":[{"fileId":"f","url":"/api/v1/audio/b/f?u=u1&exp=1787444200&sig=\#(signature)"}],"coverUrl":"/api/v1/cover-cast/b?sig=\#(signature)&u=u1"}}"#
+        let frame = #"{"type":"org.jetbrains.krpc.RPCMessage.CallSuccess","callId":"1:prepare:6","data":"#
+            + String(decoding: try JSONEncoder().encode(inner), as: UTF8.self) + "}"
+        let redacted = KRPCFrameRedactor.redact(frame)
+        #expect(!redacted.contains(signature))
+        #expect(redacted.contains("exp=1787444200&sig=<redacted>"), "the rest of the URL stays for debugging")
+        #expect(redacted.contains("cover-cast/b?sig=<redacted>&u=u1"))
+        #expect(KRPCFrameRedactor.redact(#"{"title":"design=1&sig=nothex"}"#) == #"{"title":"design=1&sig=nothex"}"#)
+        #expect(KRPCFrameRedactor.redact(#"{"title":"ensig=abc"}"#) == #"{"title":"ensig=abc"}"#, "only a query's sig parameter")
+    }
+
     @Test func secretsAreFoundAtEveryNestingLayer() throws {
         // A token three JSON-in-string layers down, like SyncFrame.json inside RpcEvent inside StreamMessage.
         let third = #"{"type":"Custom","ticket":"tk-3","note":"ok"}"#
