@@ -4,8 +4,9 @@ extension DownloadsModel {
     /// The downloads' preview states a screen's preview can name
     /// (`PreviewState(downloads:)`), over the library's preview books.
     /// `mixed`: one book downloaded, one downloading (40 %), one queued,
-    /// one paused by the network, one refused for lack of space.
-    public static let previewStates = ["mixed", "done"]
+    /// one paused by the network, one refused for lack of space. `done`:
+    /// two books downloaded. `none`: nothing downloaded yet.
+    public static let previewStates = ["mixed", "done", "none"]
 
     /// A model (in memory, nothing runs) in preview state `name`.
     public static func preview(_ name: String, dependencies: Dependencies) -> DownloadsModel {
@@ -14,7 +15,7 @@ extension DownloadsModel {
         func download(_ index: Int, _ status: BookDownload.Status, fraction: Double, failure: BookDownload.Failure? = nil) {
             guard books.indices.contains(index) else { return }
             let book = books[index]
-            let files = (0..<3).map { BookDownload.File(id: "file-\($0)", name: "00\($0 + 1)-file-\($0).m4b", size: 100_000_000 + Int64(index) * 7_000_000,
+            let files = (0..<3).map { BookDownload.File(id: "file-\($0)", name: "00\($0 + 1)-file-\($0).m4b", size: LibraryModel.previewFileSize(index),
                                                         duration: book.duration / 3) }
             let chapters = book.decodedDetails.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
             let made = BookDownload(bookID: book.id, title: book.title, authors: book.authors, files: files, chapters: chapters,
@@ -28,6 +29,8 @@ extension DownloadsModel {
             }
         }
         switch name {
+        case "none":
+            break
         case "done":
             download(2, .done, fraction: 1)
             download(9, .done, fraction: 1)

@@ -42,5 +42,8 @@ extension LibraryModel {
         public var publishYear: String?
         public var contributors: [BookDetails.Person]
         public var chapters: [BookDetails.ChapterEntry]
+        /// Bytes a download of the book takes (its audio files as the
+        /// server reported them), when known.
+        public var downloadSize: Int64?
     }
 }

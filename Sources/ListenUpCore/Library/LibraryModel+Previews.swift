@@ -18,6 +18,36 @@ extension LibraryModel {
         .init("listening-details", player: "paused") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2", progress: LibraryModel.previewProgress)
         },
+        // Downloads ("mixed": book-2 done, book-1 at 40 %, book-4 queued,
+        // book-5 paused by the network, book-9 refused for lack of space).
+        .init("downloads", player: "idle", downloads: "mixed") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded) },
+        .init("downloads-list", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, layout: .list)
+        },
+        .init("downloaded-filter", player: "idle", downloads: "done") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, filter: .downloaded)
+        },
+        .init("downloaded-none", player: "idle", downloads: "none") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, filter: .downloaded)
+        },
+        .init("download-details", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-0")
+        },
+        .init("download-details-downloading", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-1")
+        },
+        .init("download-details-queued", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-4")
+        },
+        .init("download-details-paused", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-5")
+        },
+        .init("download-details-failed", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-9")
+        },
+        .init("download-details-done", player: "idle", downloads: "mixed") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2")
+        },
         .init("failed") {
             $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
         },
@@ -30,6 +60,11 @@ extension LibraryModel {
         "book-4": BookProgress(fraction: 0.69, finished: false),
         "book-9": BookProgress(fraction: 1, finished: true),
     ]
+
+    /// The size of each of a preview book's three audio files.
+    nonisolated static func previewFileSize(_ index: Int) -> Int64 {
+        100_000_000 + Int64(index) * 7_000_000
+    }
 
     /// A small library for previews: real-looking titles, a long one, and
     /// CJK, Arabic and emoji.
@@ -57,6 +92,10 @@ extension LibraryModel {
             details.chapters = (0..<12).map { BookDetails.ChapterEntry(title: "Chapter \($0 + 1)", start: Int64($0) * 1_800_000, duration: 1_800_000) }
             details.publisher = "Preview House"
             details.publishYear = "2020"
+            // Three files, as the downloads' previews have them.
+            details.audioFiles = (0..<3).map {
+                BookDetails.AudioFileEntry(id: "file-\($0)", duration: entry.4 / 3, size: LibraryModel.previewFileSize(index), format: "m4b")
+            }
             return CachedBook(id: "book-\(index)", title: entry.0, authors: entry.1, narrators: entry.2, series: entry.3,
                               duration: entry.4, createdAt: start.addingTimeInterval(Double(index) * 86_400),
                               updatedAt: start, hasCover: false, details: details)

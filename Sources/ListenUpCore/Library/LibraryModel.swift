@@ -6,7 +6,9 @@ import Observation
 /// once, also offline), kept current by syncs (`/api/v1/sync/books`: full
 /// once, then deltas) and live events (`/api/v1/sync/events`). Search and
 /// sort run in memory over a prepared ``LibraryIndex``; sort and layout are
-/// remembered across restarts.
+/// remembered across restarts. The Downloaded filter (``LibraryFilter``)
+/// narrows the books to those on this device, and follows the downloads
+/// as books finish or are removed.
 @MainActor @Observable
 public final class LibraryModel: ScreenModel {
     public enum Status: Equatable, Sendable {
@@ -37,13 +39,21 @@ public final class LibraryModel: ScreenModel {
         case layout(LibraryLayout)
         /// Shows a book's details (`nil` closes them).
         case select(String?)
+        /// Shows every book, or only the downloaded ones.
+        case filter(LibraryFilter)
     }
 
     /// Every book, in the chosen order.
     public private(set) var books: [Book] = []
-    /// The books matching ``query``, in the chosen order.
+    /// The books matching ``query`` and ``filter``, in the chosen order.
     public private(set) var visible: [Book] = []
     public private(set) var query = ""
+    /// Every book, or only those downloaded in full (not remembered across
+    /// restarts; see ``LibraryFilter``).
+    public private(set) var filter: LibraryFilter = .all
+    /// The books downloaded in full (``DownloadsModel/downloadedBookIDs``),
+    /// updated only when that set changes, not at every progress tick.
+    public private(set) var downloadedBookIDs: Set<String> = []
     public private(set) var sort: LibrarySort
     public private(set) var layout: LibraryLayout
     public private(set) var status: Status = .loading
@@ -83,6 +93,11 @@ public final class LibraryModel: ScreenModel {
     /// Counts what was shown (reads and live changes), so a read that
     /// something newer overtook is not shown over it.
     @ObservationIgnored private var cacheVersion = 0
+    /// Follows ``downloads`` for the set of downloaded books.
+    @ObservationIgnored private var downloadsObservation: StateObservation?
+    /// How often the downloaded set changed since the model was made (tests:
+    /// progress alone must not count).
+    @ObservationIgnored private(set) var downloadedSetChanges = 0
 
     public init(dependencies: Dependencies, session: Session?, player: PlayerModel? = nil, downloads: DownloadsModel? = nil,
                 load: Bool = true, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
@@ -94,6 +109,13 @@ public final class LibraryModel: ScreenModel {
         let settings = dependencies.settings.load()
         sort = LibrarySort(savedIn: settings)
         layout = settings.libraryLayout.flatMap(LibraryLayout.init(rawValue:)) ?? .grid
+        if let downloads {
+            downloadedBookIDs = downloads.downloadedBookIDs
+            downloadsObservation = StateObservation { [weak self, weak downloads] in
+                guard let downloads else { return }
+                self?.downloadsChanged(downloads.downloadedBookIDs)
+            }
+        }
         if load { start() }
     }
 
@@ -105,6 +127,7 @@ public final class LibraryModel: ScreenModel {
         case .sort(let sort): changeSort(sort)
         case .layout(let layout): changeLayout(layout)
         case .select(let id): select(id)
+        case .filter(let filter): changeFilter(filter)
         }
     }
 
@@ -206,10 +229,15 @@ public final class LibraryModel: ScreenModel {
     }
 
     private func refilter() {
-        if query.isEmpty {
+        if query.isEmpty, filter == .all {
             visible = books
         } else {
-            visible = index.filter(order, query: query).map { book(at: $0) }
+            var positions = query.isEmpty ? order : index.filter(order, query: query)
+            if filter == .downloaded {
+                let downloaded = downloadedBookIDs
+                positions = positions.filter { downloaded.contains(index.entries[$0].book.id) }
+            }
+            visible = positions.map { book(at: $0) }
         }
         // A cache read, a search or an order makes a new list of up to every
         // book and frees the last one (and a read, the index it replaced):
@@ -223,6 +251,21 @@ public final class LibraryModel: ScreenModel {
         guard text != query else { return }
         query = text
         refilter()
+    }
+
+    private func changeFilter(_ filter: LibraryFilter) {
+        guard filter != self.filter else { return }
+        self.filter = filter
+        refilter()
+    }
+
+    /// The downloads changed (progress, status, a book added or removed):
+    /// the books shown change only when the downloaded set did.
+    private func downloadsChanged(_ downloaded: Set<String>) {
+        guard downloaded != downloadedBookIDs else { return }
+        downloadedBookIDs = downloaded
+        downloadedSetChanges += 1
+        if filter == .downloaded { refilter() }
     }
 
     private func changeSort(_ sort: LibrarySort) {
@@ -260,7 +303,15 @@ public final class LibraryModel: ScreenModel {
         selection = Details(book: book, subtitle: details.subtitle,
                             description: PlainText.fromHTML(details.description ?? ""),
                             publisher: details.publisher, publishYear: details.publishYear,
-                            contributors: details.contributors, chapters: details.chapters)
+                            contributors: details.contributors, chapters: details.chapters,
+                            downloadSize: Self.downloadSize(of: details))
+    }
+
+    /// What downloading a book takes: its audio files' sizes as the server
+    /// reported them (nil when the cache has none, or one has no size).
+    nonisolated static func downloadSize(of details: BookDetails) -> Int64? {
+        guard let files = details.audioFiles, !files.isEmpty, files.allSatisfy({ $0.size > 0 }) else { return nil }
+        return files.reduce(0) { $0 + $1.size }
     }
 
     /// The cover of `book`, or `nil` (none, or not reachable now). A
@@ -297,6 +348,8 @@ public final class LibraryModel: ScreenModel {
 
     public func deactivate() {
         stopWork()
+        downloadsObservation?.cancel()
+        downloadsObservation = nil
     }
 
     // MARK: Previews
@@ -304,13 +357,14 @@ public final class LibraryModel: ScreenModel {
     /// Previews only.
     func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
                         query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:],
-                        layout: LibraryLayout = .grid) {
+                        layout: LibraryLayout = .grid, filter: LibraryFilter = .all) {
         self.progress = progress
         self.layout = layout
         index = LibraryIndex(books)
         order = index.order(by: sort)
         self.books = order.map { book(at: $0) }
         self.query = query
+        self.filter = filter
         refilter()
         self.status = status
         hasLoadedCache = true
@@ -320,7 +374,8 @@ public final class LibraryModel: ScreenModel {
             let details = cached.decodedDetails
             selection = Details(book: self.books.first { $0.id == selected } ?? book(at: 0), subtitle: details.subtitle,
                                 description: PlainText.fromHTML(details.description ?? ""), publisher: details.publisher,
-                                publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters)
+                                publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters,
+                                downloadSize: Self.downloadSize(of: details))
         }
     }
 }

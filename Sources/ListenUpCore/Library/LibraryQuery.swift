@@ -60,6 +60,21 @@ public enum LibrarySort: String, CaseIterable, Codable, Sendable {
     }
 }
 
+/// Which books the library shows, besides what the search matches.
+///
+/// Not remembered across restarts: like the search, a filter is a way of
+/// looking for something now, and a library that opens showing two books
+/// of a thousand looks as if the rest were lost (GNOME apps remember how a
+/// view is laid out and sorted, not what it is narrowed to).
+public enum LibraryFilter: String, CaseIterable, Sendable {
+    /// Every book.
+    case all
+    /// The books downloaded in full (``DownloadsModel/downloadedBookIDs``):
+    /// those that play with no network. A book still downloading, paused
+    /// or failed is not one of them.
+    case downloaded
+}
+
 /// How the library is laid out.
 public enum LibraryLayout: String, CaseIterable, Codable, Sendable {
     case grid

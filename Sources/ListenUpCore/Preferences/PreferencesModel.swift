@@ -3,7 +3,7 @@ import Observation
 import PairingProtocol
 
 /// The preferences window: the server and account (with Sign Out), the
-/// paired devices (with Revoke), and the appearance.
+/// paired devices (with Revoke), the appearance, and the downloads.
 ///
 /// `@MainActor`; made by ``AppNavigator/makePreferences()``, it reads the
 /// navigator's auth state live, so Sign Out greys out the moment the user is
@@ -38,6 +38,13 @@ public final class PreferencesModel {
     /// The signed-in user's name, when signed in.
     public var userName: String? {
         if case .authenticated(let session) = navigator?.authState { session.displayName } else { nil }
+    }
+
+    /// The signed-in session's downloads (Preferences → Downloads: the
+    /// space they use, each one with Remove, and Remove All); nil when
+    /// signed out.
+    public var downloads: DownloadsModel? {
+        navigator?.downloads
     }
 
     /// Whether Sign Out can do anything now.
