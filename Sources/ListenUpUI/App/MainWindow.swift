@@ -41,6 +41,11 @@ public final class MainWindow {
     private weak var offeredTo: PlayerModel?
     /// The last remote command announced in a toast.
     private var shownNotice: PlayerModel.RemoteNotice?
+    /// Follows the session's downloads for refusals (no space, no audio).
+    private var downloadsObservation: StateObservation?
+    /// The downloads whose refusals are followed, and the last one shown.
+    private weak var refusalsOf: DownloadsModel?
+    private var shownRefusal: DownloadsModel.Refusal?
     /// The last toast shown (tests).
     private(set) var lastToast: String?
     /// The cookie of `gtk_application_inhibit` while audio plays.
@@ -117,6 +122,7 @@ public final class MainWindow {
         })
         observation = StateObservation { [weak self] in self?.follow() }
         playerObservation = StateObservation { [weak self] in self?.followPlayer() }
+        downloadsObservation = StateObservation { [weak self] in self?.followDownloadRefusals() }
         addPlayerShortcuts()
     }
 
@@ -168,6 +174,23 @@ public final class MainWindow {
         } else if !playing, inhibition != 0 {
             gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
             inhibition = 0
+        }
+    }
+
+    /// A book the downloads could not queue (no space, no audio) is said in
+    /// a toast, once per refusal; one made before the window followed this
+    /// session's downloads is not.
+    private func followDownloadRefusals() {
+        let downloads = navigator.downloads
+        let refusal = downloads?.refusal
+        guard downloads === refusalsOf else {
+            refusalsOf = downloads
+            shownRefusal = refusal
+            return
+        }
+        if let refusal, refusal != shownRefusal {
+            shownRefusal = refusal
+            showToast(refusal.failure.message)
         }
     }
 
@@ -299,6 +322,7 @@ public final class MainWindow {
     private func close() {
         observation?.cancel()
         playerObservation?.cancel()
+        downloadsObservation?.cancel()
         nowPlaying?.teardown()
         if inhibition != 0 {
             gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)

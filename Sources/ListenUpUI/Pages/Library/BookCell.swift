@@ -3,68 +3,6 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// A cover: the picture once it has arrived, and until then (or when the
-/// book has none) a placeholder drawn from the title: its initials on a
-/// colour picked from the title, so a book keeps its colour.
-@MainActor
-final class CoverView {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let picture: OpaquePointer
-    private let initials: OpaquePointer
-    private var colorClass: StyleClass?
-    let size: Int
-
-    init(size: Int) {
-        self.size = size
-        widget = newObject(gtk_overlay_new())
-        gtk_widget_set_size_request(widget, Int32(size), Int32(size))
-        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
-        widget.addClasses(StyleClass("book-cover"))
-        initials = OpaquePointer(newObject(gtk_label_new(nil)))
-        initials.addClasses(StyleClass("book-cover-initials"))
-        gtk_widget_set_halign(initials.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(initials.widget, GTK_ALIGN_CENTER)
-        gtk_overlay_set_child(widget.opaque, initials.widget)
-        picture = OpaquePointer(newObject(gtk_picture_new()))
-        gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
-        gtk_picture_set_can_shrink(picture, 1)
-        gtk_overlay_add_overlay(widget.opaque, picture.widget)
-        if size < 80 { widget.addClasses(StyleClass("small")) }
-    }
-
-    /// Shows the placeholder for `title`.
-    func showPlaceholder(for title: String) {
-        gtk_picture_set_paintable(picture, nil)
-        gtk_widget_set_visible(picture.widget, 0)
-        gtk_label_set_label(initials, Self.initials(of: title))
-        if let colorClass { widget.removeClass(colorClass) }
-        let color = StyleClass("cover-tint-\(Self.tint(of: title))")
-        widget.addClasses(color)
-        colorClass = color
-    }
-
-    func show(_ texture: CoverTexture) {
-        gtk_picture_set_paintable(picture, texture.texture)
-        gtk_widget_set_visible(picture.widget, 1)
-    }
-
-    /// Up to two initials: the first letters of the first two words.
-    static func initials(of title: String) -> String {
-        let words = title.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).filter { $0.first?.isLetter == true || $0.first?.isNumber == true }
-        let letters = words.prefix(2).compactMap(\.first).map { String($0).uppercased() }
-        return letters.isEmpty ? "♪" : letters.joined()
-    }
-
-    /// One of eight tints, stable for a title (FNV-1a over its UTF-8).
-    static func tint(of title: String) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in title.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(hash % 8)
-    }
-}
-
 /// One book in the grid (a card: cover above, text below) or the list (a
 /// row: small cover, text, duration). Made once per visible slot and
 /// re-bound as the view scrolls.
@@ -91,6 +29,17 @@ final class BookCell {
     var onPlay: (@MainActor (String) -> Void)? {
         didSet { gtk_widget_set_visible(playButton, onPlay == nil ? 0 : 1) }
     }
+    /// Downloads, pauses or resumes the book shown (its download button).
+    let download: DownloadButton
+    /// Sends the download button's intents; nil (no downloads) hides it.
+    var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)? {
+        didSet {
+            download.onIntent = onDownload
+            gtk_widget_set_visible(download.widget, onDownload == nil ? 0 : 1)
+        }
+    }
+    /// Whether the book shown is downloaded (said in its description).
+    private var isDownloaded = false
 
     init(style: Style) {
         func label(_ classes: StyleClass..., lines: Int32 = 1) -> OpaquePointer {
@@ -116,6 +65,8 @@ final class BookCell {
         playButton.addClasses(StyleClass("circular"), .glass, .glassTinted, .glassInteractive, StyleClass("book-play"))
         gtk_widget_set_tooltip_text(playButton, tr("Play"))
         gtk_widget_set_visible(playButton, 0)
+        download = DownloadButton(size: style == .card ? 30 : 32)
+        gtk_widget_set_visible(download.widget, 0)
 
         switch style {
         case .card:
@@ -140,6 +91,14 @@ final class BookCell {
             gtk_widget_set_margin_end(playButton, 8)
             gtk_widget_set_margin_bottom(playButton, 8)
             gtk_overlay_add_overlay(cover.widget.opaque, playButton)
+            // The download button (or the downloaded mark) on its lower
+            // left, centred on the Play button's line.
+            gtk_widget_set_size_request(download.widget, -1, 36)
+            gtk_widget_set_halign(download.widget, GTK_ALIGN_START)
+            gtk_widget_set_valign(download.widget, GTK_ALIGN_END)
+            gtk_widget_set_margin_start(download.widget, 8)
+            gtk_widget_set_margin_bottom(download.widget, 8)
+            gtk_overlay_add_overlay(cover.widget.opaque, download.widget)
         case .row:
             cover = CoverView(size: 48)
             widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
@@ -155,10 +114,12 @@ final class BookCell {
             gtk_box_append(textBox, finished.widget)
             gtk_widget_set_valign(duration.widget, GTK_ALIGN_CENTER)
             gtk_widget_set_valign(playButton, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(download.widget, GTK_ALIGN_CENTER)
             let box = widget.cast(to: GtkBox.self)
             gtk_box_append(box, cover.widget)
             gtk_box_append(box, text)
             gtk_box_append(box, duration.widget)
+            gtk_box_append(box, download.widget)
             gtk_box_append(box, playButton)
         }
         playConnection = playButton.connect(.clicked) { [weak self] in
@@ -167,9 +128,12 @@ final class BookCell {
         }
     }
 
-    /// Shows `book` (the cover comes separately).
-    func bind(_ book: LibraryModel.Book) {
+    /// Shows `book` and its download (nil: not downloaded; the cover
+    /// comes separately).
+    func bind(_ book: LibraryModel.Book, download item: DownloadsModel.Item? = nil) {
         self.book = book
+        isDownloaded = item?.status == .done
+        if onDownload != nil { download.show(item, bookID: book.id, title: book.title) }
         gtk_widget_set_opacity(widget, 1)
         gtk_label_set_label(title, book.title)
         gtk_label_set_label(authors, book.authors)
@@ -187,18 +151,38 @@ final class BookCell {
         }
         // TRANSLATORS: the accessible name of a book's Play button; %@ is its title.
         playButton.setAccessibleLabel(tr("Play %@", book.title))
-        var description = book.authors
-        if isFinished { description += ", " + tr("Finished") }
-        if !book.series.isEmpty { description += ", " + book.series }
-        description += ", " + Self.duration(book.duration)
         // The grid or list item around the cell is what takes focus and what
         // a screen reader reads (GTK 4.8 names it after its type otherwise);
         // naming only it keeps a bind at two accessible updates, which a
         // search repeats for every kept cell.
         let named = gtk_widget_get_parent(widget) ?? widget
         named.setAccessibleLabel(book.title)
-        named.setAccessibleDescription(description)
+        describe()
         cover.showPlaceholder(for: book.title)
+    }
+
+    /// Shows the book's download (nil: not downloaded) when it changed.
+    func showDownload(_ item: DownloadsModel.Item?) {
+        guard let book, onDownload != nil else { return }
+        download.show(item, bookID: book.id, title: book.title)
+        let downloaded = item?.status == .done
+        if downloaded != isDownloaded {
+            isDownloaded = downloaded
+            describe()
+        }
+    }
+
+    /// The item's accessible description: authors, finished, downloaded,
+    /// series, length.
+    private func describe() {
+        guard let book else { return }
+        var description = book.authors
+        if book.progress?.finished == true { description += ", " + tr("Finished") }
+        if isDownloaded { description += ", " + tr("Downloaded") }
+        if !book.series.isEmpty { description += ", " + book.series }
+        description += ", " + Self.duration(book.duration)
+        let named = gtk_widget_get_parent(widget) ?? widget
+        named.setAccessibleDescription(description)
     }
 
     /// The "Finished" mark's text ("" for a book not finished; tests).

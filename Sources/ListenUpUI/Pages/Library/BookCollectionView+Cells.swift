@@ -13,6 +13,7 @@ extension BookCollectionView {
             self.cellsMade += 1
             let cell = BookCell(style: style)
             cell.onPlay = self.onPlay
+            cell.onDownload = self.onDownload
             gtk_list_item_set_child(item, cell.widget)
             self.cells[Int(bitPattern: item)] = cell
         })
@@ -43,7 +44,7 @@ extension BookCollectionView {
     /// off screen are being bound after a search, once typing pauses.
     func bind(_ cell: BookCell, to book: LibraryModel.Book) {
         cell.coverTask?.cancel()
-        cell.bind(book)
+        cell.bind(book, download: downloadsShown[book.id])
         coverless.remove(ObjectIdentifier(cell))
         if let texture = textures[CoverTextureCache.key(book, size: Self.pixels(of: cell.cover))] {
             cell.cover.show(texture)

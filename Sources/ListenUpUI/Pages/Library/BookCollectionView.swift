@@ -60,6 +60,14 @@ final class BookCollectionView {
     var onPlay: (@MainActor (String) -> Void)? {
         didSet { for cell in cells.values { cell.onPlay = onPlay } }
     }
+    /// Sends a card's download intents; nil: no downloads, no buttons.
+    var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)? {
+        didSet { for cell in cells.values { cell.onDownload = onDownload } }
+    }
+    /// The downloads as the cells last showed them, by book id.
+    var downloadsShown: [String: DownloadsModel.Item] = [:]
+    /// Follows the session's downloads for the cells (one for all of them).
+    var downloadsObservation: StateObservation?
 
     init(model: LibraryModel) {
         self.model = model
@@ -133,6 +141,7 @@ final class BookCollectionView {
         finishing?.cancel()
         fitting?.cancel()
         coverPause?.cancel()
+        downloadsObservation?.cancel()
     }
 
     /// The most columns of cards the grid shows.

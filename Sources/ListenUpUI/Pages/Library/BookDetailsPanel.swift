@@ -2,7 +2,8 @@ import CAdwaita
 import GtkBridge
 import ListenUpCore
 
-/// The side panel with one book's details: cover, title, people with their
+/// The side panel with one book's details: cover, title, Play and Mark as
+/// Finished, the download control (``DownloadControl``), people with their
 /// roles, description (HTML already stripped by the model), chapters.
 @MainActor
 final class BookDetailsPanel {
@@ -21,6 +22,12 @@ final class BookDetailsPanel {
     private var buttonConnections: [SignalConnection] = []
     /// The Play button of the book shown (tests).
     private(set) var playButton: ListenUpButton?
+    /// The session's downloads (nil: none, no download control).
+    var downloads: DownloadsModel?
+    /// Sends the download control's intents.
+    var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)?
+    /// The download control of the book shown.
+    private(set) var downloadControl: DownloadControl?
 
     init() {
         widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
@@ -59,6 +66,8 @@ final class BookDetailsPanel {
         guard details != shown else { return }
         shown = details
         coverTask?.cancel()
+        downloadControl?.teardown()
+        downloadControl = nil
         while let child = gtk_widget_get_first_child(content) { gtk_box_remove(content.cast(to: GtkBox.self), child) }
         let box = content.cast(to: GtkBox.self)
 
@@ -98,6 +107,14 @@ final class BookDetailsPanel {
             gtk_widget_set_margin_top(actions, 4)
             gtk_widget_set_margin_bottom(actions, 4)
             gtk_box_append(box, actions)
+        }
+        if let downloads {
+            let control = DownloadControl(bookID: book.id, size: details.downloadSize, downloads: downloads) { [weak self] intent in
+                self?.onDownload?(intent)
+            }
+            gtk_widget_set_margin_bottom(control.widget, 4)
+            gtk_box_append(box, control.widget)
+            downloadControl = control
         }
         label(details.subtitle ?? "", .dimLabel)
         label(book.authors)
@@ -142,6 +159,8 @@ final class BookDetailsPanel {
 
     func clear() {
         coverTask?.cancel()
+        downloadControl?.teardown()
+        downloadControl = nil
         shown = nil
     }
 

@@ -4,25 +4,31 @@ import GtkBridge
 import ListenUpCore
 import Logging
 
-/// The library: a toolbar (search, sort, grid or list), the books, and a
-/// details panel that slides in beside them. Empty library, no results,
-/// first sync and errors each get their own status page.
+/// The library: a toolbar (search, Downloaded, sort, grid or list), the
+/// books, and a details panel that slides in beside them. Empty library, no
+/// results, no downloaded books, first sync and errors each get their own
+/// status page. While books download, the heading shows their total.
 @MainActor
 final class LibraryPage: RoutePage {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
-    private let model: LibraryModel
+    let model: LibraryModel
     let summary: OpaquePointer
     private let toolbar: LibraryToolbar
     var searchEntry: UnsafeMutablePointer<GtkWidget> { toolbar.searchEntry }
     var sortDropDown: UnsafeMutablePointer<GtkWidget> { toolbar.sortDropDown }
     var gridToggle: UnsafeMutablePointer<GtkWidget> { toolbar.gridToggle }
     var listToggle: UnsafeMutablePointer<GtkWidget> { toolbar.listToggle }
+    var downloadedToggle: UnsafeMutablePointer<GtkWidget> { toolbar.downloadedToggle }
+    /// The total of the downloads running (hidden when none runs).
+    let downloadsTotal: DownloadsIndicator
     private let syncBar: OpaquePointer
-    private let stack: UnsafeMutablePointer<GtkWidget>
+    let stack: UnsafeMutablePointer<GtkWidget>
     let statusPage: UnsafeMutablePointer<GtkWidget>
-    private let statusProgress: OpaquePointer
-    private let retryButton: ListenUpButton
+    let statusProgress: OpaquePointer
+    let retryButton: ListenUpButton
+    /// Turns the Downloaded filter off (its empty state).
+    let showAllButton: ListenUpButton
     let collection: BookCollectionView
     private let revealer: UnsafeMutablePointer<GtkWidget>
     let details: BookDetailsPanel
@@ -42,6 +48,7 @@ final class LibraryPage: RoutePage {
     private var booksChanged = false
     private var renderedQuery = ""
     private var renderedSort: LibrarySort?
+    private var renderedFilter = LibraryFilter.all
     private var shownContent = false
     private var coversAvailable = false
     private let logger = Logger(label: "io.github.listenup.Desktop.library")
@@ -55,13 +62,16 @@ final class LibraryPage: RoutePage {
         ref = GObjectRef(borrowing: widget)
         widget.addClasses(.backdrop)
 
-        // Heading: title and a line saying how many, who, offline.
+        // Heading: title and a line saying how many, who, offline; the
+        // downloads' total at its end.
         let main = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_widget_set_hexpand(main, 1)
+        let headingRow = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
+        gtk_widget_set_margin_top(headingRow, 18)
+        gtk_widget_set_margin_start(headingRow, 18)
+        gtk_widget_set_margin_end(headingRow, 18)
         let heading = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
-        gtk_widget_set_margin_top(heading, 18)
-        gtk_widget_set_margin_start(heading, 18)
-        gtk_widget_set_margin_end(heading, 18)
+        gtk_widget_set_hexpand(heading, 1)
         let title = OpaquePointer(newObject(gtk_label_new(tr("Library"))))
         title.addClasses(.title1)
         gtk_label_set_xalign(title, 0)
@@ -71,6 +81,9 @@ final class LibraryPage: RoutePage {
         gtk_label_set_ellipsize(summary, PANGO_ELLIPSIZE_END)
         gtk_box_append(heading.cast(to: GtkBox.self), title.widget)
         gtk_box_append(heading.cast(to: GtkBox.self), summary.widget)
+        downloadsTotal = DownloadsIndicator(downloads: model.downloads)
+        gtk_box_append(headingRow.cast(to: GtkBox.self), heading)
+        gtk_box_append(headingRow.cast(to: GtkBox.self), downloadsTotal.widget)
 
         // Toolbar: search, sort, layout.
         toolbar = LibraryToolbar()
@@ -92,8 +105,11 @@ final class LibraryPage: RoutePage {
         statusProgress.widget.setAccessibleLabel(tr("Download Progress"))
         retryButton = ListenUpButton(title: tr("Try Again"))
         gtk_widget_set_halign(retryButton.widget, GTK_ALIGN_CENTER)
+        showAllButton = ListenUpButton(title: tr("Show All Books"))
+        gtk_widget_set_halign(showAllButton.widget, GTK_ALIGN_CENTER)
         gtk_box_append(statusChild.cast(to: GtkBox.self), statusProgress.widget)
         gtk_box_append(statusChild.cast(to: GtkBox.self), retryButton.widget)
+        gtk_box_append(statusChild.cast(to: GtkBox.self), showAllButton.widget)
         adw_status_page_set_child(statusPage.opaque, statusChild)
         stack = newObject(gtk_stack_new())
         gtk_stack_add_named(stack.opaque, collection.widget, "books")
@@ -102,7 +118,7 @@ final class LibraryPage: RoutePage {
 
         continueListening = ContinueListeningRow(player: model.player)
         let mainBox = main.cast(to: GtkBox.self)
-        gtk_box_append(mainBox, heading)
+        gtk_box_append(mainBox, headingRow)
         gtk_box_append(mainBox, continueListening.widget)
         gtk_box_append(mainBox, toolbar.widget)
         gtk_box_append(mainBox, syncBar.widget)
@@ -145,6 +161,18 @@ final class LibraryPage: RoutePage {
             })
         }
         retryButton.onClick { [weak model] in model?.send(.reload) }
+        showAllButton.onClick { [weak model] in model?.send(.filter(.all)) }
+        connections.append(downloadedToggle.connect(.toggled) { [weak self] in
+            guard let self, !self.applyingState else { return }
+            let active = gtk_toggle_button_get_active(self.downloadedToggle.cast(to: GtkToggleButton.self)) != 0
+            self.model.send(.filter(active ? .downloaded : .all))
+        })
+        if let downloads = model.downloads {
+            gtk_widget_set_visible(downloadedToggle, 1)
+            collection.follow(downloads)
+            details.downloads = downloads
+            details.onDownload = { [weak downloads] intent in downloads?.send(intent) }
+        }
         connections.append(details.closeButton.connect(.clicked) { [weak self] in self?.closeDetails() })
         // The hidden panel takes no room: it is shown only while open or sliding.
         connections.append(revealer.connect(.notify("child-revealed")) { [weak self] in
@@ -198,12 +226,15 @@ final class LibraryPage: RoutePage {
         }
         toolbar.showSort(model.sort)
         toolbar.showLayout(model.layout)
+        toolbar.showFilter(model.filter)
         collection.setLayout(model.layout)
         // Before the books go (their cells with them).
         if visible.isEmpty { keepFocusOutOfHiddenBooks() }
-        // A new search or order starts at the first book.
-        booksChanged = collection.show(visible, fromTop: model.query != renderedQuery || model.sort != renderedSort)
+        // A new search, order or filter starts at the first book.
+        booksChanged = collection.show(visible, fromTop: model.query != renderedQuery || model.sort != renderedSort
+                                        || model.filter != renderedFilter)
         renderedSort = model.sort
+        renderedFilter = model.filter
         if model.coversAvailable, !coversAvailable {
             coversAvailable = true
             collection.rebindAll()
@@ -229,65 +260,6 @@ final class LibraryPage: RoutePage {
             if gtk_revealer_get_child_revealed(revealer.opaque) == 0 { gtk_widget_set_visible(revealer, 0) }
             details.clear()
         }
-    }
-
-    private func summaryLine() -> String {
-        let books = model.books
-        let count = trn("%@ book", "%@ books", count: books.count, Localization.number(books.count))
-        let user = model.session?.displayName ?? ""
-        // TRANSLATORS: the library subtitle; %@ is the book count, e.g. “1,204 books”.
-        if model.isOffline { return tr("Offline · %@ saved on this computer", count) }
-        if case .loading = model.status { return tr("Setting up your library…") }
-        if let progress = model.syncProgress, !books.isEmpty, progress.stored > 0 {
-            return tr("%@ · updating…", count)
-        }
-        if !model.query.isEmpty {
-            // TRANSLATORS: search results: matching books “of” all books, e.g. “12 of 1,204 books”.
-            return tr("%@ of %@", Localization.number(model.visible.count), count)
-        }
-        return user.isEmpty ? count : tr("%@ · signed in as %@", count, user)
-    }
-
-    private func showStatus(books: [LibraryModel.Book], visible: [LibraryModel.Book]) {
-        var showProgress = false
-        var showRetry = false
-        switch model.status {
-        case .loading where books.isEmpty:
-            adw_status_page_set_icon_name(statusPage.opaque, "folder-download-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("Setting Up Your Library"))
-            let progress = model.syncProgress
-            if let progress, let expected = progress.expected {
-                let text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
-                               count: expected, Localization.number(progress.stored), Localization.number(expected))
-                adw_status_page_set_description(statusPage.opaque, text)
-            } else {
-                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))
-            }
-            if let fraction = progress?.fraction {
-                gtk_progress_bar_set_fraction(statusProgress, fraction)
-            } else {
-                gtk_progress_bar_pulse(statusProgress)
-            }
-            showProgress = true
-        case .failed(_, let message) where books.isEmpty:
-            adw_status_page_set_icon_name(statusPage.opaque, "network-offline-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("Couldn't Load Your Library"))
-            adw_status_page_set_description(statusPage.opaque, message)
-            showRetry = true
-        default:
-            if books.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "accessories-dictionary-symbolic")
-                adw_status_page_set_title(statusPage.opaque, tr("No Books Yet"))
-                adw_status_page_set_description(statusPage.opaque, tr("Books added to your server's library appear here."))
-            } else if visible.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "edit-find-symbolic")
-                adw_status_page_set_title(statusPage.opaque, tr("No Results"))
-                adw_status_page_set_description(statusPage.opaque, tr("No title, author, narrator or series matches “%@”.", model.query))
-            }
-        }
-        gtk_widget_set_visible(statusProgress.widget, showProgress ? 1 : 0)
-        gtk_widget_set_visible(retryButton.widget, showRetry ? 1 : 0)
-        gtk_stack_set_visible_child_name(stack.opaque, visible.isEmpty ? "status" : "books")
     }
 
     /// When the books are about to go ("No Results", "No Books Yet") while
@@ -324,6 +296,9 @@ final class LibraryPage: RoutePage {
         observation?.cancel()
         observation = nil
         continueListening.teardown()
+        downloadsTotal.teardown()
+        collection.stopFollowingDownloads()
+        details.clear()
         for connection in connections { connection.disconnect() }
         connections.removeAll()
     }

@@ -3,9 +3,9 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// The library's toolbar: the search field, the sort drop-down and the
-/// grid/list toggles. It only builds and names the controls; the page
-/// connects them to its model.
+/// The library's toolbar: the search field, the Downloaded filter, the sort
+/// drop-down and the grid/list toggles. It only builds and names the
+/// controls; the page connects them to its model.
 @MainActor
 final class LibraryToolbar {
     /// The toolbar (a horizontal box).
@@ -18,6 +18,8 @@ final class LibraryToolbar {
     let gridToggle: UnsafeMutablePointer<GtkWidget>
     /// Shows the books as a list of rows.
     let listToggle: UnsafeMutablePointer<GtkWidget>
+    /// Shows only the downloaded books (hidden with no downloads).
+    let downloadedToggle: UnsafeMutablePointer<GtkWidget>
 
     /// The sort choices, in the drop-down's order.
     static let sorts: [(LibrarySort, String)] = [
@@ -57,8 +59,18 @@ final class LibraryToolbar {
         layoutBox.addClasses(StyleClass("linked"))
         gtk_box_append(layoutBox.cast(to: GtkBox.self), gridToggle)
         gtk_box_append(layoutBox.cast(to: GtkBox.self), listToggle)
+        // An icon, as the layout toggles: a label would leave the search
+        // field no room beside the details panel in longer languages.
+        downloadedToggle = newObject(gtk_toggle_button_new())
+        gtk_button_set_icon_name(downloadedToggle.cast(to: GtkButton.self), "document-save-symbolic")
+        gtk_widget_set_tooltip_text(downloadedToggle, tr("Show Only Downloaded Books"))
+        downloadedToggle.setAccessibleLabel(tr("Downloaded"))
+        downloadedToggle.setAccessibleDescription(tr("Show Only Downloaded Books"))
+        downloadedToggle.addClasses(StyleClass("downloaded-filter"))
+        gtk_widget_set_visible(downloadedToggle, 0)
         let box = widget.cast(to: GtkBox.self)
         gtk_box_append(box, searchEntry)
+        gtk_box_append(box, downloadedToggle)
         gtk_box_append(box, sortDropDown)
         gtk_box_append(box, layoutBox)
     }
@@ -73,6 +85,14 @@ final class LibraryToolbar {
         if itemType != 0 {
             sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?
                 .firstDescendant(ofType: itemType)?.setAccessibleLabel(Self.sorts[index].1)
+        }
+    }
+
+    /// Shows `filter` as the chosen one.
+    func showFilter(_ filter: LibraryFilter) {
+        let active: gboolean = filter == .downloaded ? 1 : 0
+        if gtk_toggle_button_get_active(downloadedToggle.cast(to: GtkToggleButton.self)) != active {
+            gtk_toggle_button_set_active(downloadedToggle.cast(to: GtkToggleButton.self), active)
         }
     }
 

@@ -1,0 +1,165 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+
+/// A card's (or a list row's) small round download button: Download, then
+/// a progress ring with Pause while the book downloads or waits, Resume
+/// when paused, Try again when it failed; a downloaded book shows a
+/// "downloaded" mark in its place instead.
+///
+/// Made once per cell and shown again for each book the cell is bound to;
+/// the collection pushes a new state only to the cells of the books whose
+/// download changed (`BookCollectionView+Downloads.swift`), so it keeps no
+/// observation of its own. The accessible name says what a click does and
+/// to which book ("Pause download of Piranesi").
+@MainActor
+final class DownloadButton {
+    /// What the button shows.
+    enum State: Equatable {
+        case available, waiting, downloading, paused, failed, downloaded
+
+        init(_ item: DownloadsModel.Item?) {
+            switch item?.status {
+            case nil: self = .available
+            case .queued: self = .waiting
+            case .downloading: self = .downloading
+            case .paused: self = .paused
+            case .failed: self = .failed
+            case .done: self = .downloaded
+            }
+        }
+    }
+
+    /// Holds the button and the mark; one of them is shown.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// The round button (hidden for a downloaded book).
+    let button: UnsafeMutablePointer<GtkWidget>
+    /// The "downloaded" mark (shown for a downloaded book only).
+    let mark: UnsafeMutablePointer<GtkWidget>
+    let ring: DownloadRing
+    private let icon: UnsafeMutablePointer<GtkWidget>
+    private var connection: SignalConnection?
+    private(set) var state: State?
+    private var bookID: String?
+    private var title = ""
+    private var tooltip = ""
+    /// Sends a click's intent (set by the cell; nil: no downloads, hidden).
+    var onIntent: (@MainActor (DownloadsModel.Intent) -> Void)?
+
+    /// - Parameter size: the button's diameter.
+    init(size: Int32) {
+        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        button = newObject(gtk_button_new())
+        button.addClasses(StyleClass("circular"), .glass, .glassRegular, .glassInteractive, StyleClass("book-download"))
+        gtk_widget_set_size_request(button, size, size)
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        let face = newObject(gtk_overlay_new())
+        icon = newObject(gtk_image_new_from_icon_name("document-save-symbolic"))
+        gtk_image_set_pixel_size(icon.opaque, 12)
+        gtk_widget_set_halign(icon, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(icon, GTK_ALIGN_CENTER)
+        // Inside the button's edge (high contrast draws it 2 px wide), clear
+        // of the icon in its middle.
+        ring = DownloadRing(size: size - 6, thickness: 0.1)
+        gtk_widget_set_halign(ring.widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(ring.widget, GTK_ALIGN_CENTER)
+        gtk_overlay_set_child(face.opaque, icon)
+        gtk_overlay_add_overlay(face.opaque, ring.widget)
+        gtk_button_set_child(button.cast(to: GtkButton.self), face)
+        mark = newObject(gtk_image_new_from_icon_name("object-select-symbolic"))
+        mark.addClasses(StyleClass("book-downloaded"))
+        gtk_image_set_pixel_size(mark.opaque, 14)
+        gtk_widget_set_size_request(mark, size - 6, size - 6)
+        gtk_widget_set_valign(mark, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(mark, tr("Downloaded"))
+        mark.setAccessibleLabel(tr("Downloaded"))
+        gtk_box_append(widget.cast(to: GtkBox.self), button)
+        gtk_box_append(widget.cast(to: GtkBox.self), mark)
+        gtk_widget_set_visible(mark, 0)
+        connection = button.connect(.clicked) { [weak self] in self?.clicked() }
+    }
+
+    /// Shows `item`'s download (nil: not downloaded) of the book `bookID`
+    /// called `title`. Names and icons change only with the state; the
+    /// ring and its tooltip follow the bytes.
+    func show(_ item: DownloadsModel.Item?, bookID: String, title: String) {
+        let state = State(item)
+        if state != self.state || bookID != self.bookID || title != self.title {
+            self.state = state
+            self.bookID = bookID
+            self.title = title
+            showState(state, title: title)
+        }
+        ring.show(item?.fraction ?? 0)
+        let tip = tooltip(for: state, item)
+        if tip != tooltip {
+            tooltip = tip
+            gtk_widget_set_tooltip_text(button, tip)
+        }
+    }
+
+    private func showState(_ state: State, title: String) {
+        gtk_image_set_from_icon_name(icon.opaque, Self.iconName(state))
+        button.setAccessibleLabel(Self.name(state, title: title))
+        gtk_widget_set_visible(ring.widget, [.waiting, .downloading, .paused].contains(state) ? 1 : 0)
+        ring.setPaused(state != .downloading)
+        button.setClass(StyleClass("failed"), state == .failed)
+        gtk_widget_set_visible(button, state == .downloaded ? 0 : 1)
+        gtk_widget_set_visible(mark, state == .downloaded ? 1 : 0)
+    }
+
+    private func tooltip(for state: State, _ item: DownloadsModel.Item?) -> String {
+        switch (state, item) {
+        // TRANSLATORS: a card's download button's tooltip; %@ is a percentage, e.g. “Downloading · 35 %”.
+        case (.downloading, let item?): tr("Downloading · %@", DownloadText.percent(item.fraction))
+        // TRANSLATORS: a card's download button's tooltip when paused; %@ is a percentage, e.g. “Paused · 35 %”.
+        case (.paused, let item?) where item.failure == nil: tr("Paused · %@", DownloadText.percent(item.fraction))
+        case (_, let item?): DownloadText.status(item)
+        case (_, nil): tr("Download")
+        }
+    }
+
+    /// What a click asks for now (nil: nothing, the book is downloaded).
+    var intent: DownloadsModel.Intent? {
+        guard let bookID, let state else { return nil }
+        return switch state {
+        case .available, .failed: .download(bookID: bookID)
+        case .waiting, .downloading: .pause(bookID: bookID)
+        case .paused: .resume(bookID: bookID)
+        case .downloaded: nil
+        }
+    }
+
+    private func clicked() {
+        guard let intent else { return }
+        onIntent?(intent)
+    }
+
+    /// The button's accessible name now (tests).
+    var accessibleName: String { state.map { Self.name($0, title: title) } ?? "" }
+
+    /// What the button is called in `state`: what a click does, to which book.
+    static func name(_ state: State, title: String) -> String {
+        switch state {
+        // TRANSLATORS: the accessible name of a card's download button; %@ is the book's title.
+        case .available: tr("Download %@", title)
+        // TRANSLATORS: the accessible name of a card's download button while it downloads or waits; %@ is the title.
+        case .waiting, .downloading: tr("Pause download of %@", title)
+        // TRANSLATORS: the accessible name of a card's download button while paused; %@ is the title.
+        case .paused: tr("Resume download of %@", title)
+        // TRANSLATORS: the accessible name of a card's download button after a failure; %@ is the title.
+        case .failed: tr("Try downloading %@ again", title)
+        case .downloaded: tr("Downloaded")
+        }
+    }
+
+    static func iconName(_ state: State) -> String {
+        switch state {
+        case .available, .paused: "document-save-symbolic"
+        case .waiting, .downloading: "media-playback-pause-symbolic"
+        case .failed: "view-refresh-symbolic"
+        case .downloaded: "object-select-symbolic"
+        }
+    }
+}
