@@ -147,7 +147,9 @@ struct ListenUpCommand: ParsableCommand {
             exitAfterFirstFrame: ["1", "content"].contains(environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"]),
             waitForContent: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "content",
             nonUnique: target != nil || screenshot != nil,
-            glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:))
+            glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:)),
+            // Previews and screenshots of the preferences (a page of them) over a screen.
+            openPreferences: environment["LISTENUP_OPEN_PREFERENCES"].flatMap { $0.isEmpty ? nil : $0 }
         )
         let app = ListenUpApplication(
             navigator: navigator,

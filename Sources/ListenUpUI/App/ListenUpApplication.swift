@@ -22,14 +22,19 @@ public final class ListenUpApplication {
         public var nonUnique = false
         /// Forced glass mode, from `LISTENUP_GLASS`.
         public var glassOverride: GlassMode?
+        /// Open the preferences over the window at start, on this page
+        /// (`general`, `downloads`; previews: with `screenshotPath`, the
+        /// shot is of the preferences window).
+        public var openPreferences: String?
 
         public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, waitForContent: Bool = false,
-                    nonUnique: Bool = false, glassOverride: GlassMode? = nil) {
+                    nonUnique: Bool = false, glassOverride: GlassMode? = nil, openPreferences: String? = nil) {
             self.screenshotPath = screenshotPath
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.waitForContent = waitForContent
             self.nonUnique = nonUnique
             self.glassOverride = glassOverride
+            self.openPreferences = openPreferences
         }
     }
 
@@ -100,9 +105,11 @@ public final class ListenUpApplication {
     ]
 
     /// Opens the preferences, or brings the open ones to the front.
-    func showPreferences() {
+    /// - Parameter page: the page to show (nil: as they are, General at first).
+    func showPreferences(on page: PreferencesWindow.Page? = nil) {
         guard let main = window else { return }
         if let preferences {
+            if let page { preferences.show(page) }
             preferences.present()
             return
         }
@@ -110,6 +117,7 @@ public final class ListenUpApplication {
             self?.preferences = nil
         }
         preferences = opened
+        if let page { opened.show(page) }
         opened.present()
     }
 
@@ -148,6 +156,7 @@ public final class ListenUpApplication {
             watchFirstFrame(of: main.window)
         }
         main.present()
+        if let page = options.openPreferences { showPreferences(on: PreferencesWindow.Page(rawValue: page) ?? .general) }
     }
 
     /// The app icon (About, the window) comes from the icon theme: installed,
@@ -190,7 +199,9 @@ public final class ListenUpApplication {
         if screenshotAttempts == 0 { logger.info("First frame drawn") }
         if let path = options.screenshotPath, let window {
             screenshotAttempts += 1
-            if WidgetRenderer.savePNG(of: window.window, to: path) {
+            // The preferences, when opened at start, are what the shot is of.
+            let shown = preferences?.window ?? window.window
+            if WidgetRenderer.savePNG(of: shown, to: path) {
                 logger.info("Screenshot written", metadata: ["path": "\(path)"])
                 saveDialogScreenshot(besides: path)
             } else if screenshotAttempts < Self.screenshotFrames {

@@ -4,9 +4,11 @@ import GtkBridge
 import ListenUpCore
 import Pairing
 
-/// The preferences window (`AdwPreferencesWindow`): Server and account with
-/// Sign Out, Appearance (follow the system, light, dark), and the paired
-/// devices with Revoke. Follows its ``PreferencesModel`` live.
+/// The preferences window (`AdwPreferencesWindow`): on its General page,
+/// Server and account with Sign Out, Appearance (follow the system, light,
+/// dark), Playback and the paired devices with Revoke; on its Downloads
+/// page, the downloads (``DownloadsGroup``: a list as long as the books
+/// downloaded, so a page of its own). Follows its ``PreferencesModel`` live.
 @MainActor
 final class PreferencesWindow {
     /// The window; it destroys itself when closed.
@@ -20,6 +22,13 @@ final class PreferencesWindow {
     private let skipSpins: [UnsafeMutablePointer<GtkWidget>]
     private let devicesGroup: UnsafeMutablePointer<GtkWidget>
     private let devices: PairedDeviceList
+    /// Preferences → Downloads.
+    let downloads: DownloadsGroup
+    /// The pages, in the window's order.
+    enum Page: String, CaseIterable {
+        case general, downloads
+    }
+    private let pages: [Page: UnsafeMutablePointer<GtkWidget>]
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
     private var onClose: (@MainActor () -> Void)?
@@ -102,8 +111,17 @@ final class PreferencesWindow {
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), playback.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), devicesGroup.cast(to: AdwPreferencesGroup.self))
         adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), page.cast(to: AdwPreferencesPage.self))
-        // The page's scrolled window can take focus; name it after the page.
+
+        let downloadsPage = newObject(adw_preferences_page_new())
+        adw_preferences_page_set_title(downloadsPage.cast(to: AdwPreferencesPage.self), tr("Downloads"))
+        adw_preferences_page_set_icon_name(downloadsPage.cast(to: AdwPreferencesPage.self), "folder-download-symbolic")
+        downloads = DownloadsGroup(model: model, parent: window)
+        adw_preferences_page_add(downloadsPage.cast(to: AdwPreferencesPage.self), downloads.widget.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), downloadsPage.cast(to: AdwPreferencesPage.self))
+        pages = [.general: page, .downloads: downloadsPage]
+        // Each page's scrolled window can take focus; name it after the page.
         page.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("General"))
+        downloadsPage.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("Downloads"))
 
         connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
         for (scheme, check) in schemeButtons {
@@ -125,6 +143,12 @@ final class PreferencesWindow {
 
     func present() {
         gtk_window_present(window.cast(to: GtkWindow.self))
+    }
+
+    /// Shows `page`.
+    func show(_ page: Page) {
+        guard let widget = pages[page] else { return }
+        adw_preferences_window_set_visible_page(window.cast(to: AdwPreferencesWindow.self), widget.cast(to: AdwPreferencesPage.self))
     }
 
     private static func group(_ title: String, description: String?) -> UnsafeMutablePointer<GtkWidget> {
@@ -156,6 +180,7 @@ final class PreferencesWindow {
     private func closed() {
         observation?.cancel()
         observation = nil
+        downloads.teardown()
         connections.removeAll()
         onClose?()
         onClose = nil

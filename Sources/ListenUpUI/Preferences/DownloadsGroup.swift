@@ -1,0 +1,140 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+
+/// Preferences → Downloads: the space downloads use ("Downloads use
+/// 1.2 GB on this computer."), each download with its status and a Remove
+/// button, and Remove All Downloads… (disabled when there are none), which
+/// asks first (an `AdwMessageDialog` whose Remove All is destructive).
+///
+/// Follows the session's downloads with an observation of its own, so the
+/// rest of the window is not redrawn as bytes arrive; rows are rebuilt only
+/// when the downloads listed change, and otherwise only their subtitles.
+@MainActor
+final class DownloadsGroup {
+    /// The `AdwPreferencesGroup`.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let removeAllButton: UnsafeMutablePointer<GtkWidget>
+    private let model: PreferencesModel
+    private weak var shownDownloads: DownloadsModel?
+    private var rows: [(id: String, row: UnsafeMutablePointer<GtkWidget>, remove: UnsafeMutablePointer<GtkWidget>)] = []
+    private var subtitles: [String: String] = [:]
+    private var rowConnections: [SignalConnection] = []
+    private var connections: [SignalConnection] = []
+    private var observation: StateObservation?
+    /// The open "Remove All Downloads?" dialog, if any.
+    private(set) var confirmation: UnsafeMutablePointer<GtkWidget>?
+    private var confirmationConnection: SignalConnection?
+    /// The window the confirmation is transient for.
+    private let parent: UnsafeMutablePointer<GtkWidget>
+
+    init(model: PreferencesModel, parent: UnsafeMutablePointer<GtkWidget>) {
+        self.model = model
+        self.parent = parent
+        widget = newObject(adw_preferences_group_new())
+        adw_preferences_group_set_title(widget.cast(to: AdwPreferencesGroup.self), tr("Downloads"))
+        removeAllButton = newObject(gtk_button_new_with_label(tr("Remove All Downloads…")))
+        gtk_widget_set_valign(removeAllButton, GTK_ALIGN_CENTER)
+        removeAllButton.setAccessibleDescription(tr("Asks first, then deletes every downloaded book from this computer"))
+        adw_preferences_group_set_header_suffix(widget.cast(to: AdwPreferencesGroup.self), removeAllButton)
+        connections.append(removeAllButton.connect(.clicked) { [weak self] in self?.confirmRemoveAll() })
+        observation = StateObservation { [weak self] in self?.follow() }
+    }
+
+    private func follow() {
+        let downloads = model.downloads
+        let items = downloads?.ordered ?? []
+        let description = if downloads == nil {
+            tr("Sign in to download books.")
+        } else if items.isEmpty {
+            tr("No books are downloaded. Download one from the library to listen to it without a connection.")
+        } else {
+            // TRANSLATORS: Preferences → Downloads; %@ is a size, e.g. “1.2 GB”.
+            tr("Downloads use %@ on this computer.", Localization.bytes(downloads?.bytesOnDisk ?? 0))
+        }
+        adw_preferences_group_set_description(widget.cast(to: AdwPreferencesGroup.self), description)
+        gtk_widget_set_sensitive(removeAllButton, items.isEmpty ? 0 : 1)
+        if downloads !== shownDownloads || items.map(\.id) != rows.map(\.id) {
+            shownDownloads = downloads
+            rebuild(items)
+        }
+        for item in items {
+            let subtitle = DownloadText.status(item)
+            guard subtitles[item.id] != subtitle, let row = rows.first(where: { $0.id == item.id })?.row else { continue }
+            subtitles[item.id] = subtitle
+            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
+        }
+    }
+
+    private func rebuild(_ items: [DownloadsModel.Item]) {
+        rowConnections.removeAll()
+        for entry in rows { adw_preferences_group_remove(widget.cast(to: AdwPreferencesGroup.self), entry.row) }
+        rows.removeAll()
+        subtitles.removeAll()
+        for item in items {
+            let row = newObject(adw_action_row_new())
+            adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
+            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), item.download.title)
+            let remove = newObject(gtk_button_new_from_icon_name("user-trash-symbolic"))
+            remove.addClasses(.flat, StyleClass("circular"))
+            gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
+            gtk_widget_set_tooltip_text(remove, tr("Remove Download"))
+            // TRANSLATORS: the accessible name of a download's Remove button in Preferences; %@ is the book's title.
+            remove.setAccessibleLabel(tr("Remove Download of %@", item.download.title))
+            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), remove)
+            adw_preferences_group_add(widget.cast(to: AdwPreferencesGroup.self), row)
+            let id = item.id
+            rowConnections.append(remove.connect(.clicked) { [weak self] in self?.model.downloads?.send(.remove(bookID: id)) })
+            rows.append((id, row, remove))
+        }
+    }
+
+    /// Asks before removing every download; Cancel is the default (and Escape).
+    private func confirmRemoveAll() {
+        guard confirmation == nil, let downloads = model.downloads, !downloads.items.isEmpty else { return }
+        let count = downloads.items.count
+        // TRANSLATORS: Remove All Downloads? — how many books, then their size, e.g. “3 downloaded books (1.2 GB)”.
+        let body = trn("%@ downloaded book (%@) will be deleted from this computer. You can download it again.",
+                       "%@ downloaded books (%@) will be deleted from this computer. You can download them again.",
+                       count: count, Localization.number(count), Localization.bytes(downloads.bytesOnDisk))
+        let made = newObject(adw_message_dialog_new(parent.cast(to: GtkWindow.self), tr("Remove All Downloads?"), body))
+        let message = made.cast(to: AdwMessageDialog.self)
+        adw_message_dialog_add_response(message, "cancel", tr("Cancel"))
+        adw_message_dialog_add_response(message, "remove", tr("Remove All"))
+        adw_message_dialog_set_response_appearance(message, "remove", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(message, "cancel")
+        adw_message_dialog_set_close_response(message, "cancel")
+        confirmation = made
+        confirmationConnection = made.connect(.response) { [weak self] response in self?.answered(response) }
+        gtk_window_present(made.cast(to: GtkWindow.self))
+    }
+
+    private func answered(_ response: String) {
+        confirmationConnection?.disconnect()
+        confirmationConnection = nil
+        confirmation = nil
+        if response == "remove" { model.downloads?.send(.removeAll) }
+    }
+
+    /// The titles listed, in order (tests).
+    var titles: [String] {
+        rows.map { String(cString: adw_preferences_row_get_title($0.row.cast(to: AdwPreferencesRow.self))) }
+    }
+
+    /// The Remove button of the download at `index` (tests).
+    func removeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+        rows.indices.contains(index) ? rows[index].remove : nil
+    }
+
+    func teardown() {
+        observation?.cancel()
+        observation = nil
+        confirmationConnection?.disconnect()
+        confirmationConnection = nil
+        if let confirmation { gtk_window_destroy(confirmation.cast(to: GtkWindow.self)) }
+        confirmation = nil
+        connections.removeAll()
+        rowConnections.removeAll()
+    }
+}
