@@ -96,7 +96,9 @@ public final class DownloadsModel {
     @ObservationIgnored let session: Session?
     @ObservationIgnored let store: any DownloadStore
     @ObservationIgnored let configuration: Configuration
-    @ObservationIgnored var library: (any LibraryStore)?
+    /// The session's library, opened on the first download: start-up
+    /// reads the library once, ahead of the window (LibraryReadAhead).
+    @ObservationIgnored lazy var library: (any LibraryStore)? = session.map { dependencies.openLibrary($0.serverURL, $0.userID) }
     /// The task of each book downloading now, with its serial number (a
     /// job that ends after another replaced it must not end the new one).
     @ObservationIgnored var jobs: [String: (serial: Int, task: Task<Void, Never>)] = [:]
@@ -125,7 +127,6 @@ public final class DownloadsModel {
         } else {
             self.store = InMemoryDownloadStore()
         }
-        library = session.map { dependencies.openLibrary($0.serverURL, $0.userID) }
         restore()
     }
 
