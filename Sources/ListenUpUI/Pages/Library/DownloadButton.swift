@@ -81,16 +81,21 @@ final class DownloadButton {
     }
 
     /// Shows `item`'s download (nil: not downloaded) of the book `bookID`
-    /// called `title`. Names and icons change only with the state; the
-    /// ring and its tooltip follow the bytes.
+    /// called `title`. Icons change only with the state and the name with
+    /// the state or the title (a cell bound to another book that is not
+    /// downloaded either costs one accessible update); the ring and its
+    /// tooltip follow the bytes.
     func show(_ item: DownloadsModel.Item?, bookID: String, title: String) {
         let state = State(item)
-        if state != self.state || bookID != self.bookID || title != self.title {
-            self.state = state
-            self.bookID = bookID
-            self.title = title
-            showState(state, title: title)
+        self.bookID = bookID
+        if state != self.state {
+            showState(state)
         }
+        if state != self.state || title != self.title {
+            button.setAccessibleLabel(Self.name(state, title: title))
+        }
+        self.state = state
+        self.title = title
         ring.show(item?.fraction ?? 0)
         let tip = tooltip(for: state, item)
         if tip != tooltip {
@@ -99,9 +104,8 @@ final class DownloadButton {
         }
     }
 
-    private func showState(_ state: State, title: String) {
+    private func showState(_ state: State) {
         gtk_image_set_from_icon_name(icon.opaque, Self.iconName(state))
-        button.setAccessibleLabel(Self.name(state, title: title))
         gtk_widget_set_visible(ring.widget, [.waiting, .downloading, .paused].contains(state) ? 1 : 0)
         ring.setPaused(state != .downloading)
         button.setClass(StyleClass("failed"), state == .failed)
