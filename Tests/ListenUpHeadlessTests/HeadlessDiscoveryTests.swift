@@ -16,18 +16,18 @@ struct HeadlessDiscoveryTests {
         return (state?["discovery"] as? String, state?["discovered"] as? [[String: Any]] ?? [])
     }
 
-    @Test func aServerAnnouncedOnTheLANIsListedAndCanBePicked() throws {
+    @Test func aServerAnnouncedOnTheLANIsListedAndCanBePicked() async throws {
         let id = "lib-headless\(UUID().uuidString.prefix(9))"
         let publisher = try LoopbackMDNS.publish(name: "ListenUp Headless \(UUID().uuidString.prefix(8))", port: 9,
                                                  txt: ["id=\(id)", "name=Shelf on the LAN", "version=1.0.0", "api=v1"])
         defer { publisher.stop() }
         let app = try HeadlessProcess(environment: LoopbackMDNS.appEnvironment)
-        let listed = app.waitForLine(timeout: 10) { line in
+        let listed = await app.waitForLine(timeout: 10) { line in
             Self.discovery(line).servers.contains { $0["id"] as? String == id } || Self.discovery(line).status == "unavailable"
         }
         guard let listed, Self.discovery(listed).status != "unavailable" else {
             app.closeInput()
-            _ = app.waitForExit()
+            _ = await app.waitForExit()
             try ServiceRequirement.check(listed == nil, requiredBy: LoopbackMDNS.requiredBy,
                                          "no avahi-daemon: discovery unavailable: \(app.allLines.suffix(3))")
             Issue.record("the announced server was not listed: \(app.allLines.suffix(3))")
@@ -39,20 +39,20 @@ struct HeadlessDiscoveryTests {
         #expect((server["hostAndPort"] as? String)?.hasSuffix(":9") == true)
         // Picking it checks it (nothing listens on port 9: unreachable).
         app.send(#"{"action":"pick","id":"\#(id)"}"#)
-        let checked = app.waitForLine(timeout: 20) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        let checked = await app.waitForLine(timeout: 20) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
         #expect((checked?["state"] as? [String: Any])?["code"] as? String == "unreachable", "\(app.allLines.suffix(3))")
         app.closeInput()
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
-    @Test func withoutAvahiDiscoveryIsUnavailableAndManualEntryWorks() throws {
+    @Test func withoutAvahiDiscoveryIsUnavailableAndManualEntryWorks() async throws {
         let app = try HeadlessProcess(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/listenup-test-bus"])
-        let line = app.waitForLine(timeout: 10) { Self.discovery($0).status == "unavailable" }
+        let line = await app.waitForLine(timeout: 10) { Self.discovery($0).status == "unavailable" }
         #expect(line != nil, "\(app.allLines)")
         #expect(((line?["state"] as? [String: Any])?["discoveryMessage"] as? String)?.isEmpty == false)
         app.send(#"{"action":"connect","url":"ftp://x"}"#)
-        #expect(app.waitForLine { ($0["state"] as? [String: Any])?["code"] as? String == "unsupportedScheme" } != nil)
+        #expect(await app.waitForLine { ($0["state"] as? [String: Any])?["code"] as? String == "unsupportedScheme" } != nil)
         app.closeInput()
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 }

@@ -137,18 +137,18 @@ struct HeadlessDownloadTests {
 
         let first = try await Listening.signIn(home: home, url: url)
         first.send(#"{"action":"download","bookId":"\#(Self.book)"}"#)
-        #expect(await first.awaitLine(timeout: 20, Self.download(Self.book, "downloading")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
+        #expect(await first.waitForLine(timeout: 20, Self.download(Self.book, "downloading")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         let folder = try #require(Self.folder(home, Self.book))
         let files = try Self.files(in: folder)
         try #require(files.count == 3)
         // Killed well inside the second file: the first is whole, the second partial.
         let start = files[0].size
-        let midway = await first.awaitLine(timeout: 60, Self.download(Self.book, "downloading") { line in
+        let midway = await first.waitForLine(timeout: 60, Self.download(Self.book, "downloading") { line in
             Self.bytes(line) > start + 24_000 && Self.bytes(line) < start + files[1].size - 96_000
         })
         try #require(midway != nil, "\(first.allLines.suffix(5))\n\(first.stderr.suffix(3000))")
         kill(first.process.processIdentifier, SIGKILL)
-        _ = await first.awaitExit()
+        _ = await first.waitForExit()
         let lengths = files.map { Self.size(folder.appendingPathComponent($0.name)) }
         #expect(lengths[0] == files[0].size)
         #expect(lengths[1] > 0 && lengths[1] < files[1].size, "\(lengths)")
@@ -158,10 +158,10 @@ struct HeadlessDownloadTests {
         server.setAudioRateLimit(nil)
         let before = server.audioRequests().count
         let second = try HeadlessProcess(home: home, environment: Listening.sink)
-        let restored = await second.awaitLine(timeout: 20, Self.download(Self.book))
+        let restored = await second.waitForLine(timeout: 20, Self.download(Self.book))
         #expect(["queued", "downloading"].contains(restored?["status"] as? String), "\(second.allLines.prefix(8))")
         #expect(restored?["totalBytes"] as? Int == files.reduce(0) { $0 + $1.size })
-        let done = await second.awaitLine(timeout: 60, Self.download(Self.book, "done"))
+        let done = await second.waitForLine(timeout: 60, Self.download(Self.book, "done"))
         try #require(done != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
         #expect(Self.bytes(done) == files.reduce(0) { $0 + $1.size })
 
@@ -183,7 +183,7 @@ struct HeadlessDownloadTests {
         }
         try Self.expectIdentical(folder, files, bookID: Self.book, url: url)
         second.send(#"{"action":"quit"}"#)
-        #expect(await second.awaitExit() == 0)
+        #expect(await second.waitForExit() == 0)
     }
 
     @Test func aServerGoneMidDownloadPausesItAndItGoesOnWhenTheServerIsBack() async throws {
@@ -194,10 +194,10 @@ struct HeadlessDownloadTests {
 
         let app = try await Listening.signIn(home: home, url: url)
         app.send(#"{"action":"download","bookId":"\#(Self.bigBook)"}"#)
-        let midway = await app.awaitLine(timeout: 60, Self.download(Self.bigBook, "downloading") { Self.bytes($0) > 64_000 })
+        let midway = await app.waitForLine(timeout: 60, Self.download(Self.bigBook, "downloading") { Self.bytes($0) > 64_000 })
         try #require(midway != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         await server.stop()
-        let paused = await app.awaitLine(timeout: 60, Self.download(Self.bigBook, "paused"))
+        let paused = await app.waitForLine(timeout: 60, Self.download(Self.bigBook, "paused"))
         #expect(paused?["code"] as? String == "network", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         #expect((paused?["message"] as? String)?.isEmpty == false)
         let kept = Self.bytes(paused)
@@ -210,13 +210,13 @@ struct HeadlessDownloadTests {
         server.setAudioRateLimit(nil)
         let before = server.audioRequests().count
         try await server.start()
-        let done = await app.awaitLine(timeout: 120, Self.download(Self.bigBook, "done"))
+        let done = await app.waitForLine(timeout: 120, Self.download(Self.bigBook, "done"))
         try #require(done != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         let resumed = server.audioRequests().dropFirst(before).first { $0.bookID == Self.bigBook && $0.method == "GET" }
         #expect(resumed?.range?.hasPrefix("bytes=") == true && resumed?.range != "bytes=0-", "\(String(describing: resumed))")
         try Self.expectIdentical(folder, files, bookID: Self.bigBook, url: url)
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func aDownloadedBookPlaysWithTheServerStoppedAndItsSpansReachItLater() async throws {
@@ -227,21 +227,21 @@ struct HeadlessDownloadTests {
 
         let first = try await Listening.signIn(home: home, url: url)
         first.send(#"{"action":"download","bookId":"\#(Self.thirdBook)"}"#)
-        #expect(await first.awaitLine(timeout: 60, Self.download(Self.thirdBook, "done")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
+        #expect(await first.waitForLine(timeout: 60, Self.download(Self.thirdBook, "done")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         first.send(#"{"action":"quit"}"#)
-        #expect(await first.awaitExit() == 0)
+        #expect(await first.waitForExit() == 0)
         let audioRequests = server.audioRequests().count
         await server.stop()
 
         // A cold start with no server: the library from its cache, the book from its files.
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.awaitLine(timeout: 30, Journey.libraryLoaded(3)) != nil, "\(offline.allLines.suffix(5))\n\(offline.stderr.suffix(3000))")
-        #expect(await offline.awaitLine(timeout: 10, Self.download(Self.thirdBook, "done")) != nil, "the restored download is printed")
+        #expect(await offline.waitForLine(timeout: 30, Journey.libraryLoaded(3)) != nil, "\(offline.allLines.suffix(5))\n\(offline.stderr.suffix(3000))")
+        #expect(await offline.waitForLine(timeout: 10, Self.download(Self.thirdBook, "done")) != nil, "the restored download is printed")
         offline.send(#"{"action":"play","bookId":"\#(Self.thirdBook)"}"#)
-        let playing = await offline.awaitLine(timeout: 30, Listening.playing(atLeast: 3_000))
+        let playing = await offline.waitForLine(timeout: 30, Listening.playing(atLeast: 3_000))
         try #require(playing != nil, "\(offline.allLines.suffix(8))\n\(offline.stderr.suffix(3000))")
         offline.send(#"{"action":"pause"}"#)
-        #expect(await offline.awaitLine(timeout: 10, Listening.status("paused")) != nil)
+        #expect(await offline.waitForLine(timeout: 10, Listening.status("paused")) != nil)
         #expect(!server.acceptedListeningEvents.contains { $0.bookID == Self.thirdBook })
 
         // The server comes back: the spans queued while it was away reach it.
@@ -254,7 +254,7 @@ struct HeadlessDownloadTests {
         #expect(spans.contains { $0.endPositionMs - $0.startPositionMs >= 2_000 }, "\(spans)")
         #expect(server.audioRequests().count == audioRequests, "played from the files, never streamed")
         offline.send(#"{"action":"quit"}"#)
-        #expect(await offline.awaitExit() == 0)
+        #expect(await offline.waitForExit() == 0)
     }
 
     @Test func aBookThatDoesNotFitIsRefusedUpFrontAndNothingIsWritten() async throws {
@@ -264,7 +264,7 @@ struct HeadlessDownloadTests {
         defer { try? FileManager.default.removeItem(at: home) }
         // The downloads' folder on a 256 KiB file system of its own.
         let mount = try? ToolProcess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", root.path])
-        try ServiceRequirement.check(mount?.status == 0, requiredBy: "LISTENUP_REQUIRE_TMPFS",
+        try ServiceRequirement.check(mount?.status == 0, requiredBy: "LISTENUP_REQUIRE_MOUNT",
                                      "mounting a size-limited tmpfs failed (it needs root)")
         defer { _ = try? ToolProcess.run(["umount", "-l", root.path]) }
 
@@ -272,7 +272,7 @@ struct HeadlessDownloadTests {
         defer { Task { await server.stop() } }
         let app = try await Listening.signIn(home: home, url: url)
         app.send(#"{"action":"download","bookId":"\#(Self.bigBook)"}"#)
-        let refused = await app.awaitLine(timeout: 20, Self.download(Self.bigBook, "failed"))
+        let refused = await app.waitForLine(timeout: 20, Self.download(Self.bigBook, "failed"))
         try #require(refused != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         #expect(refused?["code"] as? String == "noSpace")
         #expect(Self.bytes(refused) == 0)
@@ -287,7 +287,7 @@ struct HeadlessDownloadTests {
         #expect(Self.usage(root) == 0 && Self.folder(home, Self.bigBook) == nil, "nothing written")
         #expect(!server.audioRequests().contains { $0.bookID == Self.bigBook }, "nothing asked for")
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func removingADownloadFreesItsFiles() async throws {
@@ -298,7 +298,7 @@ struct HeadlessDownloadTests {
 
         let app = try await Listening.signIn(home: home, url: url)
         app.send(#"{"action":"download","bookId":"\#(Self.book)"}"#)
-        let done = await app.awaitLine(timeout: 60, Self.download(Self.book, "done"))
+        let done = await app.waitForLine(timeout: 60, Self.download(Self.book, "done"))
         try #require(done != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         let folder = try #require(Self.folder(home, Self.book))
         let total = done?["totalBytes"] as? Int ?? 0
@@ -306,14 +306,14 @@ struct HeadlessDownloadTests {
         #expect(used >= total)
 
         app.send(#"{"action":"removeDownload","bookId":"\#(Self.book)"}"#)
-        let removed = await app.awaitLine(timeout: 10, Self.download(Self.book, "removed"))
+        let removed = await app.waitForLine(timeout: 10, Self.download(Self.book, "removed"))
         #expect(removed?["totalBytes"] as? Int == total)
         for _ in 0..<100 where FileManager.default.fileExists(atPath: folder.path) { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the book's folder is gone")
         #expect(Self.usage(Self.downloadsRoot(home)) <= used - total, "its bytes are freed")
         app.send(#"{"action":"removeDownload","bookId":"\#(Self.book)"}"#)
-        #expect(await app.awaitLine { $0["event"] as? String == "error" && $0["code"] as? String == "noDownload" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "noDownload" } != nil)
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 }

@@ -64,63 +64,63 @@ struct HeadlessGenerationsTests {
 
         // Connect (the generation is found), create the admin, the library.
         let first = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await first.awaitLine(Journey.onRoute("serverSetup")) != nil)
+        #expect(await first.waitForLine(Journey.onRoute("serverSetup")) != nil)
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await first.awaitLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
-        let settled = await first.awaitLine(timeout: 120, Journey.librarySettled(books))
+        let settled = await first.waitForLine(timeout: 120, Journey.librarySettled(books))
         #expect(settled != nil, "\(first.allLines.suffix(5))\n\(first.stderr.suffix(3000))")
         #expect(Journey.state(settled)?["user"] as? String == "Ada Lovelace")
 
         // A live update: a book added on the server shows up by itself.
         let added = server.addBook(title: "A Brand New Book")
-        let grown = await first.awaitLine(timeout: 15, Journey.libraryLoaded(books + 1))
+        let grown = await first.waitForLine(timeout: 15, Journey.libraryLoaded(books + 1))
         #expect(grown != nil, "\(first.allLines.suffix(3))")
         let ids = (Journey.state(grown)?["books"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
         #expect(ids.contains(added))
 
         // Sign out, sign in again.
         first.send(#"{"action":"logout"}"#)
-        #expect(await first.awaitLine(Journey.onRoute("login")) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines.suffix(3))")
         let signedOut = first.allLines.count
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.awaitLine(timeout: 120, Self.after(signedOut, Journey.librarySettled(books + 1))) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(timeout: 120, Self.after(signedOut, Journey.librarySettled(books + 1))) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
-        #expect(await first.awaitExit() == 0)
+        #expect(await first.waitForExit() == 0)
 
         // A restart goes straight to the library (no password, no probe) and plays.
         let logins = server.requestCount(Self.loginKey(wire))
         let checks = server.requestCount(Self.checkKey(wire))
         #expect(checks == 1, "verified once, when connecting")
         let second = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await second.awaitLine(timeout: 60, Journey.librarySettled(books + 1)) != nil, "\(second.allLines)\n\(second.stderr.suffix(3000))")
+        #expect(await second.waitForLine(timeout: 60, Journey.librarySettled(books + 1)) != nil, "\(second.allLines)\n\(second.stderr.suffix(3000))")
         #expect(server.requestCount(Self.loginKey(wire)) == logins)
         #expect(server.requestCount(Self.checkKey(wire)) == checks, "the saved generation is used: no second check")
         #expect(!second.allLines.contains { $0.contains(#""route":"login""#) || $0.contains(#""route":"serverSetup""#) })
         second.send(#"{"action":"play","bookId":"\#(Listening.book)"}"#)
-        let playing = await second.awaitLine(timeout: 15, Listening.playing(atLeast: 1_500))
+        let playing = await second.waitForLine(timeout: 15, Listening.playing(atLeast: 1_500))
         #expect(playing != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
         #expect(Listening.player(playing ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
         second.send(#"{"action":"pause"}"#)
-        #expect(await second.awaitLine(timeout: 10, Listening.status("paused")) != nil)
+        #expect(await second.waitForLine(timeout: 10, Listening.status("paused")) != nil)
         for _ in 0..<100 where server.acceptedListeningEvents.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         let spans = server.acceptedListeningEvents
         #expect(!spans.isEmpty, "the span before the pause reached the server")
         #expect(spans.allSatisfy { $0.bookID == Listening.book && $0.endPositionMs > $0.startPositionMs && $0.playbackSpeed == 1 })
         #expect(spans.contains { $0.endPositionMs >= 1_500 })
         second.send(#"{"action":"quit"}"#)
-        #expect(await second.awaitExit() == 0)
+        #expect(await second.waitForExit() == 0)
 
         // The server goes away: the next start shows the library from the cache.
         await server.stop()
         stopped = true
         let third = try HeadlessProcess(home: home, environment: Listening.sink)
-        let offline = await third.awaitLine(timeout: 60) { line in
+        let offline = await third.waitForLine(timeout: 60) { line in
             Journey.libraryLoaded(books + 1)(line) && Journey.state(line)?["offline"] as? Bool == true
         }
         #expect(offline != nil, "\(third.allLines.suffix(5))\n\(third.stderr.suffix(2000))")
         third.send(#"{"action":"quit"}"#)
-        #expect(await third.awaitExit() == 0)
+        #expect(await third.waitForExit() == 0)
         for app in [first, second, third] {
             #expect(!app.stderr.contains("analytical-engine"), "the password reached the log")
         }
@@ -139,11 +139,11 @@ struct HeadlessGenerationsTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try HeadlessProcess(home: home)
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await first.awaitLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr.suffix(2000))")
+        #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr.suffix(2000))")
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.awaitLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
-        #expect(await first.awaitExit() == 0)
+        #expect(await first.waitForExit() == 0)
         await before.stop()
 
         // The same address now serves the other generation (and a library of 6).
@@ -158,20 +158,20 @@ struct HeadlessGenerationsTests {
         defer { Task { await after.stop() } }
 
         let second = try HeadlessProcess(home: home)
-        let login = await second.awaitLine(timeout: 30, Journey.onRoute("login"))
+        let login = await second.waitForLine(timeout: 30, Journey.onRoute("login"))
         #expect(login != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
         #expect(after.requestCount(Self.checkKey(new)) == 1, "checked again, as the new generation")
         second.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
+        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
         second.send(#"{"action":"quit"}"#)
-        #expect(await second.awaitExit() == 0)
+        #expect(await second.waitForExit() == 0)
 
         // The next start goes straight to the library, over the new generation.
         let third = try HeadlessProcess(home: home)
-        #expect(await third.awaitLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(third.allLines.suffix(3))\n\(third.stderr.suffix(3000))")
+        #expect(await third.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(third.allLines.suffix(3))\n\(third.stderr.suffix(3000))")
         #expect(after.requestCount(Self.checkKey(new)) == 1, "no check once the generation is saved")
         third.send(#"{"action":"quit"}"#)
-        #expect(await third.awaitExit() == 0)
+        #expect(await third.waitForExit() == 0)
     }
 
     @Test(arguments: [DemoProtocol.rest, DemoProtocol.krpc])
@@ -180,9 +180,9 @@ struct HeadlessGenerationsTests {
         defer { Task { await server.stop() } }
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
 
         // The access token runs out and every connection drops: the app
         // reconnects, refreshes once and carries on without a word.
@@ -190,7 +190,7 @@ struct HeadlessGenerationsTests {
         server.dropEventStreams()
         let mark = app.allLines.count
         app.send(#"{"action":"reload"}"#)
-        #expect(await app.awaitLine(timeout: 20, Self.after(mark, Journey.librarySettled(5))) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(timeout: 20, Self.after(mark, Journey.librarySettled(5))) != nil, "\(app.allLines.suffix(3))")
         let refreshKey = wire == .krpc ? "AuthServicePublic.refreshSession" : "/api/v1/auth/refresh"
         for _ in 0..<100 where server.requestCount(refreshKey) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(server.requestCount(refreshKey) == 1)
@@ -199,9 +199,9 @@ struct HeadlessGenerationsTests {
         // The session is revoked on the server: sign in again, with a message.
         server.revokeAllSessions()
         app.send(#"{"action":"reload"}"#)
-        let login = await app.awaitLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
+        let login = await app.waitForLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
         #expect((Journey.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines.suffix(5))")
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 }

@@ -48,26 +48,26 @@ struct HeadlessJourneyTests {
         defer { try? FileManager.default.removeItem(at: home) }
 
         let first = try HeadlessProcess(home: home)
-        #expect(first.waitForLine(Self.onRoute("serverSetup")) != nil)
+        #expect(await first.waitForLine(Self.onRoute("serverSetup")) != nil)
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(first.waitForLine(Self.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Self.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(first.waitForLine(Self.onRoute("library")) != nil, "\(first.allLines)")
-        let loaded = first.waitForLine(Self.libraryLoaded(120))
+        #expect(await first.waitForLine(Self.onRoute("library")) != nil, "\(first.allLines)")
+        let loaded = await first.waitForLine(Self.libraryLoaded(120))
         #expect(Self.state(loaded)?["user"] as? String == "Ada Lovelace")
         first.send(#"{"action":"quit"}"#)
-        #expect(first.waitForExit() == 0)
+        #expect(await first.waitForExit() == 0)
         #expect(!first.stderr.contains("analytical-engine"), "the password reached the log")
 
         // Restart: straight to the library, no password.
         let logins = server.requestCount("/api/v1/auth/login")
         let second = try HeadlessProcess(home: home)
-        #expect(second.waitForLine(Self.onRoute("library")) != nil, "\(second.allLines)\n\(second.stderr)")
-        #expect(second.waitForLine(Self.libraryLoaded(120)) != nil)
+        #expect(await second.waitForLine(Self.onRoute("library")) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(Self.libraryLoaded(120)) != nil)
         #expect(server.requestCount("/api/v1/auth/login") == logins)
         #expect(!second.allLines.contains { $0.contains("\"route\":\"login\"") })
         second.closeInput()
-        #expect(second.waitForExit() == 0)
+        #expect(await second.waitForExit() == 0)
     }
 
     @Test func anExpiredTokenIsRefreshedSilently() async throws {
@@ -75,21 +75,21 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(app.waitForLine(Self.onRoute("login")) != nil, "\(app.allLines)")
+        #expect(await app.waitForLine(Self.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.librarySettled(30)) != nil, "\(app.allLines)")
+        #expect(await app.waitForLine(Self.librarySettled(30)) != nil, "\(app.allLines)")
         server.expireAccessTokens()
         app.send(#"{"action":"reload"}"#)
         // The cached books show at once; the delta sync behind them hits the
         // 401 and refreshes the token without a word to the user.
         let deadline = Date().addingTimeInterval(10)
-        while server.requestCount("/api/v1/sync/books") < 3, Date() < deadline { usleep(20_000) }
+        while server.requestCount("/api/v1/sync/books") < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.requestCount("/api/v1/auth/refresh") == 1)
         #expect(server.requestCount("/api/v1/sync/books") == 3, "first sync, the refused delta, the retried delta")
-        #expect(app.waitForLines(count: 2, Self.libraryLoaded(30)).count >= 2)
+        #expect(await app.waitForLines(count: 2, Self.libraryLoaded(30)).count >= 2)
         #expect(!app.allLines.contains { $0.contains("\"route\":\"login\"") && $0.contains("sessionLapsed") })
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func aRevokedSessionLandsOnSignInWithAMessage() async throws {
@@ -97,15 +97,15 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        _ = app.waitForLine(Self.onRoute("login"))
+        _ = await app.waitForLine(Self.onRoute("login"))
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.librarySettled(10)) != nil)
+        #expect(await app.waitForLine(Self.librarySettled(10)) != nil)
         server.revokeAllSessions()
         app.send(#"{"action":"reload"}"#)
-        let login = app.waitForLine { $0["route"] as? String == "login" && Self.state($0)?["notice"] is String }
+        let login = await app.waitForLine { $0["route"] as? String == "login" && Self.state($0)?["notice"] is String }
         #expect((Self.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines)")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func elevenFastBadLoginsShowTheRateLimitMessage() async throws {
@@ -113,12 +113,12 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        _ = app.waitForLine(Self.onRoute("login"))
+        _ = await app.waitForLine(Self.onRoute("login"))
         for attempt in 1...11 {
             app.send(#"{"action":"login","email":"ada@example.com","password":"wrong-\#(attempt)"}"#)
-            _ = app.waitForLines(count: attempt) { Self.state($0)?["status"] as? String == "failed" }
+            _ = await app.waitForLines(count: attempt) { Self.state($0)?["status"] as? String == "failed" }
         }
-        let failures = app.waitForLines(count: 11) { Self.state($0)?["status"] as? String == "failed" }
+        let failures = await app.waitForLines(count: 11) { Self.state($0)?["status"] as? String == "failed" }
         #expect(failures.count == 11, "\(app.allLines)")
         #expect(failures.prefix(10).allSatisfy { Self.state($0)?["code"] as? String == "invalidCredentials" })
         let last = Self.state(failures.last)
@@ -126,7 +126,7 @@ struct HeadlessJourneyTests {
         #expect((last?["message"] as? String)?.contains("Wait a minute") == true)
         #expect(!app.stderr.contains("wrong-"), "a password reached the log")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func signOutReturnsToSignIn() async throws {
@@ -134,15 +134,15 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        _ = app.waitForLine(Self.onRoute("login"))
+        _ = await app.waitForLine(Self.onRoute("login"))
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.libraryLoaded(5)) != nil)
+        #expect(await app.waitForLine(Self.libraryLoaded(5)) != nil)
         app.send(#"{"action":"logout"}"#)
-        let routes = app.waitForLines(count: 2, Self.onRoute("login"))
+        let routes = await app.waitForLines(count: 2, Self.onRoute("login"))
         #expect(routes.count == 2, "\(app.allLines)")
         #expect(server.requestCount("/api/v1/auth/logout") == 1)
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func searchAndSortFromTheCommandLineAndTheSortIsKeptAcrossARestart() async throws {
@@ -150,37 +150,37 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        func state(_ app: HeadlessProcess, _ match: @escaping ([String: Any]) -> Bool) -> [String: Any]? {
-            Self.state(app.waitForLine { $0["route"] as? String == "library" && (Self.state($0).map(match) ?? false) })
+        func state(_ app: HeadlessProcess, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+            Self.state(await app.waitForLine { $0["route"] as? String == "library" && (Self.state($0).map(match) ?? false) })
         }
 
         let app = try HeadlessProcess(home: home)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        _ = app.waitForLine(Self.onRoute("login"))
+        _ = await app.waitForLine(Self.onRoute("login"))
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(app.waitForLine(Self.libraryLoaded(40)) != nil)
+        #expect(await app.waitForLine(Self.libraryLoaded(40)) != nil)
 
         // Every generated title ends in its number: "17" finds one book.
         app.send(#"{"action":"search","query":"17"}"#)
-        let found = state(app) { $0["query"] as? String == "17" }
+        let found = await state(app) { $0["query"] as? String == "17" }
         #expect(found?["visibleCount"] as? Int == 1, "\(app.allLines.suffix(3))")
         let titles = (found?["books"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
         #expect(titles?.count == 1 && titles?.first?.hasSuffix(" 17") == true, "\(titles ?? [])")
         app.send(#"{"action":"search","query":""}"#)
-        #expect(state(app) { $0["query"] as? String == "" && $0["visibleCount"] as? Int == 40 } != nil)
+        #expect(await state(app) { $0["query"] as? String == "" && $0["visibleCount"] as? Int == 40 } != nil)
 
         app.send(#"{"action":"sort","by":"duration"}"#)
-        #expect(state(app) { $0["sort"] as? String == "duration" } != nil)
+        #expect(await state(app) { $0["sort"] as? String == "duration" } != nil)
         app.send(#"{"action":"sort","by":"loudness"}"#)
-        #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
 
         // A restart: signed in, from the cache, sorted as left.
         let again = try HeadlessProcess(home: home)
-        let restored = state(again) { $0["status"] as? String == "loaded" && $0["bookCount"] as? Int == 40 }
+        let restored = await state(again) { $0["status"] as? String == "loaded" && $0["bookCount"] as? Int == 40 }
         #expect(restored?["sort"] as? String == "duration")
         again.send(#"{"action":"quit"}"#)
-        #expect(again.waitForExit() == 0)
+        #expect(await again.waitForExit() == 0)
     }
 }

@@ -29,13 +29,13 @@ struct HeadlessNoDesktopTests {
         let environment = try Self.withoutSessionBus(home)
 
         let first = try HeadlessProcess(home: home, environment: environment)
-        #expect(first.waitForLine(Journey.onRoute("serverSetup")) != nil, "\(first.stderr)")
+        #expect(await first.waitForLine(Journey.onRoute("serverSetup")) != nil, "\(first.stderr)")
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(first.waitForLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Journey.onRoute("adminSetup")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(first.waitForLine(Journey.libraryLoaded(25)) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Journey.libraryLoaded(25)) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"quit"}"#)
-        #expect(first.waitForExit() == 0)
+        #expect(await first.waitForExit() == 0)
         // Said once, on stderr, with the place.
         let keyfile = home.appendingPathComponent("config/glib-2.0/settings/keyfile").path
         #expect(first.stderr.components(separatedBy: "No D-Bus session bus: settings are kept in \(keyfile)").count == 2, "\(first.stderr)")
@@ -46,12 +46,12 @@ struct HeadlessNoDesktopTests {
         // The next launch remembers the server and the session.
         let logins = server.requestCount("/api/v1/auth/login")
         let second = try HeadlessProcess(home: home, environment: environment)
-        #expect(second.waitForLine(Journey.onRoute("library")) != nil, "\(second.allLines)\n\(second.stderr)")
-        #expect(second.waitForLine(Journey.libraryLoaded(25)) != nil)
+        #expect(await second.waitForLine(Journey.onRoute("library")) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(Journey.libraryLoaded(25)) != nil)
         #expect(server.requestCount("/api/v1/auth/login") == logins)
         #expect(!second.allLines.contains { $0.contains(#""route":"serverSetup""#) || $0.contains(#""route":"login""#) })
         second.closeInput()
-        #expect(second.waitForExit() == 0)
+        #expect(await second.waitForExit() == 0)
     }
 
     /// A private session bus (`dbus-run-session`) with no keyring daemon
@@ -69,12 +69,12 @@ struct HeadlessNoDesktopTests {
 
         let first = try HeadlessProcess(home: home, environment: environment, launcher: ["dbus-run-session", "--"])
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(first.waitForLine(timeout: 20, Journey.librarySettled(25)) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(25)) != nil, "\(first.allLines)\n\(first.stderr)")
         #expect(!first.allLines.contains { $0.contains(#""route":"login""#) && $0.contains("Your session has ended") })
         first.send(#"{"action":"quit"}"#)
-        #expect(first.waitForExit() == 0)
+        #expect(await first.waitForExit() == 0)
         #expect(!first.stderr.contains("analytical-engine"), "the password reached the log")
 
         let sessions = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("state/listenup").path)
@@ -82,10 +82,10 @@ struct HeadlessNoDesktopTests {
 
         let logins = server.requestCount("/api/v1/auth/login")
         let second = try HeadlessProcess(home: home, environment: environment, launcher: ["dbus-run-session", "--"])
-        #expect(second.waitForLine(timeout: 20, Journey.libraryLoaded(25)) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(timeout: 20, Journey.libraryLoaded(25)) != nil, "\(second.allLines)\n\(second.stderr)")
         #expect(server.requestCount("/api/v1/auth/login") == logins)
         #expect(!second.allLines.contains { $0.contains(#""route":"login""#) })
         second.closeInput()
-        #expect(second.waitForExit() == 0)
+        #expect(await second.waitForExit() == 0)
     }
 }

@@ -10,14 +10,14 @@ import Testing
 struct HeadlessPairingTests {
     static let loopback = ["LISTENUP_PAIRING_BIND": "127.0.0.1"]
 
-    @Test func pairsACurlCompanionThroughTheQRFile() throws {
+    @Test func pairsACurlCompanionThroughTheQRFile() async throws {
         let png = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-qr-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: png) }
         let app = try HeadlessProcess(arguments: ["--headless", "--qr-png", png.path], environment: Self.loopback)
-        _ = app.waitForLine { $0["route"] as? String == "serverSetup" }
+        _ = await app.waitForLine { $0["route"] as? String == "serverSetup" }
         app.send(#"{"action":"openPairing"}"#)
-        #expect(app.waitForLine { $0["event"] as? String == "route" && $0["route"] as? String == "pairing" } != nil)
-        let code = try #require(app.waitForLine { $0["event"] as? String == "pairingCode" }, "stdout: \(app.allLines) stderr: \(app.stderr)")
+        #expect(await app.waitForLine { $0["event"] as? String == "route" && $0["route"] as? String == "pairing" } != nil)
+        let code = try #require(await app.waitForLine { $0["event"] as? String == "pairingCode" }, "stdout: \(app.allLines) stderr: \(app.stderr)")
         let uri = try #require(code["uri"] as? String)
         #expect(uri.hasPrefix("listenup-pair:v1?"))
         let expiresAt = try #require(code["expiresAt"] as? String)
@@ -34,7 +34,7 @@ struct HeadlessPairingTests {
         let body = #"{"session":"\#(target.fields["session"] ?? "")","code":"\#(target.fields["code"] ?? "")","client_name":"Curl Phone","client_model":"curl"}"#
         let pairing = try ToolProcess(["curl", "-sk", "--max-time", "60", "--pinnedpubkey", target.pin, "-H", "Content-Type: application/json",
                                 "-d", body, "\(target.base)/api/v1/pair"])
-        let request = try #require(app.waitForLine { $0["event"] as? String == "pairingRequest" }, "stderr: \(app.stderr)")
+        let request = try #require(await app.waitForLine { $0["event"] as? String == "pairingRequest" }, "stderr: \(app.stderr)")
         #expect(request["client"] as? String == "Curl Phone")
         #expect(request["model"] as? String == "curl")
         #expect((request["comparisonCode"] as? String)?.count == 6)
@@ -54,23 +54,23 @@ struct HeadlessPairingTests {
         #expect(wrongPin.status == 90)
 
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
-    @Test func closePairingGoesBackAndBadConfirmationsAreRefused() throws {
+    @Test func closePairingGoesBackAndBadConfirmationsAreRefused() async throws {
         let app = try HeadlessProcess(environment: Self.loopback)
-        _ = app.waitForLine { $0["route"] as? String == "serverSetup" }
+        _ = await app.waitForLine { $0["route"] as? String == "serverSetup" }
         app.send(#"{"action":"confirmPairing","accept":true}"#)
-        #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil,
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil,
                 "confirmPairing outside pairing")
         app.send(#"{"action":"openPairing"}"#)
-        let code = try #require(app.waitForLine { $0["event"] as? String == "pairingCode" }, "stderr: \(app.stderr)")
+        let code = try #require(await app.waitForLine { $0["event"] as? String == "pairingCode" }, "stderr: \(app.stderr)")
         app.send(#"{"action":"confirmPairing","accept":"yes"}"#)
         app.send(#"{"action":"confirmPairing"}"#)
-        let errors = app.waitForLines(count: 3) { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" }
+        let errors = await app.waitForLines(count: 3) { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" }
         #expect(errors.count == 3, "\(app.allLines)")
         app.send(#"{"action":"closePairing"}"#)
-        let routes = app.waitForLines(count: 4) { $0["event"] as? String == "route" }.compactMap { $0["route"] as? String }
+        let routes = await app.waitForLines(count: 4) { $0["event"] as? String == "route" }.compactMap { $0["route"] as? String }
         #expect(routes == ["loading", "serverSetup", "pairing", "serverSetup"], "back to where it was")
         // Closed: the server no longer takes pairing requests.
         let target = PairingLinkTarget(uri: try #require(code["uri"] as? String))
@@ -78,17 +78,17 @@ struct HeadlessPairingTests {
         let object = try JSONSerialization.jsonObject(with: Data(info.output.utf8)) as? [String: Any]
         #expect(object?["pairing_open"] as? Bool == false, "\(info.output)")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
-    @Test func dashDashPairOpensPairingAtStartOverTheSavedState() throws {
+    @Test func dashDashPairOpensPairingAtStartOverTheSavedState() async throws {
         let app = try HeadlessProcess(arguments: ["--headless", "--pair"], environment: Self.loopback)
-        #expect(app.waitForLine { $0["event"] as? String == "pairingCode" } != nil, "stderr: \(app.stderr)")
+        #expect(await app.waitForLine { $0["event"] as? String == "pairingCode" } != nil, "stderr: \(app.stderr)")
         app.send(#"{"action":"closePairing"}"#)
-        let routes = app.waitForLines(count: 2) { $0["event"] as? String == "route" && $0["route"] as? String != "loading" }
+        let routes = await app.waitForLines(count: 2) { $0["event"] as? String == "route" && $0["route"] as? String != "loading" }
             .compactMap { $0["route"] as? String }
         #expect(routes == ["pairing", "serverSetup"], "\(app.allLines)")
         app.send(#"{"action":"quit"}"#)
-        #expect(app.waitForExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 }

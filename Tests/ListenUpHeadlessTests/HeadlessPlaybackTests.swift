@@ -46,9 +46,9 @@ struct HeadlessPlaybackTests {
     static func signIn(home: URL, url: String) async throws -> HeadlessProcess {
         let app = try HeadlessProcess(home: home, environment: sink)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
         return app
     }
 
@@ -60,18 +60,18 @@ struct HeadlessPlaybackTests {
 
         let first = try await Self.signIn(home: home, url: url)
         first.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let started = await first.awaitLine(timeout: 15, Self.playing(atLeast: 1_000))
+        let started = await first.waitForLine(timeout: 15, Self.playing(atLeast: 1_000))
         #expect(started != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         #expect(Self.player(started ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
 
         // A chapter in the second file, then pause: the span reaches the server.
         first.send(#"{"action":"chapter","index":2}"#)
-        #expect(await first.awaitLine(timeout: 15) { line in
+        #expect(await first.waitForLine(timeout: 15) { line in
             guard let state = Self.player(line) else { return false }
             return state["chapterIndex"] as? Int == 2 && state["status"] as? String == "playing" && (state["positionMs"] as? Int ?? 0) >= 8_500
         } != nil, "\(first.allLines.suffix(5))")
         first.send(#"{"action":"pause"}"#)
-        #expect(await first.awaitLine(timeout: 10, Self.status("paused")) != nil)
+        #expect(await first.waitForLine(timeout: 10, Self.status("paused")) != nil)
         for _ in 0..<100 where server.acceptedListeningEvents.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         let spans = server.acceptedListeningEvents
         #expect(spans.count >= 2, "the span before the chapter jump and the one before the pause: \(spans)")
@@ -81,23 +81,23 @@ struct HeadlessPlaybackTests {
 
         // Play on, then the process dies without a chance to save.
         first.send(#"{"action":"resume"}"#)
-        let lastSeen = await first.awaitLine(timeout: 15, Self.playing(atLeast: 11_500))
+        let lastSeen = await first.waitForLine(timeout: 15, Self.playing(atLeast: 11_500))
         #expect(lastSeen != nil, "\(first.allLines.suffix(5))")
         let killedAt = Self.player(lastSeen ?? [:])?["positionMs"] as? Int ?? 0
         kill(first.process.processIdentifier, SIGKILL)
-        _ = await first.awaitExit()
+        _ = await first.waitForExit()
 
         // The next run starts in the library and resumes within the rules:
         // at most 10 s of position lost, less the 3 s rewind after a pause.
         let second = try HeadlessProcess(home: home, environment: Self.sink)
-        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
         second.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let resumed = await second.awaitLine(timeout: 15, Self.status("playing"))
+        let resumed = await second.waitForLine(timeout: 15, Self.status("playing"))
         let position = Self.player(resumed ?? [:])?["positionMs"] as? Int ?? -1
         #expect(position >= killedAt - 13_000 && position <= killedAt, "resumed at \(position) after being killed at \(killedAt)")
         #expect(position >= 8_000 - 3_000, "never before the last pause, less the rewind")
         second.send(#"{"action":"quit"}"#)
-        #expect(await second.awaitExit() == 0)
+        #expect(await second.waitForExit() == 0)
         #expect(!second.stderr.contains("analytical-engine") && !first.stderr.contains("analytical-engine"))
     }
 
@@ -108,7 +108,7 @@ struct HeadlessPlaybackTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signIn(home: home, url: url)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.awaitLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         try await Task.sleep(for: .seconds(4))
         // Another file: a new request, with the token the engine was given,
         // which has run out (the session may have been refreshed meanwhile
@@ -116,12 +116,12 @@ struct HeadlessPlaybackTests {
         // refresh).
         let audioRequests = server.requestCount("/api/v1/audio")
         app.send(#"{"action":"seek","positionMs":16500}"#)
-        #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.waitForLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(server.requestCount("/api/v1/auth/refresh") >= 1)
         #expect(server.requestCount("/api/v1/audio") >= audioRequests + 2, "refused once, then asked again")
         #expect(!app.allLines.contains { $0.contains(#""status":"error""#) }, "\(app.allLines.filter { $0.contains("error") })")
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     @Test func refusalsAndCutsGiveClearStatesNotCrashes() async throws {
@@ -138,11 +138,11 @@ struct HeadlessPlaybackTests {
         // The connection drops mid-file: the player carries on past the cut.
         server.cutNextAudio(after: 64_000)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.awaitLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.waitForLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(Self.mapsGStreamer(pid))
         #expect(Self.threads(named: "listenup-gstbus", in: app.process.processIdentifier) == 1, "\(Self.threadNames(in: pid))")
         app.send(#"{"action":"stop"}"#)
-        #expect(await app.awaitLine(Self.status("stopped")) != nil)
+        #expect(await app.waitForLine(Self.status("stopped")) != nil)
         // Stopping ends the engine's bus thread (it sleeps on the bus until
         // told to end): no thread is left behind per book played.
         #expect(await Self.threadsEnd(named: "listenup-gstbus", in: app.process.processIdentifier))
@@ -151,18 +151,18 @@ struct HeadlessPlaybackTests {
         // (Every time: a refusal is answered once with fresh credentials.)
         server.refuseAudio(status: 403, times: 20)
         app.send(#"{"action":"play","bookId":"book-000000000000000000002"}"#)
-        let refused = await app.awaitLine(timeout: 15, Self.status("error"))
+        let refused = await app.waitForLine(timeout: 15, Self.status("error"))
         #expect(Self.player(refused ?? [:])?["code"] as? String == "forbidden", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         let message = Self.player(refused ?? [:])?["message"] as? String
         #expect(message?.contains("does not let") == true, "\(String(describing: message))")
 
         // Unknown book and bad arguments: clear answers, the app carries on.
         app.send(#"{"action":"play","bookId":"no-such-book"}"#)
-        #expect(app.waitForLine { Self.player($0)?["code"] as? String == "unknownBook" } != nil)
+        #expect(await app.waitForLine { Self.player($0)?["code"] as? String == "unknownBook" } != nil)
         app.send(#"{"action":"seek"}"#)
-        #expect(app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     /// Whether libgstreamer is mapped into the process.
@@ -234,11 +234,11 @@ struct HeadlessPlaybackTests {
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus
         let app = try HeadlessProcess(home: home, environment: environment)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.awaitLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
+        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
         var status = ""
         for _ in 0..<50 {
             status = try playerctl("status")
@@ -248,34 +248,10 @@ struct HeadlessPlaybackTests {
         #expect(status == "Playing", "\(app.stderr.suffix(2000))")
         #expect(try playerctl("metadata", "title") == "The Salt Observatory 1")
         _ = try playerctl("pause")
-        #expect(await app.awaitLine(timeout: 10, Self.status("paused")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(timeout: 10, Self.status("paused")) != nil, "\(app.allLines.suffix(3))")
         _ = try playerctl("next")
-        #expect(await app.awaitLine(timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == 1 } != nil, "next = the next chapter")
+        #expect(await app.waitForLine(timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == 1 } != nil, "next = the next chapter")
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
-    }
-}
-
-/// The process's blocking waits, run on a thread of their own: a test that
-/// blocks one of the few cooperative threads for seconds starves every
-/// other test's tasks (timeouts measured elsewhere then run late).
-extension HeadlessProcess {
-    private struct Unchecked<Value>: @unchecked Sendable {
-        // `@unchecked Sendable`: handed to one thread and back, never shared.
-        let value: Value
-    }
-
-    func awaitLine(timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
-        let matcher = Unchecked(value: match)
-        let found = await withCheckedContinuation { (done: CheckedContinuation<Unchecked<[String: Any]?>, Never>) in
-            Thread { done.resume(returning: Unchecked(value: self.waitForLine(timeout: timeout, matcher.value))) }.start()
-        }
-        return found.value
-    }
-
-    func awaitExit(timeout: TimeInterval = 10) async -> Int32? {
-        await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
-            Thread { done.resume(returning: self.waitForExit(timeout: timeout)) }.start()
-        }
+        #expect(await app.waitForExit() == 0)
     }
 }

@@ -64,12 +64,17 @@ final class HeadlessProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        // At end of file a readability handler is called again and again
+        // with no data (a thread spinning until the handler goes): each is
+        // removed at its pipe's end.
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
             self?.received(data)
         }
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
             guard let self else { return }
             self.lock.lock(); self.stderrData.append(data); self.lock.unlock()
         }
@@ -98,7 +103,40 @@ final class HeadlessProcess: @unchecked Sendable {
     }
 
     /// Waits until a stdout line satisfies `match`; returns the decoded object.
-    func waitForLine(timeout: TimeInterval = 10, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
+    func waitForLine(timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+        let matcher = Unchecked(value: match)
+        return await offThePool { self.blockingLine(timeout: timeout, matcher.value) }
+    }
+
+    /// Waits until `count` stdout lines satisfy `match`; returns them (fewer on timeout).
+    func waitForLines(count: Int, timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [[String: Any]] {
+        let matcher = Unchecked(value: match)
+        return await offThePool { self.blockingLines(count: count, timeout: timeout, matcher.value) }
+    }
+
+    /// Waits for the process to end; returns its status, or nil on timeout
+    /// (the process is then killed).
+    func waitForExit(timeout: TimeInterval = 10) async -> Int32? {
+        await offThePool { self.blockingExit(timeout: timeout) }
+    }
+
+    /// Runs a blocking wait on a thread of its own: a test that blocks one
+    /// of the few cooperative threads (two on a 2-core machine) for seconds
+    /// starves every other test's tasks, whose own time limits then run out.
+    private func offThePool<Value>(_ wait: @escaping () -> Value) async -> Value {
+        let work = Unchecked(value: wait)
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Unchecked<Value>, Never>) in
+            Thread { done.resume(returning: Unchecked(value: work.value())) }.start()
+        }
+        return result.value
+    }
+
+    private struct Unchecked<Value>: @unchecked Sendable {
+        // `@unchecked Sendable`: handed to one thread and back, never shared.
+        let value: Value
+    }
+
+    private func blockingLine(timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = 0
         lock.lock()
@@ -115,8 +153,7 @@ final class HeadlessProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits until `count` stdout lines satisfy `match`; returns them (fewer on timeout).
-    func waitForLines(count: Int, timeout: TimeInterval = 10, _ match: ([String: Any]) -> Bool) -> [[String: Any]] {
+    private func blockingLines(count: Int, timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
@@ -138,9 +175,7 @@ final class HeadlessProcess: @unchecked Sendable {
         return String(decoding: stderrData, as: UTF8.self)
     }
 
-    /// Waits for the process to end; returns its status, or nil on timeout
-    /// (the process is then killed).
-    func waitForExit(timeout: TimeInterval = 10) -> Int32? {
+    private func blockingExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline {
@@ -153,6 +188,8 @@ final class HeadlessProcess: @unchecked Sendable {
     }
 
     deinit {
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
         if ownsHome { try? FileManager.default.removeItem(at: home) }
     }

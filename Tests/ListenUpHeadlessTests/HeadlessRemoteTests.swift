@@ -35,13 +35,13 @@ struct HeadlessRemoteTests {
     /// Pairs a curl "Curl Phone" with the app (pairing then closed).
     static func pair(_ app: HeadlessProcess, qr png: URL) async throws -> Remote {
         app.send(#"{"action":"openPairing"}"#)
-        #expect(await app.awaitLine(timeout: 20) { $0["event"] as? String == "pairingCode" } != nil, "\(app.stderr.suffix(2000))")
+        #expect(await app.waitForLine(timeout: 20) { $0["event"] as? String == "pairingCode" } != nil, "\(app.stderr.suffix(2000))")
         let decoded = try ToolProcess(["zbarimg", "--raw", "-q", png.path]).finish()
         let target = PairingLinkTarget(uri: decoded.output.trimmingCharacters(in: .newlines))
         let body = #"{"session":"\#(target.fields["session"] ?? "")","code":"\#(target.fields["code"] ?? "")","client_name":"Curl Phone","client_model":"curl"}"#
         let pairing = try ToolProcess(["curl", "-sk", "--max-time", "60", "--pinnedpubkey", target.pin, "-H", "Content-Type: application/json",
                                        "-d", body, "\(target.base)/api/v1/pair"])
-        #expect(await app.awaitLine(timeout: 20) { $0["event"] as? String == "pairingRequest" } != nil)
+        #expect(await app.waitForLine(timeout: 20) { $0["event"] as? String == "pairingRequest" } != nil)
         app.send(#"{"action":"confirmPairing","accept":true}"#)
         let answer = pairing.finish()
         let reply = try #require(try JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any], "\(answer.output)")
@@ -78,18 +78,18 @@ struct HeadlessRemoteTests {
         environment["LISTENUP_PAIRING_BIND"] = "127.0.0.1"
         let first = try HeadlessProcess(arguments: ["--headless", "--qr-png", png.path], home: home, environment: environment)
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await first.awaitLine(Journey.onRoute("login")) != nil)
+        #expect(await first.waitForLine(Journey.onRoute("login")) != nil)
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
         let remote = try await Self.pair(first, qr: png)
         #expect(try remote.curl("/api/v1/player").status == "200")
         first.send(#"{"action":"quit"}"#)
-        #expect(await first.awaitExit() == 0)
+        #expect(await first.waitForExit() == 0)
 
         // The next run serves the paired device without the pairing screen,
         // at the same address.
         let second = try HeadlessProcess(home: home, environment: environment)
-        #expect(await second.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
         var status = ""
         for _ in 0..<50 where status != "200" {
             status = (try? remote.curl("/api/v1/player").status) ?? ""
@@ -97,9 +97,9 @@ struct HeadlessRemoteTests {
         }
         #expect(status == "200", "\(second.stderr.suffix(2000))")
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
-        #expect(await second.awaitLine(timeout: 20, Listening.playing(atLeast: 300)) != nil)
+        #expect(await second.waitForLine(timeout: 20, Listening.playing(atLeast: 300)) != nil)
         second.send(#"{"action":"quit"}"#)
-        #expect(await second.awaitExit() == 0)
+        #expect(await second.waitForExit() == 0)
     }
 
     @Test func aPairedCurlDrivesAndFollowsThePlayer() async throws {
@@ -113,9 +113,9 @@ struct HeadlessRemoteTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let app = try HeadlessProcess(arguments: ["--headless", "--qr-png", png.path], home: home, environment: environment)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.awaitLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.awaitLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
         let remote = try await Self.pair(app, qr: png)
 
         // Nothing playing yet; the wrong token is refused.
@@ -132,21 +132,21 @@ struct HeadlessRemoteTests {
 
         // Play a book from the remote: the app plays it and says who asked.
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
-        #expect(await app.awaitLine(timeout: 20, Listening.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(2000))")
-        let notice = await app.awaitLine { $0["event"] as? String == "remote" }
+        #expect(await app.waitForLine(timeout: 20, Listening.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(2000))")
+        let notice = await app.waitForLine { $0["event"] as? String == "remote" }
         #expect(notice?["message"] as? String == "Playing from Curl Phone")
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"no-such-book"}"#).status == "404")
 
         // Pause, seek and chapter change: the app's state and the follower's.
         #expect(try remote.curl("/api/v1/player/pause", method: "POST").status == "204")
-        #expect(await app.awaitLine(Listening.status("paused")) != nil)
+        #expect(await app.waitForLine(Listening.status("paused")) != nil)
         #expect(try remote.curl("/api/v1/player/seek", method: "POST", body: #"{"positionMs":6000}"#).status == "204")
-        #expect(await app.awaitLine { (Listening.player($0)?["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false } != nil)
+        #expect(await app.waitForLine { (Listening.player($0)?["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false } != nil)
         // The stream keeps the latest state of each quarter second: the seek
         // is seen before the next change is sent.
         #expect(await Self.follower(events) { ($0["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false })
         #expect(try remote.curl("/api/v1/player/chapter", method: "POST", body: #"{"index":2}"#).status == "204")
-        #expect(await app.awaitLine { Listening.player($0)?["chapterIndex"] as? Int == 2 && Listening.player($0)?["status"] as? String == "paused" }
+        #expect(await app.waitForLine { Listening.player($0)?["chapterIndex"] as? Int == 2 && Listening.player($0)?["status"] as? String == "paused" }
             != nil, "the new file is ready, still paused \(app.allLines.suffix(4)) \(app.stderr.suffix(2500))")
         #expect(try remote.curl("/api/v1/player/chapter", method: "POST", body: #"{"index":99}"#).status == "400")
         let state = try remote.state()
@@ -168,6 +168,6 @@ struct HeadlessRemoteTests {
         #expect(try remote.curl("/api/v1/player").status == "401")
 
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.awaitExit() == 0)
+        #expect(await app.waitForExit() == 0)
     }
 }
