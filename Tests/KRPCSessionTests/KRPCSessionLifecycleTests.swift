@@ -77,7 +77,7 @@ struct KRPCSessionLifecycleTests {
     }
 
     @Test func droppingTheLastReferenceEndsTheSessionPolitely() async throws {
-        try await withTimeout(.seconds(15)) {
+        try await withTimeout(.seconds(45)) {
             let (server, peer, stream) = try await { () async throws -> (ScriptedWebSocketServer, ScriptedKRPCPeer, AsyncThrowingStream<String, any Error>) in
                 let fixture = try await connectedSession()
                 return (fixture.server, fixture.peer, await fixture.session.stream(.observeEvents, arguments: "{}"))
@@ -124,7 +124,7 @@ struct KRPCSessionLifecycleTests {
     }
 
     @Test func aServerThatNeverAnswersTheHandshakeFailsTheConnect() async throws {
-        try await withTimeout(.seconds(15)) {
+        try await withTimeout(.seconds(45)) {
             let server = try await ScriptedWebSocketServer.start()
             let configuration = KRPCSessionConfiguration(handshakeTimeout: .milliseconds(300), callTimeout: .seconds(1),
                                                          tickInterval: .milliseconds(50))
@@ -142,7 +142,7 @@ struct KRPCSessionLifecycleTests {
 
     @Test func aRefusedTokenIsRefreshedOnceAndTheSecondUpgradeSucceeds() async throws {
         let capture = LogCapture()
-        try await withTimeout(.seconds(8)) {
+        try await withTimeout(.seconds(45)) {
             let server = try await ScriptedWebSocketServer.start(requiring: ("Authorization", "Bearer fresh-token"))
             let asked = TokenRequests()
             let connecting = Task {
@@ -168,7 +168,7 @@ struct KRPCSessionLifecycleTests {
     }
 
     @Test func aSecondRefusalIsUnauthorized() async throws {
-        try await withTimeout(.seconds(15)) {
+        try await withTimeout(.seconds(45)) {
             let server = try await ScriptedWebSocketServer.start(requiring: ("Authorization", "Bearer never"))
             let plain = Task {
                 try await KRPCSession.connect(url: server.url(path: "/api/rpc/authed"), headers: [("Authorization", "Bearer x")],
@@ -186,7 +186,7 @@ struct KRPCSessionLifecycleTests {
     }
 
     @Test func anUnreachableServerIsATransportError() async throws {
-        try await withTimeout(.seconds(15)) {
+        try await withTimeout(.seconds(45)) {
             let server = try await ScriptedWebSocketServer.start()
             let url = server.url(path: "/api/rpc/public")
             await server.stop()

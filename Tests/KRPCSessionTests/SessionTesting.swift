@@ -14,7 +14,9 @@ struct TestTimeout: Error, CustomStringConvertible {
 
 /// Runs `body` and fails with ``TestTimeout`` after `limit`, even if `body`
 /// waits on something that ignores cancellation (it is cancelled, not awaited).
-func withTimeout<T: Sendable>(_ limit: Duration = .seconds(5),
+/// The limit tells a hang from a slow run, not fast from slow: a busy 2-core
+/// CI machine has kept a task from running for over ten seconds.
+func withTimeout<T: Sendable>(_ limit: Duration = .seconds(45),
                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let race = TimeoutRace<T>()
     return try await withCheckedThrowingContinuation { continuation in
@@ -138,7 +140,7 @@ func connectedSession(path: String = "/api/rpc/public", configuration: KRPCSessi
 }
 
 /// Runs `body` against a fresh connected session within `limit`, then tears it down.
-func withSession(_ limit: Duration = .seconds(10), configuration: KRPCSessionConfiguration = .fast,
+func withSession(_ limit: Duration = .seconds(45), configuration: KRPCSessionConfiguration = .fast,
                  logger: Logger = quietLogger,
                  _ body: @escaping @Sendable (SessionFixture) async throws -> Void) async throws {
     try await withTimeout(limit) {

@@ -170,9 +170,10 @@ struct DiscoveryServerTests {
         // of our ports is still listening, established or half-closed (those hold a descriptor).
         #expect(liveSockets(onLocalPorts: ports).isEmpty, "\(liveSockets(onLocalPorts: ports))")
         // And the process's descriptor count did not grow with the cycles: a leak per
-        // cycle shows as ≥ 100; runtime threads and tests running alongside add a few.
+        // cycle shows as ≥ 100; runtime threads and tests running alongside (a
+        // child process's pipes, a server's sockets) add some dozens.
         let after = openFileDescriptors()
-        #expect(after - before <= 40, "descriptors before \(before), after \(after): \(Set(descriptorTargets()).subtracting(beforeTargets).sorted())")
+        #expect(after - before <= 80, "descriptors before \(before), after \(after): \(Set(descriptorTargets()).subtracting(beforeTargets).sorted())")
         #expect(ports.count > 1)
     }
 
@@ -319,7 +320,10 @@ struct DiscoveryServerTests {
         let silent = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
         let start = clock.now
         try await silent.closeFuture.get()
-        #expect(clock.now - start < .seconds(3))
+        // (The bounds leave a busy machine seconds of slack and still tell
+        // a deadline from none: the idle timeout here is 1 s, and the
+        // trickle below would keep a connection with no deadline open 8 s.)
+        #expect(clock.now - start < .seconds(5))
         // Slow: trickles a TLS record header a byte at a time, never finishing.
         let slow = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
         let slowStart = clock.now
@@ -331,7 +335,7 @@ struct DiscoveryServerTests {
         }
         try await slow.closeFuture.get()
         trickle.cancel()
-        #expect(clock.now - slowStart < .seconds(4))
+        #expect(clock.now - slowStart < .seconds(7))
         await fixture.server.stop()
     }
 

@@ -9,9 +9,11 @@ import Testing
 struct PairingMDNSTests {
     static var required: Bool { ProcessInfo.processInfo.environment["LISTENUP_REQUIRE_AVAHI"] == "1" }
 
-    /// `avahi-browse -rtp` lines naming `name`; nil when no daemon answers.
+    /// `avahi-browse -rtp` lines naming `name`; nil when no daemon answers
+    /// in time. (`-t` waits for every resolve it started: one for a
+    /// service withdrawn meanwhile can leave it waiting for good.)
     static func browse(_ name: String) async throws -> [String]? {
-        let (status, output) = try await run(["avahi-browse", "-rtp", "_listenup-pair._tcp"])
+        let (status, output) = try await run(["timeout", "10", "avahi-browse", "-rtp", "_listenup-pair._tcp"])
         guard status == 0 else { return nil }
         return output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("=") && $0.contains(name) }
     }

@@ -32,7 +32,7 @@ struct ClosingTests {
     @Test("a message the server sends between the client's close and its answer is still delivered")
     func messageWhileClosing() async throws {
         let server = try await ScriptedWebSocketServer.start()
-        try await withTimeout(.seconds(20)) {
+        try await withTimeout(.seconds(45)) {
             // The client waits for the server's answer far longer than the
             // test needs (a loaded machine once took 3.9 s to get there).
             let connection = try await makeClient { $0.closeTimeout = .seconds(15) }.connect(to: server.url())

@@ -66,7 +66,7 @@ struct MessagingTests {
         let server = try await ScriptedWebSocketServer.start()
         let line = String(repeating: "0123456789abcdefghijklmnopqrstuvwxyzé", count: 3) + "\n"
         let large = String(repeating: line, count: 20_000_000 / line.utf8.count) + "END"
-        try await withTimeout(.seconds(5)) {
+        try await withTimeout(.seconds(45)) {
             let connection = try await makeClient().connect(to: server.url())
             let peer = try await server.nextPeer()
             var messages = connection.messages.makeAsyncIterator()

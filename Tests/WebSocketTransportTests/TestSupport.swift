@@ -13,7 +13,9 @@ struct TestTimeout: Error, CustomStringConvertible {
 
 /// Runs `body` and fails with ``TestTimeout`` after `limit`, even if `body`
 /// waits on something that ignores cancellation (it is cancelled, not awaited).
-func withTimeout<T: Sendable>(_ limit: Duration = .seconds(10),
+/// The limit tells a hang from a slow run, not fast from slow: a busy 2-core
+/// CI machine has kept a task from running for over ten seconds.
+func withTimeout<T: Sendable>(_ limit: Duration = .seconds(45),
                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     // A promise completes once: whichever of the two comes first wins.
     let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: T.self)
