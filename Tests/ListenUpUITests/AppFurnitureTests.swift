@@ -9,22 +9,6 @@ import XCTest
 /// The app's furniture: window state kept across runs, the preferences
 /// window, the shortcuts window, the accelerators.
 final class AppFurnitureTests: XCTestCase {
-    /// Runs `body` inside an activated application (windows need one).
-    @MainActor
-    private static func withApplication(_ id: String, _ body: @escaping @MainActor (UnsafeMutablePointer<AdwApplication>) -> Void) {
-        MainContext.installDispatchBridge()
-        let app = newObject(adw_application_new("io.github.listenup.Desktop.\(id)", G_APPLICATION_NON_UNIQUE))
-        let activation = app.connect(.activate) {
-            body(app)
-            g_application_quit(app.cast(to: GApplication.self))
-        }
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
-        _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
-        activation.disconnect() // the handler stays connected until here
-        free(argv[0])
-        g_object_unref(app)
-    }
-
     func testTheWindowOpensAtItsSavedSizeAndSavesItOnClose() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
@@ -32,7 +16,7 @@ final class AppFurnitureTests: XCTestCase {
             var dependencies = Dependencies.test()
             dependencies.settings = settings
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
-            Self.withApplication("WindowStateTest") { app in
+            withApplication("WindowStateTest") { app in
                 let main = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 var width: Int32 = 0
                 var height: Int32 = 0
@@ -68,7 +52,7 @@ final class AppFurnitureTests: XCTestCase {
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
             // Signed out of a known server: the auth state says which.
             navigator.update(.needsLogin(KnownServer(url: URL(string: "https://books.example.org")!)))
-            Self.withApplication("PreferencesTest") { app in
+            withApplication("PreferencesTest") { app in
                 let main = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 let preferences = PreferencesWindow(model: navigator.makePreferences(), parent: main.window) {}
                 preferences.present()

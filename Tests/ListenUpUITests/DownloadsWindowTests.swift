@@ -11,22 +11,6 @@ import XCTest
 /// each download with Remove, and Remove All, which asks first) and the
 /// window's toast when a book cannot be downloaded.
 final class DownloadsWindowTests: XCTestCase {
-    /// Runs `body` inside an activated application (windows need one).
-    @MainActor
-    private static func withApplication(_ id: String, _ body: @escaping @MainActor (UnsafeMutablePointer<AdwApplication>) -> Void) {
-        MainContext.installDispatchBridge()
-        let app = newObject(adw_application_new("io.github.listenup.Desktop.\(id)", G_APPLICATION_NON_UNIQUE))
-        let activation = app.connect(.activate) {
-            body(app)
-            g_application_quit(app.cast(to: GApplication.self))
-        }
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
-        _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
-        activation.disconnect() // the handler stays connected until here
-        free(argv[0])
-        g_object_unref(app)
-    }
-
     func testPreferencesListTheDownloadsAndRemoveAllAsksFirst() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
@@ -34,7 +18,7 @@ final class DownloadsWindowTests: XCTestCase {
             // The library preview with the `mixed` downloads: the navigator's.
             XCTAssertTrue(navigator.preview(.library, state: "downloads"))
             guard let downloads = navigator.downloads else { return XCTFail("the preview has downloads") }
-            Self.withApplication("DownloadsPreferencesTest") { app in
+            withApplication("DownloadsPreferencesTest") { app in
                 let main = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 let preferences = PreferencesWindow(model: navigator.makePreferences(), parent: main.window) {}
                 preferences.present()
@@ -87,7 +71,7 @@ final class DownloadsWindowTests: XCTestCase {
             let dependencies = Dependencies.test(settings: AppSettings(serverURL: server.absoluteString), sessions: .inMemory([stored]))
             let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
             var toast: String?
-            Self.withApplication("DownloadsToastTest") { app in
+            withApplication("DownloadsToastTest") { app in
                 let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
                 window.present()
                 navigator.start()

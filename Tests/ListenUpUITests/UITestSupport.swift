@@ -91,3 +91,20 @@ func loadPNG(_ path: String) -> (width: Int, height: Int, pixel: (Int, Int) -> R
         return RenderedImage.Pixel(red: bytes[i + 2], green: bytes[i + 1], blue: bytes[i], alpha: bytes[i + 3])
     })
 }
+
+/// Runs `body` inside an activated application (windows need one), then
+/// quits and frees it.
+@MainActor
+func withApplication(_ id: String, _ body: @escaping @MainActor (UnsafeMutablePointer<AdwApplication>) -> Void) {
+    MainContext.installDispatchBridge()
+    let app = newObject(adw_application_new("io.github.listenup.Desktop.\(id)", G_APPLICATION_NON_UNIQUE))
+    let activation = app.connect(.activate) {
+        body(app)
+        g_application_quit(app.cast(to: GApplication.self))
+    }
+    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
+    _ = g_application_run(app.cast(to: GApplication.self), 1, &argv)
+    activation.disconnect() // the handler stays connected until here
+    free(argv[0])
+    g_object_unref(app)
+}
