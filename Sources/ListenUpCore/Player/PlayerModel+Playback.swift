@@ -51,11 +51,13 @@ extension PlayerModel {
         let connection = session.connection
         // A downloaded book plays from its files: no audio access to ask
         // for, no header, nothing from the network but the server's
-        // position (which waits at most 3 s, and not at all offline).
-        let downloaded = downloads?.localTimeline(bookID: bookID)
+        // position (which waits at most 3 s, and not at all offline). A
+        // download whose files are no longer the book's (the server changed
+        // them since) is not used: the book streams.
+        let downloaded = downloads?.localTimeline(bookID: bookID).flatMap { $0.files.map(\.id) == files.map(\.id) ? $0.files : nil }
         if downloaded != nil { dependencies.logger.info("Playing from the download", metadata: ["book": "\(bookID)"]) }
         Task {
-            async let access = downloaded != nil ? .success(AudioAccess(urls: [:], headers: [:]))
+            async let access = downloaded != nil ? .success(AudioAccess(urls: Self.urls(of: downloaded ?? []), headers: [:]))
                 : Self.audioAccess(bookID: bookID, fileIDs: files.map(\.id), connection: connection)
             let server = await Self.serverPosition(of: bookID, after: local?.updatedAt, connection: connection)
             let audio = await access
@@ -70,16 +72,16 @@ extension PlayerModel {
                     guard let url = access.urls[timeline.files[index].id] else { continue }
                     timeline.files[index].url = url
                 }
-                if let downloaded, downloaded.files.map(\.id) == timeline.files.map(\.id) {
-                    timeline.files = downloaded.files
-                    timeline.headers = [:]
-                }
                 let resume = ListeningRules.resumePoint(local: local, server: server, duration: timeline.duration)
                 var start = resume?.position ?? 0
                 if let resume, start > 0 { start -= ListeningRules.rewind(afterPause: Date().timeIntervalSince(resume.updatedAt)) }
                 load(timeline, at: max(0, start))
             }
         }
+    }
+
+    private static func urls(of files: [PlaybackTimeline.File]) -> [String: URL] {
+        Dictionary(files.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func audioAccess(bookID: String, fileIDs: [String], connection: any ServerConnection) async -> Result<AudioAccess, APIClientError> {

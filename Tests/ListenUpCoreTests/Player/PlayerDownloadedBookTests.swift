@@ -16,7 +16,9 @@ struct PlayerDownloadedBookTests {
     }
 
     /// PlayerModelTests' book (two files), downloaded unless `downloaded` is false.
-    func rig(downloaded: Bool = true, cover: Bool = false) async throws -> Rig {
+    /// - Parameter filesChanged: the library's book has other files than
+    ///   the download (the server changed them after it was made).
+    func rig(downloaded: Bool = true, cover: Bool = false, filesChanged: Bool = false) async throws -> Rig {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
         let book = try PlayerModelTests.book()
@@ -32,6 +34,12 @@ struct PlayerDownloadedBookTests {
             for file in download.files {
                 try Data(repeating: 7, count: Int(file.size)).write(to: store.url(bookID: "book-1", file: file))
             }
+        }
+        if filesChanged {
+            var changed = book
+            changed.audioFiles[1].id = "af-2-new"
+            changed.chapters?[2].audioFileID = "af-2-new"
+            try library.apply([changed], deleting: [], state: LibrarySyncState())
         }
         let engine = ScriptedEngine()
         var dependencies = Dependencies.test()
@@ -75,6 +83,16 @@ struct PlayerDownloadedBookTests {
         await settle { rig.engine.log.value.loaded != nil }
         let loaded = try #require(rig.engine.log.value.loaded)
         #expect(loaded.files.allSatisfy { !$0.url.isFileURL })
+        #expect(await rig.server.calls.contains("audio"))
+    }
+
+    @Test func aDownloadWhoseFilesTheServerChangedSinceIsNotUsed() async throws {
+        let rig = try await rig(filesChanged: true)
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.engine.log.value.loaded != nil }
+        let loaded = try #require(rig.engine.log.value.loaded)
+        #expect(loaded.files.map(\.id) == ["af-1", "af-2-new"])
+        #expect(loaded.files.map(\.url.lastPathComponent) == ["af-1", "af-2-new"], "each file at its own streaming address: \(loaded.files.map(\.url))")
         #expect(await rig.server.calls.contains("audio"))
     }
 }
