@@ -93,6 +93,18 @@ public struct BookDownload: Codable, Equatable, Sendable {
     /// The whole book, in bytes.
     public var totalBytes: Int64 { files.reduce(0) { $0 + max(0, $1.size) } }
 
+    /// What counts of `onDisk` (each file's bytes on disk, in order): a
+    /// file longer than its size counts as its size.
+    public func bytes(onDisk: [Int64]) -> Int64 {
+        zip(files, onDisk).reduce(0) { $0 + min($1.1, max(0, $1.0.size)) }
+    }
+
+    /// Whether every file is on disk at exactly its size (`onDisk` as for
+    /// ``bytes(onDisk:)``).
+    public func isWhole(onDisk: [Int64]) -> Bool {
+        files.count == onDisk.count && zip(files, onDisk).allSatisfy { $0.size == $1 }
+    }
+
     /// Whether it waits for, or has, its turn to download.
     public var isActive: Bool { status == .queued || status == .downloading }
 

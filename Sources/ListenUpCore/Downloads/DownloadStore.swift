@@ -38,7 +38,12 @@ extension DownloadStore {
 
     /// Bytes of every file of `download` on disk.
     public func bytesOnDisk(_ download: BookDownload) -> Int64 {
-        download.files.reduce(0) { $0 + min(bytesOnDisk(bookID: download.bookID, file: $1), max(0, $1.size)) }
+        download.bytes(onDisk: bytesOnDisk(eachFileOf: download))
+    }
+
+    /// Each file's bytes on disk, in the download's order.
+    public func bytesOnDisk(eachFileOf download: BookDownload) -> [Int64] {
+        download.files.map { bytesOnDisk(bookID: download.bookID, file: $0) }
     }
 }
 

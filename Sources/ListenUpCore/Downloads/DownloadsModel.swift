@@ -215,25 +215,27 @@ public final class DownloadsModel {
             dependencies.logger.warning("Could not read the downloads", metadata: ["reason": "\(error)"])
             saved = []
         }
+        let runs = configuration.concurrentBooks > 0
         for var download in saved {
+            let savedStatus = download.status
+            let onDisk = store.bytesOnDisk(eachFileOf: download)
             // A book that was downloading when the app stopped waits its
             // turn again; a done one whose files changed is fetched again.
             // (A model that starts nothing, a preview's, shows them as saved.)
-            let runs = configuration.concurrentBooks > 0
             if runs, download.status == .downloading { download.status = .queued }
-            if runs, download.status == .done, !isWhole(download) {
+            if runs, download.status == .done, !download.isWhole(onDisk: onDisk) {
                 download.status = .queued
                 dependencies.logger.info("A downloaded book's files changed on disk; downloading it again", metadata: ["book": "\(download.bookID)"])
             }
-            if download.status != saved.first(where: { $0.bookID == download.bookID })?.status { persist(download) }
-            items[download.bookID] = Item(download: download, bytes: store.bytesOnDisk(download))
+            if download.status != savedStatus { persist(download) }
+            items[download.bookID] = Item(download: download, bytes: download.bytes(onDisk: onDisk))
         }
         bytesOnDisk = store.totalBytesOnDisk()
         schedule()
     }
 
     private func isWhole(_ download: BookDownload) -> Bool {
-        download.files.allSatisfy { store.bytesOnDisk(bookID: download.bookID, file: $0) == $0.size }
+        download.isWhole(onDisk: store.bytesOnDisk(eachFileOf: download))
     }
 
     private func download(_ bookID: String) {
