@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ListenUpKRPC
 
 /// In-process test controls, for both protocols unless a control says otherwise.
 extension DemoServer {
@@ -126,13 +127,8 @@ extension DemoServer {
         /// The one-line JSON `--report-audio` prints:
         /// `{"event":"audio","bookId":…,"fileId":…,"range":"bytes=123-"|null,"status":206}`.
         public var jsonLine: String {
-            let range = self.range.map(Self.quoted) ?? "null"
-            return #"{"event":"audio","bookId":\#(Self.quoted(bookID)),"fileId":\#(Self.quoted(fileID)),"range":\#(range),"status":\#(status)}"#
-        }
-
-        private static func quoted(_ text: String) -> String {
-            let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+            let range = self.range.map { JSONQuoting.quoted($0) } ?? "null"
+            return #"{"event":"audio","bookId":\#(JSONQuoting.quoted(bookID)),"fileId":\#(JSONQuoting.quoted(fileID)),"range":\#(range),"status":\#(status)}"#
         }
     }
 

@@ -56,19 +56,10 @@ enum LiveDownloads {
     /// (the writes block them): one per book downloading at once.
     static let group = MultiThreadedEventLoopGroup(numberOfThreads: DownloadRules.concurrentBooks)
 
-    static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            // `read` is the idle time between two reads of the body (and
-            // before the head), not a deadline on the transfer.
-            timeout: .init(connect: .seconds(10), read: .seconds(30)),
-            decompression: .disabled
-        )
-        // A refused connection is an answer (the server is down: pause),
-        // not something to retry: the request has no deadline to stop it.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: group, configuration: configuration)
-    }()
+    /// The library's configuration (a refused connection is an answer: the
+    /// server is down, pause), with 30 s of silence ending a body: an idle
+    /// time, not a deadline on the transfer.
+    static let client = HTTPClient(eventLoopGroup: group, configuration: LiveHTTP.configuration(read: .seconds(30)))
 
     static func fetch(_ request: AudioFileFetcher.Request, progress: @escaping @Sendable (Int64) -> Void,
                       logger: Logger) async throws(AudioFileFetcher.Failure) {

@@ -21,13 +21,15 @@ extension HTTPTransport {
 
 /// The process-wide HTTP client behind ``HTTPTransport/live``. It lives as
 /// long as the process, so it is never shut down.
-private enum LiveHTTP {
+enum LiveHTTP {
     static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(read: .seconds(10)))
     /// For event streams: the server sends a heartbeat about every 15 s, so
     /// 75 s without a byte means the connection is dead.
     static let streamingClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(read: .seconds(75)))
 
-    private static func configuration(read: TimeAmount) -> HTTPClient.Configuration {
+    /// No redirects followed, no decompression, 10 s to connect, `read` the
+    /// longest wait between two reads (before the head and within the body).
+    static func configuration(read: TimeAmount) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: read),

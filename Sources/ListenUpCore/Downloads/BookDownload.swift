@@ -118,7 +118,7 @@ public struct BookDownload: Codable, Equatable, Sendable {
         }
         self.init(bookID: book.id, title: book.title, authors: book.authors,
                   files: files,
-                  chapters: details.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) },
+                  chapters: details.chapters.map(PlaybackTimeline.Chapter.init),
                   requestedAt: requestedAt, version: book.updatedAt, hasCover: false)
     }
 

@@ -23,8 +23,6 @@ struct DownloadJob: Sendable {
     let bytes: LockedValue<[String: Int64]>
     let logger: Logger
 
-    /// A cover is at most this big (the library's own limit).
-    static let maxCoverBytes = 10 * 1024 * 1024
     /// A body that ends before the file is whole is asked for again this
     /// many times (from where it stopped) before the book is paused.
     static let shortBodyRetries = 3
@@ -128,7 +126,7 @@ struct DownloadJob: Sendable {
         let file = store.folder(bookID: download.bookID).appendingPathComponent("cover")
         if FileManager.default.fileExists(atPath: file.path) { return true }
         do throws(APIClientError) {
-            guard let data = try await connection.cover(bookID: download.bookID, maxBytes: Self.maxCoverBytes) else { return false }
+            guard let data = try await connection.cover(bookID: download.bookID, maxBytes: CoverLoader.maxCoverBytes) else { return false }
             try? data.write(to: file, options: .atomic)
             return FileManager.default.fileExists(atPath: file.path)
         } catch {

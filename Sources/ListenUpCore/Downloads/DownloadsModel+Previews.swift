@@ -1,14 +1,12 @@
 import Foundation
 
 extension DownloadsModel {
-    /// The downloads' preview states a screen's preview can name
-    /// (`PreviewState(downloads:)`), over the library's preview books.
-    /// `mixed`: one book downloaded, one downloading (40 %), one queued,
-    /// one paused by the network, one refused for lack of space. `done`:
-    /// two books downloaded. `none`: nothing downloaded yet.
-    public static let previewStates = ["mixed", "done", "none"]
-
-    /// A model (in memory, nothing runs) in preview state `name`.
+    /// A model (in memory, nothing runs) in preview state `name`, over the
+    /// library's preview books, as a screen's preview names it
+    /// (`PreviewState(downloads:)`). `mixed`: one book downloaded, one
+    /// downloading (40 %), one queued, one paused by the network, one
+    /// refused for lack of space. `done`: two books downloaded. `none`:
+    /// nothing downloaded yet.
     public static func preview(_ name: String, dependencies: Dependencies) -> DownloadsModel {
         let store = InMemoryDownloadStore()
         let books = LibraryModel.previewBooks
@@ -17,7 +15,7 @@ extension DownloadsModel {
             let book = books[index]
             let files = (0..<3).map { BookDownload.File(id: "file-\($0)", name: "00\($0 + 1)-file-\($0).m4b", size: LibraryModel.previewFileSize(index),
                                                         duration: book.duration / 3) }
-            let chapters = book.decodedDetails.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
+            let chapters = book.decodedDetails.chapters.map(PlaybackTimeline.Chapter.init)
             let made = BookDownload(bookID: book.id, title: book.title, authors: book.authors, files: files, chapters: chapters,
                                     status: status, failure: failure, requestedAt: Date(timeIntervalSince1970: 1_750_000_000 + Double(index)),
                                     version: book.updatedAt, hasCover: false)

@@ -258,11 +258,10 @@ public final class DownloadsModel {
             refuse(bookID, BookDownload.Failure(code: "unknownBook", message: tr("This book is not in the library any more.")))
             return
         }
-        guard var download = BookDownload(book: cached) else {
+        guard let download = BookDownload(book: cached) else {
             refuse(bookID, BookDownload.Failure(code: "noAudio", message: tr("The server lists no audio for this book. Refresh the library and try again.")))
             return
         }
-        download.hasCover = false
         // A file counts as done at the size the server reported: without
         // one, nothing could tell a whole file from an empty one.
         guard download.files.allSatisfy({ $0.size > 0 }) else {

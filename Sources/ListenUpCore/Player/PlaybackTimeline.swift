@@ -39,6 +39,11 @@ public struct PlaybackTimeline: Equatable, Sendable {
             self.end = end
         }
 
+        /// A chapter as the library keeps it (a start and a duration).
+        public init(_ entry: BookDetails.ChapterEntry) {
+            self.init(title: entry.title, start: entry.start, end: entry.start + entry.duration)
+        }
+
         public var duration: Int64 { max(0, end - start) }
     }
 

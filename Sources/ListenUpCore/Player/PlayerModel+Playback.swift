@@ -37,7 +37,7 @@ extension PlayerModel {
         let base = PlaybackTimeline(
             bookID: bookID,
             files: files.map { PlaybackTimeline.File(id: $0.id, url: session.serverURL, start: 0, duration: $0.duration) },
-            chapters: details.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) })
+            chapters: details.chapters.map(PlaybackTimeline.Chapter.init))
         nowPlaying = NowPlaying(book: cached, chapters: base.chapters, duration: base.duration)
         fetchCover(of: cached)
         timeline = nil
@@ -173,7 +173,7 @@ extension PlayerModel {
             return
         }
         guard let cached, let files = cached.decodedDetails.audioFiles, !files.isEmpty else { return }
-        let chapters = cached.decodedDetails.chapters.map { PlaybackTimeline.Chapter(title: $0.title, start: $0.start, end: $0.start + $0.duration) }
+        let chapters = cached.decodedDetails.chapters.map(PlaybackTimeline.Chapter.init)
         let book = NowPlaying(book: cached, chapters: chapters, duration: files.reduce(0) { $0 + $1.duration })
         let local = try? listening.position(bookID: item.bookID)
         let resume = ListeningRules.resumePoint(local: local, server: ListeningPosition(bookID: item.bookID, position: item.position, updatedAt: item.lastPlayedAt),

@@ -66,13 +66,11 @@ enum DownloadText {
 
     /// The total of the downloads running or waiting, for the library's
     /// header: "2 books downloading · 35 %" (nil when none is).
-    static func total(of items: [DownloadsModel.Item]) -> (line: String, detail: String, fraction: Double)? {
-        let active = items.filter(\.download.isActive)
-        guard !active.isEmpty else { return nil }
-        let bytes = active.reduce(Int64(0)) { $0 + $1.bytes }
-        let total = active.reduce(Int64(0)) { $0 + $1.totalBytes }
+    static func total(of downloads: DownloadsModel) -> (line: String, detail: String, fraction: Double)? {
+        guard let (bytes, total) = downloads.activeProgress else { return nil }
         let fraction = total > 0 ? Double(bytes) / Double(total) : 0
-        let count = trn("%@ book downloading", "%@ books downloading", count: active.count, Localization.number(active.count))
+        let books = downloads.items.values.count(where: \.download.isActive)
+        let count = trn("%@ book downloading", "%@ books downloading", count: books, Localization.number(books))
         // TRANSLATORS: the library's download total: how many books, then the percentage, e.g. “2 books downloading · 35 %”.
         let line = tr("%@ · %@", count, percent(fraction))
         // TRANSLATORS: the download total's tooltip: bytes so far “of” all the books', e.g. “120 MB of 512 MB downloaded”.

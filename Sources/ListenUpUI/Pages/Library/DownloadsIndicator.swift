@@ -30,7 +30,7 @@ final class DownloadsIndicator {
         guard let downloads else { return }
         observation = StateObservation { [weak self, weak downloads] in
             guard let self, let downloads else { return }
-            self.show(DownloadText.total(of: Array(downloads.items.values)))
+            self.show(DownloadText.total(of: downloads))
         }
     }
 
