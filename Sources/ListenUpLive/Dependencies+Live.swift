@@ -58,10 +58,13 @@ extension Dependencies {
                 .replacingOccurrences(of: "library-", with: "covers-"))
         }
         // Downloads: one folder per server and user under
-        // `$XDG_DATA_HOME/listenup/downloads`, fetched by the download client.
+        // `$XDG_DATA_HOME/listenup/downloads`, named with the library file's
+        // key (`<key>/` for `library-<key>.sqlite`), fetched by the download client.
         let downloads = data.appendingPathComponent("downloads", isDirectory: true)
         dependencies.openDownloads = { server, userID in
-            FileDownloadStore(root: FileDownloadStore.root(in: downloads, server: server, userID: userID))
+            let library = SQLiteLibraryStore.url(in: downloads, server: server, userID: userID)
+            let key = String(library.deletingPathExtension().lastPathComponent.dropFirst("library-".count))
+            return FileDownloadStore(root: downloads.appendingPathComponent(key, isDirectory: true))
         }
         dependencies.audioFileFetcher = .live(logger: logger)
         dependencies.diskSpace = .live

@@ -60,13 +60,6 @@ public final class FileDownloadStore: DownloadStore {
         self.root = root
     }
 
-    /// The folder for `server` and `userID` under `base`
-    /// (`$XDG_DATA_HOME/listenup/downloads`).
-    public static func root(in base: URL, server: URL, userID: String) -> URL {
-        let key = "\(server.absoluteString)|\(userID)".unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? String($0) : "_" }.joined()
-        return base.appendingPathComponent(key, isDirectory: true)
-    }
-
     static let manifestName = "manifest.json"
 
     public func downloads() throws -> [BookDownload] {
