@@ -44,15 +44,25 @@ struct AudioFileFetcherTests {
         return data
     }
 
+    /// A demo server and a fresh folder (made when written to) for one
+    /// test; ``end(_:_:)`` after it.
+    func begin() async throws -> (DownloadTestServer, URL) {
+        (try await DownloadTestServer.start(logger: logs.logger), temporaryFolder("fetch"))
+    }
+
+    /// Stops the demo server and removes the folder.
+    func end(_ demo: DownloadTestServer, _ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+        Task { await demo.server.stop() }
+    }
+
     func contents(_ url: URL) -> Data {
         (try? Data(contentsOf: url)) ?? Data()
     }
 
     @Test func aWholeFileIsByteForByteWhatAPlainGETReturns() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
         let progress = LockedValue<[Int64]>([])
@@ -71,10 +81,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func aPartialFileIsContinuedWithARangeRequestAndWhatFollowsItIsReplaced() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
@@ -115,10 +123,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func aBodyLongerThanTheReportedSizeIsCutThereAndOversized() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
         let reported = Int64(source.count - 10_001)
@@ -131,10 +137,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func withoutTheTokenTheAnswerIsStatus401AndNoFileIsMade() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
 
         #expect(await fetch(try await request(demo, to: destination, headers: [:])) == .status(401))
@@ -142,10 +146,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func anUnknownFileIsStatus404() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let (book, _) = try demo.biggestFile()
         let access = try await demo.access(bookID: book.id, fileID: "af-missing")
         let request = AudioFileFetcher.Request(url: access.url, headers: access.headers, destination: folder.appendingPathComponent("x.wav"),
@@ -190,10 +192,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func aConnectionCutMidBodyIsANetworkFailureAndKeepsWhatArrived() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
         // Slowly, so the bytes before the cut reach the file (AsyncHTTPClient
@@ -211,10 +211,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func theServerStoppedMidBodyIsANetworkFailureAndTheRestFollowsWhenItIsBack() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
         demo.server.setAudioRateLimit(32_000)
@@ -243,10 +241,8 @@ struct AudioFileFetcherTests {
     }
 
     @Test func cancellingStopsTheFetchAtOnceAndKeepsWhatArrived() async throws {
-        let demo = try await DownloadTestServer.start(logger: logs.logger)
-        defer { Task { await demo.server.stop() } }
-        let folder = temporaryFolder("fetch")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (demo, folder) = try await begin()
+        defer { end(demo, folder) }
         let destination = folder.appendingPathComponent("part1.wav")
         let source = try await source(demo)
         // The whole file would take ten seconds or more.
