@@ -71,8 +71,13 @@ extension DemoService.State {
     /// position only moves forward (domain/listening.go:82); finished
     /// within 2 minutes of the end. Records the event and the position in
     /// the sync ledger.
+    ///
+    /// With `movesPosition` false (kRPC) the event is recorded and the
+    /// position row left alone, as today's server does: its
+    /// `recordListeningEvent` stores the event only, and positions are
+    /// written by `recordPosition` (`PlaybackServiceImpl.kt`).
     mutating func acceptListening(_ event: ListeningEventDTO, details: ListeningState.EventDetails, userID: String,
-                                  durations: [String: Int64], now: Date) -> ListeningOutcome {
+                                  durations: [String: Int64], now: Date, movesPosition: Bool = true) -> ListeningOutcome {
         guard !event.bookID.isEmpty, let total = durations[event.bookID] else { return .refused(.unknownBook) }
         guard event.endPositionMs > event.startPositionMs else { return .refused(.emptyRange) }
         guard event.startPositionMs >= 0 else { return .refused(.negativeStart) }
@@ -82,6 +87,12 @@ extension DemoService.State {
         listening.events[userID, default: [:]][event.id] = event
         listening.accepted.append(event)
         listening.details[event.id] = details
+        guard movesPosition else {
+            ledger.record(.listeningEvents, id: event.id, ownerID: userID, row: .listeningEvent(event, details), at: now)
+            let untouched = listening.progress[userID]?[event.bookID]
+                ?? ListeningState.Progress(startedAt: now, lastPlayedAt: now, updatedAt: now, createdAt: now)
+            return .accepted(untouched)
+        }
         let ended = Date(timeIntervalSince1970: Double(event.endedAt) / 1_000)
         var progress = listening.progress[userID]?[event.bookID]
             ?? ListeningState.Progress(startedAt: Date(timeIntervalSince1970: Double(event.startedAt) / 1_000),

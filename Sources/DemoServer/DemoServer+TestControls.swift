@@ -158,3 +158,61 @@ extension DemoServer {
         service.state.withLock { $0.requestCounts[path, default: 0] }
     }
 }
+
+extension DemoServer {
+    /// A book's position row as the server stores it (for tests).
+    public struct StoredPosition: Equatable, Sendable {
+        public var positionMs: Int64
+        public var finished: Bool
+        public var playbackSpeed: Double
+        public var volumeBoostDb: Double
+        public var measuredGainDb: Double?
+        public var currentChapterID: String?
+        public var lastPlayedAt: Date
+    }
+
+    /// Writes every user's row of `bookID` as another device (a phone)
+    /// would, and announces it live: on kRPC a whole `recordPosition` row
+    /// (a `playback_positions` event), on REST v1 the position and whether
+    /// it is finished (`listening.progress_updated`; the Go server keeps
+    /// no speed or boost).
+    public func recordPositionFromAnotherDevice(bookID: String, positionMs: Int64, finished: Bool, playbackSpeed: Double = 1,
+                                                volumeBoostDb: Double = 0, measuredGainDb: Double? = nil, lastPlayedAt: Date = Date()) {
+        let total = service.books.first { $0.id == bookID }?.totalDuration ?? 0
+        let stored = service.state.withLock { state -> ListeningState.Progress? in
+            let now = Date()
+            var last: ListeningState.Progress?
+            for user in state.users {
+                var progress = state.listening.progress[user.id]?[bookID]
+                    ?? ListeningState.Progress(startedAt: lastPlayedAt, lastPlayedAt: lastPlayedAt, updatedAt: now, createdAt: now)
+                progress.position = positionMs
+                progress.finished = finished
+                progress.finishedAt = finished ? (progress.finishedAt ?? now) : nil
+                progress.lastPlayedAt = lastPlayedAt
+                progress.updatedAt = now
+                if service.configuration.protocol == .krpc {
+                    progress.playbackSpeed = playbackSpeed
+                    progress.volumeBoostDb = volumeBoostDb
+                    progress.measuredGainDb = measuredGainDb
+                }
+                state.storeProgress(progress, userID: user.id, bookID: bookID, now: now)
+                last = progress
+            }
+            return last
+        }
+        guard let stored, service.configuration.protocol == .rest else { return }
+        service.events.broadcast("listening.progress_updated", ProgressUpdatedPayload(
+            bookID: bookID, progress: total > 0 ? min(1, Double(positionMs) / Double(total)) : 0, isFinished: finished,
+            currentPositionMs: positionMs, finishedAt: stored.finishedAt, lastPlayedAt: lastPlayedAt))
+    }
+
+    /// The first user's stored row of `bookID` (nil when there is none).
+    public func storedPosition(bookID: String) -> StoredPosition? {
+        service.state.withLock { state in
+            guard let user = state.users.first, let progress = state.listening.progress[user.id]?[bookID] else { return nil }
+            return StoredPosition(positionMs: progress.position, finished: progress.finished, playbackSpeed: progress.playbackSpeed,
+                                  volumeBoostDb: progress.volumeBoostDb, measuredGainDb: progress.measuredGainDb,
+                                  currentChapterID: progress.currentChapterID, lastPlayedAt: progress.lastPlayedAt)
+        }
+    }
+}

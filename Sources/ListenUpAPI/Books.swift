@@ -173,6 +173,10 @@ public struct Chapter: Codable, Equatable, Sendable {
     public var index: Int
     public var startTime: Int64
     public var endTime: Int64
+    /// The chapter's own id, where the server has one (today's server's
+    /// `BookChapterPayload.id`, sent back as a position's
+    /// `currentChapterId`); the Go server's chapters have none.
+    public var id: String?
 
     enum CodingKeys: String, CodingKey {
         case title
@@ -180,14 +184,16 @@ public struct Chapter: Codable, Equatable, Sendable {
         case index
         case startTime = "start_time"
         case endTime = "end_time"
+        case id
     }
 
-    public init(title: String, audioFileID: String, index: Int, startTime: Int64, endTime: Int64) {
+    public init(title: String, audioFileID: String, index: Int, startTime: Int64, endTime: Int64, id: String? = nil) {
         self.title = title
         self.audioFileID = audioFileID
         self.index = index
         self.startTime = startTime
         self.endTime = endTime
+        self.id = id
     }
 }
 

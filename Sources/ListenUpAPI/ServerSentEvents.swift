@@ -148,9 +148,17 @@ public struct ProgressUpdatedPayload: Codable, Sendable {
     public var finishedAt: Date?
     public var startedAt: Date?
     public var lastPlayedAt: Date?
+    /// The rest of a position row, which the Go server's event never has:
+    /// the app fills them in when it translates today's server's
+    /// `playback_positions` events into this shape (`KRPCLiveEvents`).
+    public var playbackSpeed: Double?
+    public var volumeBoostDb: Double?
+    public var measuredGainDb: Double?
+    public var currentChapterID: String?
 
     public init(bookID: String, progress: Double, isFinished: Bool, currentPositionMs: Int64? = nil, totalListenTimeMs: Int64? = nil,
-                finishedAt: Date? = nil, startedAt: Date? = nil, lastPlayedAt: Date? = nil) {
+                finishedAt: Date? = nil, startedAt: Date? = nil, lastPlayedAt: Date? = nil, playbackSpeed: Double? = nil,
+                volumeBoostDb: Double? = nil, measuredGainDb: Double? = nil, currentChapterID: String? = nil) {
         self.bookID = bookID
         self.progress = progress
         self.isFinished = isFinished
@@ -159,6 +167,10 @@ public struct ProgressUpdatedPayload: Codable, Sendable {
         self.finishedAt = finishedAt
         self.startedAt = startedAt
         self.lastPlayedAt = lastPlayedAt
+        self.playbackSpeed = playbackSpeed
+        self.volumeBoostDb = volumeBoostDb
+        self.measuredGainDb = measuredGainDb
+        self.currentChapterID = currentChapterID
     }
 
     enum CodingKeys: String, CodingKey {
@@ -170,6 +182,10 @@ public struct ProgressUpdatedPayload: Codable, Sendable {
         case finishedAt = "finished_at"
         case startedAt = "started_at"
         case lastPlayedAt = "last_played_at"
+        case playbackSpeed = "playback_speed"
+        case volumeBoostDb = "volume_boost_db"
+        case measuredGainDb = "measured_gain_db"
+        case currentChapterID = "current_chapter_id"
     }
 }
 

@@ -50,7 +50,9 @@ enum KRPCLiveEvents {
                 let fraction = position.finished ? 1 : (length > 0 ? min(1, Double(position.positionMs) / Double(length)) : 0)
                 let payload = ProgressUpdatedPayload(bookID: position.bookId, progress: fraction, isFinished: position.finished,
                                                      currentPositionMs: position.positionMs,
-                                                     lastPlayedAt: KRPCMapping.date(position.lastPlayedAt))
+                                                     lastPlayedAt: KRPCMapping.date(position.lastPlayedAt),
+                                                     playbackSpeed: position.playbackSpeed, volumeBoostDb: position.volumeBoostDb,
+                                                     measuredGainDb: position.measuredGainDb, currentChapterID: position.currentChapterId)
                 return .emit([live("listening.progress_updated", payload, at: event.occurredAt)])
             default:
                 return .emit([])

@@ -67,7 +67,7 @@ enum KRPCMapping {
         }
         book.chapters = payload.chapters.sorted { $0.startTime < $1.startTime }.enumerated().map { index, chapter in
             Chapter(title: chapter.title, audioFileID: fileID(at: chapter.startTime), index: index,
-                    startTime: chapter.startTime, endTime: chapter.startTime + max(0, chapter.duration))
+                    startTime: chapter.startTime, endTime: chapter.startTime + max(0, chapter.duration), id: chapter.id)
         }
         return book
     }
@@ -102,10 +102,31 @@ enum KRPCMapping {
                                  hasMore: page.hasMore && page.nextCursor != nil && !payloads.isEmpty)
     }
 
-    /// A position as the player keeps it.
+    /// A position row as the player keeps it: every field the server stores.
     static func position(_ payload: PlaybackPositionSyncPayload) -> ListeningPosition {
         ListeningPosition(bookID: payload.bookId, position: payload.positionMs, updatedAt: date(payload.lastPlayedAt),
-                          finished: payload.finished)
+                          finished: payload.finished, playbackSpeed: payload.playbackSpeed, volumeBoostDb: payload.volumeBoostDb,
+                          measuredGainDb: payload.measuredGainDb, chapterID: payload.currentChapterId)
+    }
+
+    /// The `recordPosition` request for a span's end: the position and time
+    /// it ended, its speed, and what the book's row said then (never a
+    /// `finished: false` the row did not say: the server replaces the row
+    /// wholesale, addendum §1.1–1.3).
+    static func positionRequest(_ span: ListeningSpan) -> RecordPositionRequest {
+        let book = span.book ?? ListeningPosition.Facts(finished: false)
+        return RecordPositionRequest(bookId: span.bookID, positionMs: span.end, lastPlayedAt: milliseconds(span.endedAt),
+                                     finished: book.finished, playbackSpeed: span.rate, currentChapterId: book.chapterID,
+                                     volumeBoostDb: book.volumeBoostDb ?? 0, measuredGainDb: book.measuredGainDb)
+    }
+
+    /// The `recordPosition` request that writes `row` as it is (*Mark as
+    /// finished*, *Mark as not started*): a speed never set is 1, a boost 0,
+    /// as the upstream client's blank row (`blank()`).
+    static func positionRequest(_ row: ListeningPosition) -> RecordPositionRequest {
+        RecordPositionRequest(bookId: row.bookID, positionMs: max(0, row.position), lastPlayedAt: milliseconds(row.updatedAt),
+                              finished: row.finished, playbackSpeed: row.playbackSpeed ?? 1, currentChapterId: row.chapterID,
+                              volumeBoostDb: row.volumeBoostDb ?? 0, measuredGainDb: row.measuredGainDb)
     }
 
     /// What a listing needs of a book: its title, authors and length.

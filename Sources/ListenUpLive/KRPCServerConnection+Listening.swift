@@ -46,8 +46,7 @@ extension KRPCServerConnection {
             }
         }
         for span in last.values.sorted(by: { $0.endedAt < $1.endedAt }) {
-            let request = RecordPositionRequest(bookId: span.bookID, positionMs: span.end, lastPlayedAt: KRPCMapping.milliseconds(span.endedAt),
-                                                finished: false, playbackSpeed: span.rate, currentChapterId: nil)
+            let request = KRPCMapping.positionRequest(span)
             do {
                 learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
             } catch .server(let status, _) where (400..<500).contains(status) {
@@ -123,11 +122,12 @@ extension KRPCServerConnection {
         return items
     }
 
-    /// `recordPosition` with `finished`; not finished restarts the book at 0.
-    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
-        let position = finished ? (summaries[bookID]?.duration ?? 0) : 0
-        let request = RecordPositionRequest(bookId: bookID, positionMs: position, lastPlayedAt: KRPCMapping.milliseconds(Date()),
-                                            finished: finished, playbackSpeed: 1, currentChapterId: nil)
+    /// `recordPosition` with `finished` and the rest of the book's row
+    /// (speed, boost, gain, chapter) as this device knows it, as ListenUp's
+    /// own clients send *Mark as finished* and *Mark as not started*
+    /// (`PlaybackPositionRepositoryImpl.requestFor`, addendum §1.3).
+    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
+        let request = KRPCMapping.positionRequest(row)
         learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
     }
 }

@@ -115,8 +115,14 @@ public actor ScriptedServer: ServerConnection {
 
     public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] { [] }
 
-    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
-        calls.append(finished ? "finished \(bookID)" : "unfinished \(bookID)")
+    /// The rows *Mark as Finished* / *Not Started* sent, in order (read
+    /// without awaiting, for polling tests).
+    public nonisolated let finishedRowsSeen = LockedValue<[ListeningPosition]>([])
+    public nonisolated var finishedRowsSnapshot: [ListeningPosition] { finishedRowsSeen.value }
+
+    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
+        calls.append(finished ? "finished \(row.bookID)" : "unfinished \(row.bookID)")
+        finishedRowsSeen.withLock { $0.append(row) }
     }
 
     /// Sends a live `book.created` for a new book.

@@ -148,7 +148,11 @@ struct KRPCServerConnectionTests {
         #expect(positions.first { $0.bookID == book.id }?.position == 3_500)
         let continuing = try await client.continueListening(limit: 10)
         #expect(continuing.first?.bookID == book.id && continuing.first?.title == book.title, "\(continuing)")
-        try await client.setFinished(true, bookID: book.id)
+        try await client.setFinished(true, row: ListeningPosition(bookID: book.id, position: 3_500, updatedAt: Date().addingTimeInterval(1),
+                                                                  finished: true, playbackSpeed: 1.25, volumeBoostDb: 4))
+        let stored = try #require(server.storedPosition(bookID: book.id))
+        #expect(stored.finished && stored.positionMs == 3_500 && stored.playbackSpeed == 1.25 && stored.volumeBoostDb == 4,
+                "the mark keeps the row's speed and boost")
         #expect(try await client.listeningPositions(updatedAfter: nil).first { $0.bookID == book.id }?.finished == true)
         #expect(try await client.continueListening(limit: 10).isEmpty)
     }

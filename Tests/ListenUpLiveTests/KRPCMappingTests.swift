@@ -79,7 +79,8 @@ struct KRPCMappingTests {
         let position = PlaybackPositionSyncPayload(id: "p1", bookId: "b1", positionMs: 4_500, lastPlayedAt: 1_787_401_000_000, finished: false,
                                                    playbackSpeed: 1.25, currentChapterId: nil, revision: 5, updatedAt: 1, createdAt: 1)
         #expect(KRPCMapping.position(position) == ListeningPosition(bookID: "b1", position: 4_500,
-                                                                    updatedAt: Date(timeIntervalSince1970: 1_787_401_000)))
+                                                                    updatedAt: Date(timeIntervalSince1970: 1_787_401_000),
+                                                                    playbackSpeed: 1.25, volumeBoostDb: 0))
         let item = KRPCMapping.continueItem(position, book: KRPCMapping.summary(KRPCMapping.syncBook(Self.book())))
         #expect(item.title == "Leviathan Wakes" && item.author == "James S. A. Corey" && item.duration == 9_000)
         #expect(item.progress == 0.5 && item.position == 4_500)

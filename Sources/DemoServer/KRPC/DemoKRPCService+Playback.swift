@@ -102,7 +102,7 @@ extension DemoKRPCService {
         let answer = service.state.withLock { state -> Result<ListeningEventSyncPayload, DemoAppFailure> in
             let now = Date()
             let details = ListeningState.EventDetails(tz: request.tz, deviceLabel: request.deviceLabel, receivedAt: now)
-            switch state.acceptListening(event, details: details, userID: userID, durations: durations, now: now) {
+            switch state.acceptListening(event, details: details, userID: userID, durations: durations, now: now, movesPosition: false) {
             case .accepted, .duplicate:
                 guard let stored = state.listening.events[userID]?[request.id], let storedDetails = state.listening.details[request.id] else {
                     return .failure(.internalError)

@@ -111,7 +111,9 @@ public struct LibraryLiveUpdates: Sendable {
                 let position = payload(ProgressPosition.self).flatMap { progress in
                     progress.currentPositionMs.map {
                         ListeningPosition(bookID: progress.bookID, position: $0, updatedAt: progress.lastPlayedAt ?? Date(),
-                                          finished: progress.isFinished ?? false)
+                                          finished: progress.isFinished ?? false, playbackSpeed: progress.playbackSpeed,
+                                          volumeBoostDb: progress.volumeBoostDb, measuredGainDb: progress.measuredGainDb,
+                                          chapterID: progress.currentChapterID)
                     }
                 }
                 return .progressChanged(position)
@@ -151,11 +153,19 @@ private struct ProgressPosition: Decodable, Sendable {
     var currentPositionMs: Int64?
     var isFinished: Bool?
     var lastPlayedAt: Date?
+    var playbackSpeed: Double?
+    var volumeBoostDb: Double?
+    var measuredGainDb: Double?
+    var currentChapterID: String?
 
     enum CodingKeys: String, CodingKey {
         case bookID = "book_id"
         case currentPositionMs = "current_position_ms"
         case isFinished = "is_finished"
         case lastPlayedAt = "last_played_at"
+        case playbackSpeed = "playback_speed"
+        case volumeBoostDb = "volume_boost_db"
+        case measuredGainDb = "measured_gain_db"
+        case currentChapterID = "current_chapter_id"
     }
 }

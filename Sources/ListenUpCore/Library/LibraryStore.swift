@@ -98,6 +98,8 @@ public struct BookDetails: Codable, Equatable, Sendable {
         /// Milliseconds from the start of the book.
         public var start: Int64
         public var duration: Int64
+        /// The server's id of the chapter (nil on REST v1).
+        public var id: String?
     }
 
     public var subtitle: String?
@@ -138,7 +140,7 @@ public struct BookDetails: Codable, Equatable, Sendable {
         publishYear = book.publishYear
         contributors = book.contributors.map { Person(name: $0.creditedAs ?? $0.name, roles: $0.roles) }
         chapters = (book.chapters ?? []).sorted { $0.startTime < $1.startTime }.map {
-            ChapterEntry(title: $0.title, start: $0.startTime, duration: max(0, $0.endTime - $0.startTime))
+            ChapterEntry(title: $0.title, start: $0.startTime, duration: max(0, $0.endTime - $0.startTime), id: $0.id)
         }
         audioFiles = book.audioFiles.map { AudioFileEntry(id: $0.id, duration: $0.duration, size: $0.size, format: $0.format) }
     }
@@ -186,6 +188,11 @@ extension BookDetails {
             out.key("duration")
             out.integer(chapter.duration)
             out.byte(UInt8(ascii: ","))
+            if let id = chapter.id {
+                out.key("id")
+                out.string(id)
+                out.byte(UInt8(ascii: ","))
+            }
             out.key("start")
             out.integer(chapter.start)
             out.byte(UInt8(ascii: ","))

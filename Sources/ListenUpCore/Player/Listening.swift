@@ -14,9 +14,16 @@ public struct ListeningSpan: Codable, Equatable, Sendable, Identifiable {
     public var rate: Double
     /// This installation (``Dependencies/deviceID``).
     public var deviceID: String
+    /// What the book's position row said when the span was cut, beside
+    /// where it is and its speed: a server that replaces the row wholesale
+    /// on every write (kRPC `recordPosition`) is sent these, so a periodic
+    /// write never un-finishes a book or resets its boost. Nil in spans
+    /// queued by a build that did not keep it (sent as not finished, no
+    /// boost, as that build did).
+    public var book: ListeningPosition.Facts?
 
     public init(id: String = UUID().uuidString.lowercased(), bookID: String, start: Int64, end: Int64,
-                startedAt: Date, endedAt: Date, rate: Double, deviceID: String) {
+                startedAt: Date, endedAt: Date, rate: Double, deviceID: String, book: ListeningPosition.Facts? = nil) {
         self.id = id
         self.bookID = bookID
         self.start = start
@@ -25,6 +32,7 @@ public struct ListeningSpan: Codable, Equatable, Sendable, Identifiable {
         self.endedAt = endedAt
         self.rate = rate
         self.deviceID = deviceID
+        self.book = book
     }
 }
 
@@ -41,20 +49,79 @@ public struct ListeningAcknowledgement: Equatable, Sendable {
     }
 }
 
-/// Where the user is in a book, as the server (or this device) last knew.
+/// Where the user is in a book, as the server (or this device) last knew:
+/// the book's position row.
+///
+/// Besides the position the row keeps what the listener chose for the book
+/// (its speed and volume boost), the loudness measured for it, whether it
+/// is finished and the chapter at the position. Today's server keeps one
+/// such row per user and book and replaces it wholesale on each write
+/// (`PlaybackPositionRepository.recordPosition`, contract addendum §1.1),
+/// so every write carries the row's values; the Go server (REST v1) keeps
+/// only the position and `finished` (its progress is derived from
+/// listening events), and the other fields stay on this device there.
 public struct ListeningPosition: Codable, Equatable, Sendable {
     public var bookID: String
     /// Book position, milliseconds.
     public var position: Int64
-    /// When it was recorded (for "the newer of local and server").
+    /// When it was listened (the row's `lastPlayedAt`: the newer row wins,
+    /// here as on the server).
     public var updatedAt: Date
     public var finished: Bool
+    /// The book's own speed; nil when none was ever set (the user's
+    /// default speed applies).
+    public var playbackSpeed: Double?
+    /// The book's volume boost, dB (0...12); nil when none was ever set.
+    public var volumeBoostDb: Double?
+    /// The loudness correction measured for the book, dB; nil when none.
+    public var measuredGainDb: Double?
+    /// The id of the chapter at ``position`` (nil when the book's chapters
+    /// have no ids, as on REST v1).
+    public var chapterID: String?
 
-    public init(bookID: String, position: Int64, updatedAt: Date, finished: Bool = false) {
+    public init(bookID: String, position: Int64, updatedAt: Date, finished: Bool = false, playbackSpeed: Double? = nil,
+                volumeBoostDb: Double? = nil, measuredGainDb: Double? = nil, chapterID: String? = nil) {
         self.bookID = bookID
         self.position = position
         self.updatedAt = updatedAt
         self.finished = finished
+        self.playbackSpeed = playbackSpeed
+        self.volumeBoostDb = volumeBoostDb
+        self.measuredGainDb = measuredGainDb
+        self.chapterID = chapterID
+    }
+
+    /// What a row keeps beside the position and when: carried on every
+    /// write so the server's row keeps them (``ListeningSpan/book``).
+    public struct Facts: Codable, Equatable, Sendable {
+        public var finished: Bool
+        public var volumeBoostDb: Double?
+        public var measuredGainDb: Double?
+        public var chapterID: String?
+
+        public init(finished: Bool, volumeBoostDb: Double? = nil, measuredGainDb: Double? = nil, chapterID: String? = nil) {
+            self.finished = finished
+            self.volumeBoostDb = volumeBoostDb
+            self.measuredGainDb = measuredGainDb
+            self.chapterID = chapterID
+        }
+    }
+
+    /// This row's facts.
+    public var facts: Facts {
+        Facts(finished: finished, volumeBoostDb: volumeBoostDb, measuredGainDb: measuredGainDb, chapterID: chapterID)
+    }
+
+    /// The row, keeping what `older` knew that this one does not say (a
+    /// row from a server that has no speed or boost, or from a build that
+    /// did not keep them, does not wipe what this device knows).
+    public func filling(from older: ListeningPosition?) -> ListeningPosition {
+        guard let older, older.bookID == bookID else { return self }
+        var merged = self
+        merged.playbackSpeed = playbackSpeed ?? older.playbackSpeed
+        merged.volumeBoostDb = volumeBoostDb ?? older.volumeBoostDb
+        merged.measuredGainDb = measuredGainDb ?? older.measuredGainDb
+        return merged
     }
 }
 

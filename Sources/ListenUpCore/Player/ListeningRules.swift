@@ -17,16 +17,31 @@ public enum ListeningRules {
     /// Where to start a book: the newer of this device's position and the
     /// server's (a finished book, or one at its very end, starts over).
     public static func resumePoint(local: ListeningPosition?, server: ListeningPosition?, duration: Int64) -> ListeningPosition? {
-        let newer: ListeningPosition? = switch (local, server) {
+        guard var newer = newer(local: local, server: server) else { return nil }
+        if newer.finished || (duration > 0 && newer.position >= duration - 1_000) { newer.position = 0 }
+        newer.position = min(max(0, newer.position), max(0, duration))
+        return newer
+    }
+
+    /// The newer of this device's row and the server's (by when it was
+    /// listened, `lastPlayedAt`; a tie keeps this device's, as the server
+    /// keeps the stored row on a tie).
+    public static func newer(local: ListeningPosition?, server: ListeningPosition?) -> ListeningPosition? {
+        switch (local, server) {
         case let (local?, server?): server.updatedAt > local.updatedAt ? server : local
         case let (local?, nil): local
         case let (nil, server?): server
         case (nil, nil): nil
         }
-        guard var newer else { return nil }
-        if newer.finished || (duration > 0 && newer.position >= duration - 1_000) { newer.position = 0 }
-        newer.position = min(max(0, newer.position), max(0, duration))
-        return newer
+    }
+
+    /// The volume boost range, dB (today's server's `VolumeBoostLimits`).
+    public static let boostRange = 0.0...12.0
+
+    /// `decibels` inside ``boostRange``, on a 0.5 dB step (0 when not a number).
+    public static func boost(_ decibels: Double) -> Double {
+        guard decibels.isFinite else { return 0 }
+        return min(max((decibels * 2).rounded() / 2, boostRange.lowerBound), boostRange.upperBound)
     }
 
     /// "Previous chapter": back to the start of the chapter playing when

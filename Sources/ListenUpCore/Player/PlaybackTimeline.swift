@@ -32,16 +32,20 @@ public struct PlaybackTimeline: Equatable, Sendable {
         /// Milliseconds from the start of the book.
         public var start: Int64
         public var end: Int64
+        /// The server's id of the chapter (a position's `currentChapterId`);
+        /// nil where the server gives none (REST v1).
+        public var id: String?
 
-        public init(title: String, start: Int64, end: Int64) {
+        public init(title: String, start: Int64, end: Int64, id: String? = nil) {
             self.title = title
             self.start = start
             self.end = end
+            self.id = id
         }
 
         /// A chapter as the library keeps it (a start and a duration).
         public init(_ entry: BookDetails.ChapterEntry) {
-            self.init(title: entry.title, start: entry.start, end: entry.start + entry.duration)
+            self.init(title: entry.title, start: entry.start, end: entry.start + entry.duration, id: entry.id)
         }
 
         public var duration: Int64 { max(0, end - start) }
@@ -78,7 +82,7 @@ public struct PlaybackTimeline: Equatable, Sendable {
         } else {
             self.chapters = sorted.enumerated().map { index, chapter in
                 let next = index + 1 < sorted.count ? sorted[index + 1].start : total
-                return Chapter(title: chapter.title, start: max(0, chapter.start), end: max(chapter.start, next))
+                return Chapter(title: chapter.title, start: max(0, chapter.start), end: max(chapter.start, next), id: chapter.id)
             }
         }
         self.headers = headers

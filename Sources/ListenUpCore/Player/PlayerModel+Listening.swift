@@ -12,6 +12,13 @@ extension PlayerModel {
         case .position(let reported): advance(to: reported)
         case .ended:
             advance(to: timeline?.duration ?? position)
+            // Reaching the end finishes the book: the last span says so
+            // (the server's row, kRPC) and reaches the end (REST v1 marks
+            // a book finished near its end).
+            if !finished, let bookID = timeline?.bookID {
+                finished = true
+                noteFinished(bookID, true)
+            }
             closeSpan()
             wantsToPlay = false
             status = .ended
@@ -124,7 +131,7 @@ extension PlayerModel {
         openSpan = nil
         guard ListeningRules.isWorthSending(start: open.start, end: position) else { return }
         let span = ListeningSpan(bookID: bookID, start: open.start, end: position, startedAt: open.at, endedAt: Date(),
-                                 rate: open.rate, deviceID: deviceID)
+                                 rate: open.rate, deviceID: deviceID, book: currentFacts)
         do {
             try listening.enqueue(span)
         } catch {
@@ -140,11 +147,12 @@ extension PlayerModel {
         openSpan = (position, Date(), playingRate)
     }
 
-    /// Records this device's position in the book loaded.
+    /// Records this device's row of the book loaded: the position, and
+    /// its finished, speed, boost, gain and chapter.
     func savePosition() {
-        guard let bookID = timeline?.bookID ?? nowPlaying?.bookID, status != .idle else { return }
+        guard let row = currentRow, status != .idle else { return }
         do {
-            try listening.savePosition(ListeningPosition(bookID: bookID, position: position, updatedAt: Date()))
+            try listening.savePosition(row)
             lastSaved = (position, ContinuousClock.now)
         } catch {
             dependencies.logger.warning("Could not save the position", metadata: ["reason": "\(error)"])
@@ -171,10 +179,16 @@ extension PlayerModel {
     /// playing here is never moved.
     public func positionReported(_ reported: ListeningPosition) {
         scheduleContinueRefresh()
-        guard reported.bookID != nowPlaying?.bookID || timeline == nil else { return }
         let local = try? listening.position(bookID: reported.bookID)
         guard local.map({ reported.updatedAt > $0.updatedAt }) ?? true else { return }
-        try? listening.savePosition(reported)
+        if reported.bookID == nowPlaying?.bookID, timeline != nil {
+            // The book loaded here keeps its place, but a finish (or a
+            // restart) made elsewhere since is kept, so the next write
+            // carries it rather than undoing it.
+            if finished != reported.finished { finished = reported.finished }
+            return
+        }
+        try? listening.savePosition(reported.filling(from: local))
     }
 
     /// Fetches *Continue listening* again, soon (changes come in bursts).

@@ -48,6 +48,7 @@ extension PlayerModel {
         let local = try? listening.position(bookID: bookID)
         position = local?.position ?? 0
         chapterIndex = base.chapterIndex(at: position)
+        adopt(local)
         let connection = session.connection
         // A downloaded book plays from its files: no audio access to ask
         // for, no header, nothing from the network but the server's
@@ -71,6 +72,13 @@ extension PlayerModel {
                 for index in timeline.files.indices {
                     guard let url = access.urls[timeline.files[index].id] else { continue }
                     timeline.files[index].url = url
+                }
+                if let server, ListeningRules.newer(local: local, server: server) == server {
+                    // The server's row is newer (another device): take its
+                    // finished, speed and boost, and keep it here.
+                    let row = server.filling(from: local)
+                    adopt(row)
+                    try? listening.savePosition(row)
                 }
                 let resume = ListeningRules.resumePoint(local: local, server: server, duration: timeline.duration)
                 var start = resume?.position ?? 0
@@ -179,6 +187,7 @@ extension PlayerModel {
         let resume = ListeningRules.resumePoint(local: local, server: ListeningPosition(bookID: item.bookID, position: item.position, updatedAt: item.lastPlayedAt),
                                                 duration: book.duration)
         nowPlaying = book
+        adopt(local)
         position = resume?.position ?? 0
         updateChapter()
         status = .paused
@@ -190,11 +199,7 @@ extension PlayerModel {
         guard let nowPlaying, status == .paused else { return }
         position = min(max(0, target), nowPlaying.duration)
         updateChapter()
-        do {
-            try listening.savePosition(ListeningPosition(bookID: nowPlaying.bookID, position: position, updatedAt: Date()))
-        } catch {
-            dependencies.logger.warning("Could not save the position", metadata: ["reason": "\(error)"])
-        }
+        savePosition()
     }
 
     // MARK: Controls
@@ -285,7 +290,9 @@ extension PlayerModel {
         rate = normalized
         engine?.setRate(normalized)
         if playing { openSpan = (position, Date(), normalized) }
-        rememberPlayback { $0.rate = normalized }
+        // The book's own speed, in its row (the default speed is the user's
+        // choice in Preferences, not the last speed of some book).
+        savePosition()
         updatePositionInterval()
     }
 
@@ -407,24 +414,6 @@ extension PlayerModel {
     func applyVolume() {
         let fade = sleepRemaining.map(ListeningRules.sleepFade(remaining:)) ?? 1
         engine?.setVolume(volume * fade)
-    }
-
-    // MARK: Finished
-
-    func markFinished(_ bookID: String, _ finished: Bool) {
-        guard let session else { return }
-        try? library?.setProgress(BookProgress(fraction: finished ? 1 : 0, finished: finished), for: bookID)
-        if !finished { try? listening.savePosition(ListeningPosition(bookID: bookID, position: 0, updatedAt: Date())) }
-        libraryChanged?()
-        let connection = session.connection
-        Task {
-            do throws(APIClientError) {
-                try await connection.setFinished(finished, bookID: bookID)
-                refreshContinueListening()
-            } catch {
-                dependencies.logger.warning("Could not mark the book", metadata: ["finished": "\(finished)", "code": "\(error.code)"])
-            }
-        }
     }
 }
 

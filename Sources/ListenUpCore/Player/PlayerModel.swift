@@ -100,14 +100,35 @@ public final class PlayerModel: ScreenModel {
         case volume(Double)
         /// `nil` turns the timer off.
         case sleep(SleepTimer?)
+        /// The book's volume boost, dB: 0...12 (rounded to 0.5 dB).
+        case boost(Double)
+        /// *Mark as Finished* (true) or *Mark as Not Started* (false: back to 0).
         case markFinished(bookID: String, finished: Bool)
+    }
+
+    /// Something the user should hear about that is not a playback failure
+    /// (a book not marked finished because the server did not answer), for
+    /// a toast; `id` tells two equal notices apart.
+    public struct Notice: Equatable, Sendable {
+        public var id: UUID
+        /// Stable, for scripts (`markFailed`).
+        public var code: String
+        public var message: String
     }
 
     public internal(set) var status: Status = .idle
     public internal(set) var nowPlaying: NowPlaying?
     /// The book position, milliseconds.
     public internal(set) var position: Int64 = 0
+    /// The book's speed (its own, or the default speed for a book never
+    /// played).
     public internal(set) var rate: Double
+    /// Whether the book loaded is finished, as its position row says: only
+    /// reaching the end, *Mark as Finished* and *Mark as Not Started*
+    /// change it (playing a finished book again keeps it finished).
+    public internal(set) var finished = false
+    /// The book's volume boost, dB (0...12).
+    public internal(set) var volumeBoostDb: Double = 0
     public internal(set) var volume: Double
     /// The chapter playing (nil when nothing is loaded or the book has none).
     public internal(set) var chapterIndex: Int?
@@ -125,6 +146,8 @@ public final class PlayerModel: ScreenModel {
     public internal(set) var coverFile: URL?
     /// The last command a paired device sent (the window says so).
     public internal(set) var remoteNotice: RemoteNotice?
+    /// The last thing the user should be told (a toast; headless: an `error` line).
+    public internal(set) var notice: Notice?
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int
@@ -172,6 +195,8 @@ public final class PlayerModel: ScreenModel {
     @ObservationIgnored var periodic: Task<Void, Never>?
     @ObservationIgnored var continueRefresh: Task<Void, Never>?
     @ObservationIgnored var deviceID: String
+    /// The loudness correction the book's row keeps (sent back unchanged).
+    @ObservationIgnored var measuredGainDb: Double?
     @ObservationIgnored var libraryChangedHandler: (@MainActor () -> Void)?
 
     /// How often an open span is cut and queued while playing.
@@ -223,6 +248,7 @@ public final class PlayerModel: ScreenModel {
         case .rate(let value): changeRate(value)
         case .volume(let value): changeVolume(value)
         case .sleep(let timer): setSleepTimer(timer)
+        case .boost(let decibels): changeBoost(decibels)
         case .markFinished(let bookID, let finished): markFinished(bookID, finished)
         }
     }

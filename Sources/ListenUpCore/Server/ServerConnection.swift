@@ -88,6 +88,13 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// The books to continue, most recent first.
     func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem]
 
-    /// Marks a book finished or not finished (not finished restarts it at 0).
-    func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError)
+    /// Marks a book finished, or not started (at 0), keeping what its
+    /// position row says beside that (its speed, boost and measured gain).
+    /// Sent once: a call that timed out is not sent again (the caller says
+    /// so and the user may try again).
+    /// - Parameters:
+    ///   - finished: true for *Mark as Finished*, false for *Mark as Not Started*.
+    ///   - row: the book's row as this device knows it after the change
+    ///     (``ListeningPosition/updatedAt`` is the write's time).
+    func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError)
 }

@@ -38,7 +38,10 @@ extension APIClient {
         }
     }
 
-    public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
-        _ = try await authorized(finished ? .completeBook(bookID) : .restartBook(bookID))
+    /// `POST /books/{id}/progress/complete` or `…/restart`: the Go server
+    /// keeps no speed or boost in its progress, so the row's other fields
+    /// stay on this device.
+    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
+        _ = try await authorized(finished ? .completeBook(row.bookID) : .restartBook(row.bookID))
     }
 }

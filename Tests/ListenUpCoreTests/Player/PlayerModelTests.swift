@@ -15,9 +15,9 @@ struct PlayerModelTests {
             AudioFile(id: "af-2", path: "/a/2.wav", filename: "2.wav", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil, inode: 2, modTime: 0),
         ]
         book.chapters = [
-            Chapter(title: "One", audioFileID: "af-1", index: 0, startTime: 0, endTime: 40_000),
-            Chapter(title: "Two", audioFileID: "af-1", index: 1, startTime: 40_000, endTime: 100_000),
-            Chapter(title: "Three", audioFileID: "af-2", index: 2, startTime: 100_000, endTime: 150_000),
+            Chapter(title: "One", audioFileID: "af-1", index: 0, startTime: 0, endTime: 40_000, id: "ch-0"),
+            Chapter(title: "Two", audioFileID: "af-1", index: 1, startTime: 40_000, endTime: 100_000, id: "ch-1"),
+            Chapter(title: "Three", audioFileID: "af-2", index: 2, startTime: 100_000, endTime: 150_000, id: "ch-2"),
         ]
         book.totalDuration = 150_000
         return book
@@ -167,7 +167,7 @@ struct PlayerModelTests {
         #expect(rig.engine.calls.contains("seek 45000"))
     }
 
-    @Test func rateIsSteppedRememberedAndCutsTheSpan() async throws {
+    @Test func rateIsSteppedKeptByTheBookAndCutsTheSpan() async throws {
         let rig = try await rig()
         await start(rig)
         rig.engine.report(.position(10_000))
@@ -175,7 +175,8 @@ struct PlayerModelTests {
         rig.model.send(.rate(1.73))
         #expect(rig.model.rate == 1.75)
         #expect(rig.engine.log.value.rate == 1.75)
-        #expect(rig.settings.load().playback.rate == 1.75)
+        #expect(try rig.listening.position(bookID: "book-1")?.playbackSpeed == 1.75, "the book's own speed")
+        #expect(rig.settings.load().playback.rate == 1, "not the default speed")
         rig.model.send(.rate(9))
         #expect(rig.model.rate == 3)
         await settle { !rig.server.spansSnapshot.isEmpty }
