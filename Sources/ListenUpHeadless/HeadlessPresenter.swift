@@ -40,6 +40,7 @@ public final class HeadlessPresenter {
     private var lastRequestID: UUID?
     private var playerObservation: StateObservation?
     private var lastRemoteNotice: UUID?
+    private var lastNotice: UUID?
     private var observedPlayer: ObjectIdentifier?
     private var lastPlayerState: JSONValue?
     private var lastPlayerEmit: ContinuousClock.Instant?
@@ -125,7 +126,7 @@ public final class HeadlessPresenter {
 
     /// Commands for the player rather than the screen.
     static let playerActions: Set<String> = [
-        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "sleepTimer", "markFinished",
+        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "boost", "sleepTimer", "markFinished",
     ]
 
     /// Carries out a download command from any signed-in screen.
@@ -192,10 +193,12 @@ public final class HeadlessPresenter {
         lastPlayerState = nil
         guard let player else { return }
         lastRemoteNotice = player.remoteNotice?.id
+        lastNotice = player.notice?.id
         playerObservation = StateObservation { [weak self, weak player] in
             guard let self, let player else { return }
             self.playerStateChanged(player.snapshot)
             self.remoteNoticeChanged(player.remoteNotice)
+            self.noticeChanged(player.notice)
         }
     }
 
@@ -205,6 +208,14 @@ public final class HeadlessPresenter {
         guard let notice, notice.id != lastRemoteNotice else { return }
         lastRemoteNotice = notice.id
         emit(["event": "remote", "device": .string(notice.deviceName), "message": .string(notice.message)])
+    }
+
+    /// `{"event":"error","code":"markFailed",…}`: something the player
+    /// could not do for the user (the window shows it as a toast).
+    private func noticeChanged(_ notice: PlayerModel.Notice?) {
+        guard let notice, notice.id != lastNotice else { return }
+        lastNotice = notice.id
+        emitError(code: notice.code, message: notice.message)
     }
 
     private func playerStateChanged(_ state: JSONValue) {

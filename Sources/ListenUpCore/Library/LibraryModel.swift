@@ -41,6 +41,9 @@ public final class LibraryModel: ScreenModel {
         case select(String?)
         /// Shows every book, or only the downloaded ones.
         case filter(LibraryFilter)
+        /// Shows only finished books (true), only those not finished
+        /// (false), or both (nil).
+        case finished(Bool?)
     }
 
     /// Every book, in the chosen order.
@@ -51,6 +54,9 @@ public final class LibraryModel: ScreenModel {
     /// Every book, or only those downloaded in full (not remembered across
     /// restarts; see ``LibraryFilter``).
     public private(set) var filter: LibraryFilter = .all
+    /// Only finished books (true), only unfinished ones (false), or both
+    /// (nil); not remembered across restarts, like ``filter``.
+    public private(set) var finishedFilter: Bool?
     /// The books downloaded in full (``DownloadsModel/downloadedBookIDs``),
     /// updated only when that set changes, not at every progress tick.
     public private(set) var downloadedBookIDs: Set<String> = []
@@ -128,6 +134,10 @@ public final class LibraryModel: ScreenModel {
         case .layout(let layout): changeLayout(layout)
         case .select(let id): select(id)
         case .filter(let filter): changeFilter(filter)
+        case .finished(let finished):
+            guard finished != finishedFilter else { return }
+            finishedFilter = finished
+            refilter()
         }
     }
 
@@ -229,13 +239,16 @@ public final class LibraryModel: ScreenModel {
     }
 
     private func refilter() {
-        if query.isEmpty, filter == .all {
+        if query.isEmpty, filter == .all, finishedFilter == nil {
             visible = books
         } else {
             var positions = query.isEmpty ? order : index.filter(order, query: query)
             if filter == .downloaded {
                 let downloaded = downloadedBookIDs
                 positions = positions.filter { downloaded.contains(index.entries[$0].book.id) }
+            }
+            if let finished = finishedFilter {
+                positions = positions.filter { (progress[index.entries[$0].book.id]?.finished == true) == finished }
             }
             visible = positions.map { book(at: $0) }
         }

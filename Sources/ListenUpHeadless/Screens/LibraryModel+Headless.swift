@@ -9,11 +9,13 @@ extension LibraryModel: HeadlessScreen {
             "query": .string(query),
             "sort": .string(sort.rawValue),
             "layout": .string(layout.rawValue),
+            "filter": ["downloaded": .bool(filter == .downloaded), "finished": finishedFilter.map(JSONValue.bool) ?? .null],
             "user": .optional(session?.displayName),
             "server": .optional(session?.serverURL.absoluteString),
             "books": .array(visible.prefix(20).map { book in
                 var entry: [String: JSONValue] = ["id": .string(book.id), "title": .string(book.title), "authors": .string(book.authors)]
                 if let progress = book.progress { entry["progress"] = .number(progress.fraction) }
+                entry["finished"] = .bool(book.progress?.finished == true)
                 return .object(entry)
             }),
             "offline": .bool(isOffline),
@@ -41,7 +43,8 @@ extension LibraryModel: HeadlessScreen {
     }
 
     /// Headless: `reload`, `logout`, `search {query}`, `sort {by}`,
-    /// `layout {as}`, `select {id}` (null closes).
+    /// `layout {as}`, `select {id}` (null closes), `filter {finished:
+    /// true|false|null, downloaded: true|false}` (each one given changes).
     func handle(_ command: ScreenCommand) -> Bool {
         switch command.action {
         case "reload": send(.reload)
@@ -54,6 +57,17 @@ extension LibraryModel: HeadlessScreen {
             guard let layout = command.arguments["as"]?.stringValue.flatMap(LibraryLayout.init(rawValue:)) else { return false }
             send(.layout(layout))
         case "select": send(.select(command.arguments["id"]?.stringValue))
+        case "filter":
+            let arguments = command.arguments
+            guard arguments["finished"] != nil || arguments["downloaded"] != nil else { return false }
+            if let finished = arguments["finished"] {
+                guard finished == .null || finished.boolValue != nil else { return false }
+                send(.finished(finished.boolValue))
+            }
+            if let downloaded = arguments["downloaded"] {
+                guard let only = downloaded.boolValue else { return false }
+                send(.filter(only ? .downloaded : .all))
+            }
         default: return false
         }
         return true

@@ -3,8 +3,9 @@ import ListenUpCore
 
 extension PlayerModel: HeadlessScreen {
     /// `{"bookId","status","positionMs","durationMs","chapterIndex",
-    /// "chapterTitle","rate","volume","sleepRemainingMs"}`, with `code` and
-    /// `message` when the status is `error`.
+    /// "chapterTitle","rate","volume","volumeBoostDb","finished",
+    /// "sleepRemainingMs"}`, with `code` and `message` when the status is
+    /// `error`.
     var snapshot: JSONValue {
         var state: [String: JSONValue] = [
             "bookId": .optional(nowPlaying?.bookID),
@@ -16,6 +17,8 @@ extension PlayerModel: HeadlessScreen {
             "chapterTitle": .optional(chapter?.title),
             "rate": .number(rate),
             "volume": .number(volume),
+            "volumeBoostDb": .number(volumeBoostDb),
+            "finished": .bool(finished),
             "sleepRemainingMs": sleepRemaining.map { .number(Double($0)) } ?? .null,
         ]
         if status == .error, let failure {
@@ -27,7 +30,7 @@ extension PlayerModel: HeadlessScreen {
 
     /// Headless: `play {bookId}`, `pause`, `resume`, `stop`, `seek
     /// {positionMs}`, `skip {seconds}`, `chapter {index}` (0-based), `rate
-    /// {value}`, `volume {value}`, `sleepTimer {minutes}|{endOfChapter:
+    /// {value}`, `volume {value}`, `boost {db}` (0–12), `sleepTimer {minutes}|{endOfChapter:
     /// true}|{off: true}`, `markFinished {bookId, finished}`.
     func handle(_ command: ScreenCommand) -> Bool {
         let arguments = command.arguments
@@ -54,6 +57,9 @@ extension PlayerModel: HeadlessScreen {
         case "volume":
             guard let value = number("value"), value.isFinite else { return false }
             send(.volume(value))
+        case "boost":
+            guard let decibels = number("db"), ListeningRules.boostRange.contains(decibels) else { return false }
+            send(.boost(decibels))
         case "sleepTimer":
             if arguments["off"]?.boolValue == true {
                 send(.sleep(nil))
@@ -65,7 +71,7 @@ extension PlayerModel: HeadlessScreen {
                 return false
             }
         case "markFinished":
-            guard let bookID = arguments["bookId"]?.stringValue else { return false }
+            guard let bookID = arguments["bookId"]?.stringValue, !bookID.isEmpty else { return false }
             send(.markFinished(bookID: bookID, finished: arguments["finished"]?.boolValue ?? true))
         default: return false
         }
