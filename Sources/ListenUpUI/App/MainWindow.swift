@@ -41,6 +41,7 @@ public final class MainWindow {
     private weak var offeredTo: PlayerModel?
     /// The last remote command announced in a toast.
     private var shownNotice: PlayerModel.RemoteNotice?
+    private var shownPlayerNotice: PlayerModel.Notice?
     /// Follows the session's downloads for refusals (no space, no audio).
     private var downloadsObservation: StateObservation?
     /// The downloads whose refusals are followed, and the last one shown.
@@ -153,11 +154,17 @@ public final class MainWindow {
             // The bar offers the book listened to last, once per session.
             offeredTo = player
             shownNotice = player.remoteNotice
+            shownPlayerNotice = player.notice
             player.offerLastBook()
         }
         if let notice = player?.remoteNotice, notice != shownNotice {
             // "Paused from My Phone": a paired device changed playback.
             shownNotice = notice
+            showToast(notice.message)
+        }
+        if let notice = player?.notice, notice != shownPlayerNotice {
+            // "The book could not be marked as finished: …"
+            shownPlayerNotice = notice
             showToast(notice.message)
         }
         if nowPlaying == nil, player?.nowPlaying != nil {

@@ -98,12 +98,21 @@ final class BookDetailsPanel {
             play.onClick { [weak self] in self?.onPlay?(book.id) }
             playButton = play
             let finished = book.progress?.finished == true
-            let mark = newObject(gtk_button_new_with_label(finished ? tr("Mark as Not Finished") : tr("Mark as Finished")))
+            let mark = newObject(gtk_button_new_with_label(finished ? tr("Mark as Not Started") : tr("Mark as Finished")))
             mark.addClasses(.glass, .glassClear, .glassInteractive, .pill)
-            mark.setAccessibleLabel(finished ? tr("Mark as Not Finished") : tr("Mark as Finished"))
+            mark.setAccessibleLabel(finished ? tr("Mark as Not Started") : tr("Mark as Finished"))
             buttonConnections.append(mark.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, !finished) })
             gtk_box_append(actions.cast(to: GtkBox.self), play.widget)
             gtk_box_append(actions.cast(to: GtkBox.self), mark)
+            if !finished, (book.progress?.fraction ?? 0) > 0 {
+                // A book under way can be started over too.
+                let restart = newObject(gtk_button_new_from_icon_name("edit-undo-symbolic"))
+                restart.addClasses(.glass, .glassClear, .glassInteractive, StyleClass("circular"))
+                gtk_widget_set_tooltip_text(restart, tr("Mark as Not Started"))
+                restart.setAccessibleLabel(tr("Mark as Not Started"))
+                buttonConnections.append(restart.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, false) })
+                gtk_box_append(actions.cast(to: GtkBox.self), restart)
+            }
             gtk_widget_set_margin_top(actions, 4)
             gtk_widget_set_margin_bottom(actions, 4)
             gtk_box_append(box, actions)

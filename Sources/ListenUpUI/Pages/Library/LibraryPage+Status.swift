@@ -63,6 +63,13 @@ extension LibraryPage {
                 adw_status_page_set_description(statusPage.opaque,
                                                 tr("Download a book to listen to it without a connection: use the button on its cover or in its details."))
                 showAll = true
+            } else if visible.isEmpty, let finished = model.finishedFilter, model.query.isEmpty {
+                adw_status_page_set_icon_name(statusPage.opaque, "object-select-symbolic")
+                adw_status_page_set_title(statusPage.opaque, finished ? tr("No Finished Books") : tr("Every Book Is Finished"))
+                adw_status_page_set_description(statusPage.opaque, finished
+                    ? tr("A book is finished when you reach its end or mark it as finished.")
+                    : tr("Mark a book as not started to listen to it again."))
+                showAll = true
             } else if visible.isEmpty {
                 adw_status_page_set_icon_name(statusPage.opaque, "edit-find-symbolic")
                 adw_status_page_set_title(statusPage.opaque, tr("No Results"))

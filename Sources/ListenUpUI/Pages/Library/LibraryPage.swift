@@ -49,6 +49,7 @@ final class LibraryPage: RoutePage {
     private var renderedQuery = ""
     private var renderedSort: LibrarySort?
     private var renderedFilter = LibraryFilter.all
+    private var renderedFinished: Bool?
     private var shownContent = false
     private var coversAvailable = false
     private let logger = Logger(label: "io.github.listenup.Desktop.library")
@@ -161,7 +162,15 @@ final class LibraryPage: RoutePage {
             })
         }
         retryButton.onClick { [weak model] in model?.send(.reload) }
-        showAllButton.onClick { [weak model] in model?.send(.filter(.all)) }
+        showAllButton.onClick { [weak model] in
+            model?.send(.filter(.all))
+            model?.send(.finished(nil))
+        }
+        connections.append(toolbar.finishedDropDown.connect(.notify("selected")) { [weak self] in
+            guard let self, !self.applyingState else { return }
+            let index = Int(gtk_drop_down_get_selected(self.toolbar.finishedDropDown.opaque))
+            if LibraryToolbar.finishedChoices.indices.contains(index) { self.model.send(.finished(LibraryToolbar.finishedChoices[index].0)) }
+        })
         connections.append(downloadedToggle.connect(.toggled) { [weak self] in
             guard let self, !self.applyingState else { return }
             let active = gtk_toggle_button_get_active(self.downloadedToggle.cast(to: GtkToggleButton.self)) != 0
@@ -227,14 +236,16 @@ final class LibraryPage: RoutePage {
         toolbar.showSort(model.sort)
         toolbar.showLayout(model.layout)
         toolbar.showFilter(model.filter)
+        toolbar.showFinished(model.finishedFilter)
         collection.setLayout(model.layout)
         // Before the books go (their cells with them).
         if visible.isEmpty { keepFocusOutOfHiddenBooks() }
         // A new search, order or filter starts at the first book.
         booksChanged = collection.show(visible, fromTop: model.query != renderedQuery || model.sort != renderedSort
-                                        || model.filter != renderedFilter)
+                                        || model.filter != renderedFilter || model.finishedFilter != renderedFinished)
         renderedSort = model.sort
         renderedFilter = model.filter
+        renderedFinished = model.finishedFilter
         if model.coversAvailable, !coversAvailable {
             coversAvailable = true
             collection.rebindAll()

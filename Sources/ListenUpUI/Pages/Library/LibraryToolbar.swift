@@ -3,8 +3,8 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// The library's toolbar: the search field, the Downloaded filter, the sort
-/// drop-down and the grid/list toggles. It only builds and names the
+/// The library's toolbar: the search field, the Downloaded filter, the
+/// Finished filter and sort drop-downs and the grid/list toggles. It only builds and names the
 /// controls; the page connects them to its model.
 @MainActor
 final class LibraryToolbar {
@@ -20,6 +20,11 @@ final class LibraryToolbar {
     let listToggle: UnsafeMutablePointer<GtkWidget>
     /// Shows only the downloaded books (hidden with no downloads).
     let downloadedToggle: UnsafeMutablePointer<GtkWidget>
+    /// The `GtkDropDown` of ``finishedChoices``.
+    let finishedDropDown: UnsafeMutablePointer<GtkWidget>
+
+    /// The Finished filter's choices, in the drop-down's order.
+    static let finishedChoices: [(Bool?, String)] = [(nil, tr("All Books")), (false, tr("Not Finished")), (true, tr("Finished"))]
 
     /// The sort choices, in the drop-down's order.
     static let sorts: [(LibrarySort, String)] = [
@@ -38,10 +43,11 @@ final class LibraryToolbar {
         searchEntry.setStringProperty("placeholder-text", tr("Search title, author, narrator or series"))
         searchEntry.setAccessibleLabel(tr("Search Library"))
         // A NULL-terminated C array of the names, alive for the call.
-        let sortNames = Self.sorts.map { strdup($0.1) }
-        let sortNameArray: [UnsafePointer<CChar>?] = sortNames.map { $0.map { UnsafePointer($0) } } + [nil]
-        sortDropDown = newObject(gtk_drop_down_new_from_strings(sortNameArray))
-        for name in sortNames { free(name) }
+        sortDropDown = Self.dropDown(Self.sorts.map(\.1))
+        finishedDropDown = Self.dropDown(Self.finishedChoices.map(\.1))
+        finishedDropDown.setAccessibleLabel(tr("Show Books"))
+        finishedDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Show Books"))
+        gtk_widget_set_tooltip_text(finishedDropDown, tr("Show Books"))
         sortDropDown.setAccessibleLabel(tr("Sort By"))
         // The drop-down's own button is what takes focus; name it as well.
         sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?.setAccessibleLabel(tr("Sort By"))
@@ -71,6 +77,7 @@ final class LibraryToolbar {
         let box = widget.cast(to: GtkBox.self)
         gtk_box_append(box, searchEntry)
         gtk_box_append(box, downloadedToggle)
+        gtk_box_append(box, finishedDropDown)
         gtk_box_append(box, sortDropDown)
         gtk_box_append(box, layoutBox)
     }
@@ -94,6 +101,24 @@ final class LibraryToolbar {
         if gtk_toggle_button_get_active(downloadedToggle.cast(to: GtkToggleButton.self)) != active {
             gtk_toggle_button_set_active(downloadedToggle.cast(to: GtkToggleButton.self), active)
         }
+    }
+
+    /// Shows `finished` as the Finished filter's choice.
+    func showFinished(_ finished: Bool?) {
+        guard let index = Self.finishedChoices.firstIndex(where: { $0.0 == finished }) else { return }
+        if gtk_drop_down_get_selected(finishedDropDown.opaque) != guint(index) {
+            gtk_drop_down_set_selected(finishedDropDown.opaque, guint(index))
+        }
+    }
+
+    /// A `GtkDropDown` of `names`.
+    private static func dropDown(_ names: [String]) -> UnsafeMutablePointer<GtkWidget> {
+        // A NULL-terminated C array of the names, alive for the call.
+        let copies = names.map { strdup($0) }
+        let array: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+        let dropDown = newObject(gtk_drop_down_new_from_strings(array))
+        for copy in copies { free(copy) }
+        return dropDown
     }
 
     /// Shows `layout` as the chosen one.

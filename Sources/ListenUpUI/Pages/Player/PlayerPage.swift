@@ -10,7 +10,7 @@ import ListenUpCore
 final class PlayerPage: RoutePage {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
-    private let model: PlayerModel
+    let model: PlayerModel
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let cover = CoverView(size: 220)
     private let title: OpaquePointer
@@ -33,10 +33,12 @@ final class PlayerPage: RoutePage {
     let sleepButton: UnsafeMutablePointer<GtkWidget>
     private let sleepLabel: OpaquePointer
     let volume: UnsafeMutablePointer<GtkWidget>
+    let bookControls: PlayerBookControls
     let chapters: OpaquePointer
     private let retry: ListenUpButton
-    private var chapterRows: [UnsafeMutablePointer<GtkWidget>] = []
-    private var shownChapters: [PlaybackTimeline.Chapter] = []
+    /// The chapter list as last shown (PlayerPage+Chapters.swift).
+    var chapterRows: [UnsafeMutablePointer<GtkWidget>] = []
+    var shownChapters: [PlaybackTimeline.Chapter] = []
     private var shownBook: String?
     /// The play, back and forward buttons' icon and names as last set.
     private var shownNames: [String] = []
@@ -186,7 +188,10 @@ final class PlayerPage: RoutePage {
         let volumeBox = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4))
         gtk_box_append(volumeBox.cast(to: GtkBox.self), newObject(gtk_image_new_from_icon_name("audio-volume-medium-symbolic")))
         gtk_box_append(volumeBox.cast(to: GtkBox.self), volume)
-        for child in [speedButton, sleepButton, volumeBox] { gtk_box_append(extras.cast(to: GtkBox.self), child) }
+        bookControls = PlayerBookControls(model: model)
+        for child in [speedButton, bookControls.boostButton, sleepButton, volumeBox, bookControls.menuButton] {
+            gtk_box_append(extras.cast(to: GtkBox.self), child)
+        }
         gtk_box_append(box, extras)
 
         // A failure, with a way to try again.
@@ -322,8 +327,10 @@ final class PlayerPage: RoutePage {
         gtk_label_set_label(elapsed, PlayerControls.time(model.chapterElapsed))
         gtk_label_set_label(remaining, "−" + PlayerControls.time(length - model.chapterElapsed))
         // TRANSLATORS: under the seek bar: how much of the book is done, and the time left at the current speed.
-        gtk_label_set_label(bookLine, tr("%@ % of the book · %@ left at %@", Localization.number(Int(model.bookProgress * 100)),
-                                         PlayerControls.time(model.timeLeftAtRate), PlayerControls.rate(model.rate)))
+        let line = tr("%@ % of the book · %@ left at %@", Localization.number(Int(model.bookProgress * 100)),
+                      PlayerControls.time(model.timeLeftAtRate), PlayerControls.rate(model.rate))
+        // TRANSLATORS: under the seek bar of a finished book; %@ is the rest of the line.
+        gtk_label_set_label(bookLine, model.finished ? tr("Finished · %@", line) : line)
 
         let (icon, name) = PlayerControls.playPause(model.status)
         let names = [icon, name, PlayerControls.skipName(back: true, seconds: model.skipBackSeconds),
@@ -347,6 +354,7 @@ final class PlayerPage: RoutePage {
         gtk_label_set_label(sleepLabel, PlayerControls.sleep(model.sleepTimer, remaining: model.sleepRemaining) ?? tr("Sleep Timer"))
         sleepButton.setClass(StyleClass("active"), model.sleepTimer != nil)
         gtk_range_set_value(volume.cast(to: GtkRange.self), model.volume)
+        bookControls.render()
 
         let failed = model.status == .error
         gtk_widget_set_visible(failureBox, failed ? 1 : 0)
@@ -356,36 +364,12 @@ final class PlayerPage: RoutePage {
         renderChapters(book.chapters)
     }
 
-    private func renderChapters(_ list: [PlaybackTimeline.Chapter]) {
-        if list != shownChapters {
-            shownChapters = list
-            while let child = gtk_widget_get_first_child(chapters.widget) { gtk_list_box_remove(chapters, child) }
-            chapterRows = list.map { chapter in
-                let row = newObject(adw_action_row_new())
-                adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), chapter.title)
-                adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
-                adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), PlayerControls.time(chapter.start))
-                gtk_list_box_row_set_activatable(row.cast(to: GtkListBoxRow.self), 1)
-                let mark = newObject(gtk_image_new_from_icon_name("media-playback-start-symbolic"))
-                mark.addClasses(StyleClass("accent"), StyleClass("chapter-mark"))
-                adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), mark)
-                gtk_list_box_append(chapters, row)
-                return row
-            }
-        }
-        for (index, row) in chapterRows.enumerated() {
-            let current = index == model.chapterIndex
-            // The mark shows on the current row only (style.css).
-            row.setClass(StyleClass("current-chapter"), current)
-            row.setAccessibleDescription(current ? tr("Playing now") : nil)
-        }
-    }
-
     func teardown() {
         observation?.cancel()
         observation = nil
         coverTask?.cancel()
         pendingSeek?.cancel()
+        bookControls.teardown()
         connections.removeAll()
     }
 
