@@ -77,6 +77,8 @@ extension Signal where Handler == @MainActor () -> Void {
     public static var realize: Self { Self("realize", parameters: 0, plainTrampoline) }
     /// `GtkToggleButton::toggled`.
     public static var toggled: Self { Self("toggled", parameters: 0, plainTrampoline) }
+    /// `AdwToast::button-clicked` (libadwaita 1.2): the toast's button.
+    public static var buttonClicked: Self { Self("button-clicked", parameters: 0, plainTrampoline) }
     /// `GtkAdjustment::value-changed`: the view scrolled.
     public static var valueChanged: Self { Self("value-changed", parameters: 0, plainTrampoline) }
     /// `GtkSearchEntry::search-changed` (after the search delay).

@@ -41,6 +41,7 @@ public final class HeadlessPresenter {
     private var playerObservation: StateObservation?
     private var lastRemoteNotice: UUID?
     private var lastNotice: UUID?
+    private var lastPositionNotices: [UUID] = []
     private var observedPlayer: ObjectIdentifier?
     private var lastPlayerState: JSONValue?
     private var lastPlayerEmit: ContinuousClock.Instant?
@@ -126,7 +127,7 @@ public final class HeadlessPresenter {
 
     /// Commands for the player rather than the screen.
     static let playerActions: Set<String> = [
-        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "boost", "sleepTimer", "markFinished",
+        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "boost", "sleepTimer", "markFinished", "takeOffer",
     ]
 
     /// Carries out a download command from any signed-in screen.
@@ -194,11 +195,14 @@ public final class HeadlessPresenter {
         guard let player else { return }
         lastRemoteNotice = player.remoteNotice?.id
         lastNotice = player.notice?.id
+        lastPositionNotices = [player.adoptedPosition?.id, player.positionOffer?.id].compactMap { $0 }
         playerObservation = StateObservation { [weak self, weak player] in
             guard let self, let player else { return }
             self.playerStateChanged(player.snapshot)
             self.remoteNoticeChanged(player.remoteNotice)
             self.noticeChanged(player.notice)
+            self.positionNoticeChanged("positionAdopted", player.adoptedPosition)
+            self.positionNoticeChanged("positionOffered", player.positionOffer)
         }
     }
 
@@ -216,6 +220,15 @@ public final class HeadlessPresenter {
         guard let notice, notice.id != lastNotice else { return }
         lastNotice = notice.id
         emitError(code: notice.code, message: notice.message)
+    }
+
+    /// `{"event":"positionAdopted"|"positionOffered","bookId","positionMs","device"}`:
+    /// another device's position, taken at once or offered after a pause.
+    private func positionNoticeChanged(_ event: String, _ notice: PlayerModel.PositionNotice?) {
+        guard let notice, !lastPositionNotices.contains(notice.id) else { return }
+        lastPositionNotices.append(notice.id)
+        emit(["event": .string(event), "bookId": .string(notice.bookID), "positionMs": .number(Double(notice.position)),
+              "device": .optional(notice.device)])
     }
 
     private func playerStateChanged(_ state: JSONValue) {

@@ -181,11 +181,8 @@ extension PlayerModel {
         scheduleContinueRefresh()
         let local = try? listening.position(bookID: reported.bookID)
         guard local.map({ reported.updatedAt > $0.updatedAt }) ?? true else { return }
-        if reported.bookID == nowPlaying?.bookID, timeline != nil {
-            // The book loaded here keeps its place, but a finish (or a
-            // restart) made elsewhere since is kept, so the next write
-            // carries it rather than undoing it.
-            if finished != reported.finished { finished = reported.finished }
+        if reported.bookID == nowPlaying?.bookID {
+            otherDeviceMoved(reported, local: local)
             return
         }
         try? listening.savePosition(reported.filling(from: local))

@@ -195,7 +195,7 @@ extension PlayerModel {
     }
 
     /// A seek on the offered book (not loaded yet): it starts there.
-    private func moveOffered(to target: Int64) {
+    func moveOffered(to target: Int64) {
         guard let nowPlaying, status == .paused else { return }
         position = min(max(0, target), nowPlaying.duration)
         updateChapter()
@@ -212,6 +212,7 @@ extension PlayerModel {
         pausedAt = Date()
         savePosition()
         if status == .loading || status == .buffering { status = .paused }
+        offerHeldPosition()
     }
 
     func resume() {
@@ -237,6 +238,7 @@ extension PlayerModel {
         }
         pausedAt = nil
         wantsToPlay = true
+        positionOffer = nil
         engine.play()
     }
 

@@ -104,6 +104,8 @@ public final class PlayerModel: ScreenModel {
         case boost(Double)
         /// *Mark as Finished* (true) or *Mark as Not Started* (false: back to 0).
         case markFinished(bookID: String, finished: Bool)
+        /// Moves to ``positionOffer`` (*Continue from 1:23:45*).
+        case takeOffer
     }
 
     /// Something the user should hear about that is not a playback failure
@@ -148,6 +150,13 @@ public final class PlayerModel: ScreenModel {
     public internal(set) var remoteNotice: RemoteNotice?
     /// The last thing the user should be told (a toast; headless: an `error` line).
     public internal(set) var notice: Notice?
+    /// The last position another device reported that the book loaded
+    /// here took at once (it was not playing here).
+    public internal(set) var adoptedPosition: PositionNotice?
+    /// A newer position another device reported while the book played
+    /// here, offered once the user paused (nil when none, or once taken
+    /// or played past).
+    public internal(set) var positionOffer: PositionNotice?
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int
@@ -197,6 +206,9 @@ public final class PlayerModel: ScreenModel {
     @ObservationIgnored var deviceID: String
     /// The loudness correction the book's row keeps (sent back unchanged).
     @ObservationIgnored var measuredGainDb: Double?
+    /// A newer position from another device that came while the book
+    /// played here, offered when the user pauses.
+    @ObservationIgnored var heldPosition: ListeningPosition?
     @ObservationIgnored var libraryChangedHandler: (@MainActor () -> Void)?
 
     /// How often an open span is cut and queued while playing.
@@ -249,6 +261,7 @@ public final class PlayerModel: ScreenModel {
         case .volume(let value): changeVolume(value)
         case .sleep(let timer): setSleepTimer(timer)
         case .boost(let decibels): changeBoost(decibels)
+        case .takeOffer: takeOffer()
         case .markFinished(let bookID, let finished): markFinished(bookID, finished)
         }
     }

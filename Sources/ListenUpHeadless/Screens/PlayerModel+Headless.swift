@@ -70,6 +70,7 @@ extension PlayerModel: HeadlessScreen {
             } else {
                 return false
             }
+        case "takeOffer": send(.takeOffer)
         case "markFinished":
             guard let bookID = arguments["bookId"]?.stringValue, !bookID.isEmpty else { return false }
             send(.markFinished(bookID: bookID, finished: arguments["finished"]?.boolValue ?? true))

@@ -42,6 +42,9 @@ public final class MainWindow {
     /// The last remote command announced in a toast.
     private var shownNotice: PlayerModel.RemoteNotice?
     private var shownPlayerNotice: PlayerModel.Notice?
+    private var shownOffer: PlayerModel.PositionNotice?
+    /// The offer toast's button, connected while it is shown.
+    private var offerConnection: SignalConnection?
     /// Follows the session's downloads for refusals (no space, no audio).
     private var downloadsObservation: StateObservation?
     /// The downloads whose refusals are followed, and the last one shown.
@@ -155,6 +158,7 @@ public final class MainWindow {
             offeredTo = player
             shownNotice = player.remoteNotice
             shownPlayerNotice = player.notice
+            shownOffer = player.positionOffer
             player.offerLastBook()
         }
         if let notice = player?.remoteNotice, notice != shownNotice {
@@ -166,6 +170,10 @@ public final class MainWindow {
             // "The book could not be marked as finished: …"
             shownPlayerNotice = notice
             showToast(notice.message)
+        }
+        if let offer = player?.positionOffer, offer != shownOffer {
+            shownOffer = offer
+            offerPosition(offer)
         }
         if nowPlaying == nil, player?.nowPlaying != nil {
             let bar = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
@@ -248,6 +256,19 @@ public final class MainWindow {
     }
 
     /// Shows `text` briefly over the page (a transient error or a confirmation).
+    /// *Continue from 1:23:45 (listened on another device)*, with a button
+    /// that moves there.
+    private func offerPosition(_ offer: PlayerModel.PositionNotice) {
+        // TRANSLATORS: a toast after a pause; %@ is a time in the book.
+        let text = tr("Continue from %@ (listened on another device)", PlayerControls.time(offer.position))
+        lastToast = text
+        let toast = adw_toast_new(text)
+        adw_toast_set_button_label(toast, tr("Continue"))
+        adw_toast_set_timeout(toast, 10)
+        offerConnection = toast?.connect(.buttonClicked) { [weak navigator] in navigator?.player?.send(.takeOffer) }
+        adw_toast_overlay_add_toast(toasts, toast)
+    }
+
     public func showToast(_ text: String) {
         lastToast = text
         adw_toast_overlay_add_toast(toasts, adw_toast_new(text))

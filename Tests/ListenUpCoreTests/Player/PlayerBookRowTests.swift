@@ -138,6 +138,53 @@ struct PlayerBookRowTests {
         #expect(rig.server.spansSnapshot.last?.book?.finished == true)
     }
 
+    // MARK: Two devices, one book
+
+    @Test func aPausedBookTakesAnotherDevicesNewerPositionAtOnce() async throws {
+        let rig = try await base.rig()
+        await base.start(rig)
+        rig.engine.report(.position(20_000))
+        await base.settle { rig.model.position == 20_000 }
+        rig.model.send(.pause)
+        rig.engine.report(.status(.paused))
+        await base.settle { rig.model.status == .paused }
+        rig.model.positionReported(ListeningPosition(bookID: "book-1", position: 95_000, updatedAt: Date().addingTimeInterval(5)))
+        #expect(rig.model.position == 95_000)
+        #expect(rig.engine.calls.last == "seek 95000")
+        #expect(rig.model.adoptedPosition?.position == 95_000)
+        #expect(rig.model.positionOffer == nil)
+    }
+
+    @Test func aPlayingBookKeepsPlayingAndOffersTheOtherPositionOnPause() async throws {
+        let rig = try await base.rig()
+        await base.start(rig)
+        rig.engine.report(.position(20_000))
+        await base.settle { rig.model.position == 20_000 }
+        rig.model.positionReported(ListeningPosition(bookID: "book-1", position: 95_000, updatedAt: Date().addingTimeInterval(5)))
+        #expect(rig.model.position == 20_000, "the book playing here keeps its place")
+        #expect(rig.model.positionOffer == nil)
+        rig.model.send(.pause)
+        #expect(rig.model.positionOffer?.position == 95_000, "offered once paused")
+        rig.model.send(.takeOffer)
+        #expect(rig.model.position == 95_000)
+        #expect(rig.model.positionOffer == nil)
+    }
+
+    @Test func anEmptyRowNeverMovesTheBookToTheStart() async throws {
+        let rig = try await base.rig()
+        await base.start(rig)
+        rig.engine.report(.position(40_000))
+        await base.settle { rig.model.position == 40_000 }
+        rig.model.send(.pause)
+        rig.engine.report(.status(.paused))
+        await base.settle { rig.model.status == .paused }
+        rig.model.positionReported(ListeningPosition(bookID: "book-1", position: 0, updatedAt: Date().addingTimeInterval(5)))
+        #expect(rig.model.position == 40_000)
+        #expect(rig.model.adoptedPosition == nil)
+        rig.model.positionReported(ListeningPosition(bookID: "book-1", position: 60_000, updatedAt: Date().addingTimeInterval(-3_600)))
+        #expect(rig.model.position == 40_000, "an older row is not taken")
+    }
+
     // MARK: The rule, for any sequence
 
     /// A small deterministic generator (SplitMix64), so a failing sequence
