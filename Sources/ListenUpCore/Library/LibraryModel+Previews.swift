@@ -48,6 +48,13 @@ extension LibraryModel {
         .init("download-details-done", player: "idle", downloads: "mixed") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2")
         },
+        // The Finished filter: the finished books, and none of them.
+        .init("finished-filter", player: "idle") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress, finished: true)
+        },
+        .init("finished-none", player: "idle") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, finished: true)
+        },
         .init("failed") {
             $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
         },

@@ -370,7 +370,7 @@ public final class LibraryModel: ScreenModel {
     /// Previews only.
     func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
                         query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:],
-                        layout: LibraryLayout = .grid, filter: LibraryFilter = .all) {
+                        layout: LibraryLayout = .grid, filter: LibraryFilter = .all, finished: Bool? = nil) {
         self.progress = progress
         self.layout = layout
         index = LibraryIndex(books)
@@ -378,6 +378,7 @@ public final class LibraryModel: ScreenModel {
         self.books = order.map { book(at: $0) }
         self.query = query
         self.filter = filter
+        finishedFilter = finished
         refilter()
         self.status = status
         hasLoadedCache = true

@@ -13,6 +13,8 @@ extension PlayerModel {
         .init("sleep") { $0.showForPreview(status: .playing, position: 4_380_000, sleep: .minutes(15), sleepRemaining: 734_000) },
         .init("sleep-chapter") { $0.showForPreview(status: .playing, position: 4_380_000, sleep: .endOfChapter, sleepRemaining: 1_020_000) },
         .init("fast") { $0.showForPreview(status: .playing, position: 4_380_000, rate: 1.75) },
+        // A book finished (on another device), played again, with a boost.
+        .init("finished-boost") { $0.showForPreview(status: .paused, position: 1_320_000, finished: true, boost: 6) },
         .init("idle") { $0.showForPreview(status: .idle, position: 0, loaded: false) },
     ]
 
@@ -28,8 +30,11 @@ extension PlayerModel {
 
     /// Previews only.
     func showForPreview(status: Status, position: Int64, rate: Double = 1, buffering: Int = 0, failure: Failure? = nil,
-                        sleep: SleepTimer? = nil, sleepRemaining: Int64? = nil, loaded: Bool = true) {
+                        sleep: SleepTimer? = nil, sleepRemaining: Int64? = nil, loaded: Bool = true, finished: Bool = false,
+                        boost: Double = 0) {
         nowPlaying = loaded ? Self.previewBook : nil
+        self.finished = finished
+        volumeBoostDb = boost
         self.status = status
         self.position = position
         self.rate = rate

@@ -104,18 +104,19 @@ final class BookDetailsPanel {
             buttonConnections.append(mark.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, !finished) })
             gtk_box_append(actions.cast(to: GtkBox.self), play.widget)
             gtk_box_append(actions.cast(to: GtkBox.self), mark)
-            if !finished, (book.progress?.fraction ?? 0) > 0 {
-                // A book under way can be started over too.
-                let restart = newObject(gtk_button_new_from_icon_name("edit-undo-symbolic"))
-                restart.addClasses(.glass, .glassClear, .glassInteractive, StyleClass("circular"))
-                gtk_widget_set_tooltip_text(restart, tr("Mark as Not Started"))
-                restart.setAccessibleLabel(tr("Mark as Not Started"))
-                buttonConnections.append(restart.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, false) })
-                gtk_box_append(actions.cast(to: GtkBox.self), restart)
-            }
             gtk_widget_set_margin_top(actions, 4)
             gtk_widget_set_margin_bottom(actions, 4)
             gtk_box_append(box, actions)
+            if !finished, (book.progress?.fraction ?? 0) > 0 {
+                // A book under way can be started over too (a row of its
+                // own: three buttons do not fit the panel's width).
+                let restart = newObject(gtk_button_new_with_label(tr("Mark as Not Started")))
+                restart.addClasses(.flat, .pill)
+                gtk_widget_set_halign(restart, GTK_ALIGN_START)
+                restart.setAccessibleLabel(tr("Mark as Not Started"))
+                buttonConnections.append(restart.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, false) })
+                gtk_box_append(box, restart)
+            }
         }
         if let downloads {
             let control = DownloadControl(bookID: book.id, size: details.downloadSize, downloads: downloads) { [weak self] intent in

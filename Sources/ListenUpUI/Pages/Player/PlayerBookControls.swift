@@ -45,11 +45,15 @@ final class PlayerBookControls {
         }
         gtk_widget_set_size_request(boostScale, 220, -1)
         boostScale.setAccessibleLabel(tr("Volume Boost"))
-        let hint = OpaquePointer(newObject(gtk_label_new(tr("For quiet recordings. This book keeps it; loud passages are limited so they never clip."))))
-        hint.addClasses(.caption, .dimLabel)
-        gtk_label_set_wrap(hint, 1)
-        gtk_label_set_max_width_chars(hint, 30)
-        for child in [heading.widget, boostValue.widget, boostScale, hint.widget] { gtk_box_append(box.cast(to: GtkBox.self), child) }
+        // What the boost is for, said to screen readers and as a tooltip
+        // (a wrapped label under the scale was cut off by GTK 4.8's
+        // popover sizing).
+        let hint = tr("For quiet recordings. This book keeps it; loud passages are limited so they never clip.")
+        boostScale.setAccessibleDescription(hint)
+        gtk_widget_set_tooltip_text(boostScale, hint)
+        gtk_widget_set_margin_start(box, 8)
+        gtk_widget_set_margin_end(box, 8)
+        for child in [heading.widget, boostValue.widget, boostScale] { gtk_box_append(box.cast(to: GtkBox.self), child) }
         gtk_popover_set_child(popover.cast(to: GtkPopover.self), box)
         gtk_menu_button_set_popover(boostButton.opaque, popover)
 
