@@ -124,10 +124,13 @@ extension KRPCServerConnection {
     }
 
     /// `recordPosition` with `finished`; not finished restarts the book at 0.
+    /// Sent at most once (``KRPCDelivery/atMostOnce``): after a timeout or a
+    /// socket lost under it the user is told, and decides whether to ask again.
     public func setFinished(_ finished: Bool, bookID: String) async throws(APIClientError) {
         let position = finished ? (summaries[bookID]?.duration ?? 0) : 0
         let request = RecordPositionRequest(bookId: bookID, positionMs: position, lastPlayedAt: KRPCMapping.milliseconds(Date()),
                                             finished: finished, playbackSpeed: 1, currentChapterId: nil)
-        learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
+        learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self,
+                                         delivery: .atMostOnce)])
     }
 }
