@@ -130,11 +130,13 @@ enum KRPCMapping {
                                      lastPlayedAt: date(payload.lastPlayedAt))
     }
 
-    /// A span as a `recordListeningEvent` request, in time zone `tz`.
-    static func listeningEvent(_ span: ListeningSpan, tz: String) -> RecordListeningEventRequest {
+    /// A span as a `recordListeningEvent` request, in time zone `tz`, from
+    /// the device named `deviceLabel` (its name, not the installation id
+    /// the span keeps for REST v1: the server shows the label to people).
+    static func listeningEvent(_ span: ListeningSpan, tz: String, deviceLabel: String?) -> RecordListeningEventRequest {
         RecordListeningEventRequest(id: span.id, bookId: span.bookID, startPositionMs: span.start, endPositionMs: span.end,
                                     startedAt: milliseconds(span.startedAt), endedAt: milliseconds(span.endedAt),
-                                    playbackSpeed: span.rate, tz: tz, deviceLabel: span.deviceID)
+                                    playbackSpeed: span.rate, tz: tz, deviceLabel: deviceLabel)
     }
 }
 

@@ -37,7 +37,7 @@ extension KRPCServerConnection {
         let tz = TimeZone.current.identifier
         for span in spans {
             do {
-                _ = try await call(.recordListeningEvent, RequestArguments(KRPCMapping.listeningEvent(span, tz: tz)),
+                _ = try await call(.recordListeningEvent, RequestArguments(KRPCMapping.listeningEvent(span, tz: tz, deviceLabel: krpcDeviceLabel)),
                                    returning: ListeningEventSyncPayload.self)
                 acknowledged.append(span.id)
                 last[span.bookID] = span
