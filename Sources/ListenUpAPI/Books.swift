@@ -59,6 +59,11 @@ public struct SyncBook: Codable, Equatable, Sendable, Identifiable {
     public var seriesName: String?
     public var genres: [String]?
     public var tags: [Tag]?
+    /// The server's revision of this book: kRPC's `BookSyncPayload.revision`,
+    /// what its library digest hashes. Nil on REST v1, which has none; its
+    /// key `revision` is this app's (a kRPC book carried in a REST-shaped
+    /// live event keeps it), never in the REST contract.
+    public var revision: Int64?
 
     enum CodingKeys: String, CodingKey {
         case createdAt = "created_at"
@@ -81,6 +86,7 @@ public struct SyncBook: Codable, Equatable, Sendable, Identifiable {
         case seriesInfo = "series_info"
         case seriesName = "series_name"
         case genres, tags
+        case revision
     }
 
     public init(createdAt: Date, updatedAt: Date, id: String, title: String, path: String, audioFiles: [AudioFile],

@@ -49,6 +49,7 @@ enum KRPCMapping {
             totalDuration: payload.totalDuration, totalSize: files.reduce(0) { $0 + $1.size }, contributors: contributors(payload))
         book.deletedAt = payload.deletedAt.map(date)
         book.scannedAt = date(payload.scannedAt)
+        book.revision = payload.revision
         book.coverImage = payload.cover.map { CoverImage(path: "", filename: $0.hash, format: "", size: 0) }
         book.isbn = payload.isbn
         book.subtitle = payload.subtitle

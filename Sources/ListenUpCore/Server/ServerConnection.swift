@@ -52,6 +52,11 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// has none (REST v1: the default, in `LibraryDrift.swift`).
     func libraryDigest() async throws(APIClientError) -> LibraryDigest?
 
+    /// The hash ``libraryDigest()`` would give for a library of these books
+    /// (id → revision), to compare with the server's; nil for a server
+    /// whose digests carry none (the default, in `LibraryDrift.swift`).
+    func libraryHash(of revisions: [String: Int64]) -> String?
+
     /// A page of the user's books: from `cursor` (nil: the first page), or
     /// with `updatedAfter` only those changed since (a delta, which also
     /// names the books deleted since).
