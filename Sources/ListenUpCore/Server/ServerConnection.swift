@@ -76,6 +76,12 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// default, in `CoverLoader.swift`).
     func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch
 
+    /// The cover of `bookID` at `size`, revalidated as
+    /// ``cover(bookID:maxBytes:ifNoneMatch:)`` is. A server without sizes
+    /// (REST v1) serves its one cover for every size (the default, in
+    /// `CoverSize.swift`).
+    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(APIClientError) -> CoverFetch
+
     // MARK: Listening
 
     /// How to read `bookID`'s audio files (`fileIDs`, the
