@@ -314,11 +314,10 @@ public final class LibraryModel: ScreenModel {
         return files.reduce(0) { $0 + $1.size }
     }
 
-    /// The cover of `book` at `size` (the grid's, or the details panel's
-    /// ``CoverSize/large``), or `nil` (none, or not reachable now). A
-    /// downloaded book's own copy (large) stands in when the cache has none
-    /// and the server cannot be reached (the cache is disposable; a
-    /// download is not).
+    /// The cover of `book` at `size` (the details panel's is large), or `nil`
+    /// (none, or not reachable now). A downloaded book's own copy stands in
+    /// when the cache has none and the server cannot be reached (the cache
+    /// is disposable; a download is not).
     public func cover(for book: Book, size: CoverSize = .grid) async -> CoverData? {
         guard book.hasCover, let coverLoader else { return nil }
         if let cover = await coverLoader.cover(for: book.id, version: book.version, size: size) { return cover }
