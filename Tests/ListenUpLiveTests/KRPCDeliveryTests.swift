@@ -105,7 +105,7 @@ struct KRPCDeliveryTests {
         let server = try await ScriptedKRPCServer.start { exchange in
             switch exchange.method {
             case "recordListeningEvent":
-                if !dropped.withLock({ defer { $0 = true }; return $0 }) {
+                if !dropped.withLock({ seen in defer { seen = true }; return seen }) {
                     await exchange.drop()
                     return
                 }
@@ -136,7 +136,7 @@ struct KRPCDeliveryTests {
         let dropped = LockedValue(false)
         let server = try await ScriptedKRPCServer.start { exchange in
             guard exchange.method == "pullDomain" else { return }
-            if !dropped.withLock({ defer { $0 = true }; return $0 }) {
+            if !dropped.withLock({ seen in defer { seen = true }; return seen }) {
                 await exchange.drop()
                 return
             }
