@@ -120,7 +120,7 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
     /// At most once, as the official client sends it (`AuthRepositoryImpl.performRefresh`):
     /// each send rotates the pair. After a lost answer the session stands and
     /// the next refresh, with the same token, falls in the server's grace window.
-    public static let refreshSession = KRPCMethod(service: .authServicePublic, name: "refreshSession", delivery: .retryOnce)
+    public static let refreshSession = KRPCMethod(service: .authServicePublic, name: "refreshSession")
     /// `AuthServiceAuthed.logout()` → `AppResult<Unit>`. Idempotent on the server (§3.3).
     public static let logout = KRPCMethod(service: .authServiceAuthed, name: "logout", delivery: .retryOnce)
     /// `AuthServiceAuthed.currentUser()` → `AppResult<User>`.
