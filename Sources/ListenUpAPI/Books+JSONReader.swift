@@ -83,7 +83,7 @@ extension SyncBook {
         case coverImage = "cover_image", isbn, title, subtitle, path, description, publisher, publishYear = "publish_year"
         case language, asin, audibleRegion = "audible_region", genreIDs = "genre_ids", series, audioFiles = "audio_files"
         case chapters, totalDuration = "total_duration", totalSize = "total_size", abridged, contributors, author, narrator
-        case seriesInfo = "series_info", seriesName = "series_name", genres, tags
+        case seriesInfo = "series_info", seriesName = "series_name", genres, tags, revision
     }
 
     private static let fields = JSONFields<Field>()
@@ -98,7 +98,7 @@ extension SyncBook {
         var publishYear: String?, language: String?, asin: String?, audibleRegion: String?, genreIDs: [String]?
         var series: [SeriesLink]?, audioFiles: [AudioFile]?, chapters: [Chapter]?, totalDuration: Int64?, totalSize: Int64?
         var abridged: Bool?, contributors: [BookContributor]?, author: String?, narrator: String?, seriesInfo: [SeriesInfo]?
-        var seriesName: String?, genres: [String]?, tags: [Tag]?
+        var seriesName: String?, genres: [String]?, tags: [Tag]?, revision: Int64?
         func text(_ reader: inout JSONReader) throws(Mismatch) -> String? {
             try reader.optional { reader throws(Mismatch) in try reader.string() }
         }
@@ -152,6 +152,7 @@ extension SyncBook {
                 tags = try reader.optional { reader throws(Mismatch) in
                     try reader.array { reader throws(Mismatch) in try Tag(reading: &reader) }
                 }
+            case .revision: revision = try reader.optional { reader throws(Mismatch) in try reader.int64() }
             case nil: try reader.skipValue()
             }
         }
@@ -173,6 +174,7 @@ extension SyncBook {
         self.genreIDs = genreIDs
         self.series = series
         self.chapters = chapters
+        self.revision = revision
         self.abridged = abridged
         self.author = author
         self.narrator = narrator

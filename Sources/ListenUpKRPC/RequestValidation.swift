@@ -53,6 +53,32 @@ public enum RequestLimits {
         if length > passwordLength.upperBound { throw .passwordTooLong }
     }
 
+    /// `text` cut to at most `limit` UTF-16 code units, the length Kotlin's
+    /// `String.length` counts (so `DeviceInfo`'s `init { require(…) }`,
+    /// `contract/.../dto/auth/DeviceInfo.kt`, accepts it). Cut between whole
+    /// characters: never inside a surrogate pair (an emoji, any character
+    /// beyond the Basic Multilingual Plane) nor inside a grapheme cluster;
+    /// a text that fits is returned as it is.
+    ///
+    /// Pure; any thread.
+    /// - Parameters:
+    ///   - text: the text.
+    ///   - limit: the most UTF-16 code units to keep.
+    /// - Returns: the longest prefix of whole characters that fits.
+    public static func cut(_ text: String, toUTF16 limit: Int) -> String {
+        guard text.utf16.count > limit else { return text }
+        var kept = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let next = text.index(after: index)
+            let width = text.utf16.distance(from: index, to: next)
+            guard kept + width <= limit else { break }
+            kept += width
+            end = next
+        }
+        return String(text[..<end])
+    }
+
     /// Kotlin's `isBlank()`: empty or whitespace only.
     /// - Parameter text: the text.
     /// - Returns: whether it is blank.

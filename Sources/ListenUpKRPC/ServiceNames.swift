@@ -83,54 +83,76 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
     /// True for `Flow<RpcEvent<T>>` methods (answered by stream messages),
     /// false for unary `AppResult<T>` ones (answered by one CallSuccess).
     public let isStream: Bool
+    /// Whether a unary call of this method may be sent again after a lost
+    /// answer (``KRPCDelivery``). A caller may ask for `atMostOnce` for one
+    /// call of a `retryOnce` method (marking a book finished is a
+    /// `recordPosition` that must not run twice).
+    public let delivery: KRPCDelivery
 
     /// Names a method.
     /// - Parameters:
     ///   - service: the declaring service.
     ///   - name: the Kotlin function name.
     ///   - isStream: whether it returns a Flow.
-    public init(service: KRPCServiceType, name: String, isStream: Bool = false) {
+    ///   - delivery: whether a lost answer may be asked for again; the
+    ///     default, `atMostOnce`, is right for any call that changes
+    ///     something: declare `retryOnce` only for reads and writes that are
+    ///     safe to run twice.
+    public init(service: KRPCServiceType, name: String, isStream: Bool = false, delivery: KRPCDelivery = .atMostOnce) {
         self.service = service
         self.name = name
         self.isStream = isStream
+        self.delivery = delivery
     }
 
     /// `InstanceService.getServerInfo()` → `AppResult<ServerInfo>`.
-    public static let getServerInfo = KRPCMethod(service: .instanceService, name: "getServerInfo")
+    public static let getServerInfo = KRPCMethod(service: .instanceService, name: "getServerInfo", delivery: .retryOnce)
     /// `AuthServicePublic.setupRoot(request)` → `AppResult<AuthSession>`.
+    /// At most once: a second send answers `SetupAlreadyComplete`.
     public static let setupRoot = KRPCMethod(service: .authServicePublic, name: "setupRoot")
     /// `AuthServicePublic.login(request)` → `AppResult<AuthSession>`.
+    /// At most once: each send opens a session on the server.
     public static let login = KRPCMethod(service: .authServicePublic, name: "login")
     /// `AuthServicePublic.register(request)` → `AppResult<RegisterResult>`.
+    /// At most once: a second send answers `EmailAlreadyExists`.
     public static let register = KRPCMethod(service: .authServicePublic, name: "register")
     /// `AuthServicePublic.refreshSession(request)` → `AppResult<AuthSession>`.
+    /// At most once, as the official client sends it (`AuthRepositoryImpl.performRefresh`):
+    /// each send rotates the pair. After a lost answer the session stands and
+    /// the next refresh, with the same token, falls in the server's grace window.
     public static let refreshSession = KRPCMethod(service: .authServicePublic, name: "refreshSession")
-    /// `AuthServiceAuthed.logout()` → `AppResult<Unit>`.
-    public static let logout = KRPCMethod(service: .authServiceAuthed, name: "logout")
+    /// `AuthServiceAuthed.logout()` → `AppResult<Unit>`. Idempotent on the server (§3.3).
+    public static let logout = KRPCMethod(service: .authServiceAuthed, name: "logout", delivery: .retryOnce)
     /// `AuthServiceAuthed.currentUser()` → `AppResult<User>`.
-    public static let currentUser = KRPCMethod(service: .authServiceAuthed, name: "currentUser")
+    public static let currentUser = KRPCMethod(service: .authServiceAuthed, name: "currentUser", delivery: .retryOnce)
     /// `SyncStreamService.listDomains()` → `AppResult<List<String>>`.
-    public static let listDomains = KRPCMethod(service: .syncStreamService, name: "listDomains")
+    public static let listDomains = KRPCMethod(service: .syncStreamService, name: "listDomains", delivery: .retryOnce)
     /// `SyncStreamService.pullDomain(domain, since, limit)` → `AppResult<SyncPage>`.
-    public static let pullDomain = KRPCMethod(service: .syncStreamService, name: "pullDomain")
+    public static let pullDomain = KRPCMethod(service: .syncStreamService, name: "pullDomain", delivery: .retryOnce)
     /// `SyncStreamService.pullByIds(domain, match, ids)` → `AppResult<SyncPage>`.
-    public static let pullByIds = KRPCMethod(service: .syncStreamService, name: "pullByIds")
+    public static let pullByIds = KRPCMethod(service: .syncStreamService, name: "pullByIds", delivery: .retryOnce)
     /// `SyncStreamService.digest(domain, cursor)` → `AppResult<DomainDigest>`.
-    public static let digest = KRPCMethod(service: .syncStreamService, name: "digest")
+    public static let digest = KRPCMethod(service: .syncStreamService, name: "digest", delivery: .retryOnce)
     /// `SyncStreamService.observeEvents(sinceRevision)` → `Flow<RpcEvent<SyncFrame>>`.
     public static let observeEvents = KRPCMethod(service: .syncStreamService, name: "observeEvents", isStream: true)
     /// `PlaybackService.prepare(bookId, capabilities, forceTranscode)` → `AppResult<PreparedPlayback>`.
-    public static let prepare = KRPCMethod(service: .playbackService, name: "prepare")
+    /// Sent again after a lost answer: it only signs URLs (direct play starts no transcode).
+    public static let prepare = KRPCMethod(service: .playbackService, name: "prepare", delivery: .retryOnce)
     /// `PlaybackService.getPosition(bookId)` → `AppResult<PlaybackPositionSyncPayload?>`.
-    public static let getPosition = KRPCMethod(service: .playbackService, name: "getPosition")
+    public static let getPosition = KRPCMethod(service: .playbackService, name: "getPosition", delivery: .retryOnce)
     /// `PlaybackService.recordPosition(request)` → `AppResult<PlaybackPositionSyncPayload>`.
-    public static let recordPosition = KRPCMethod(service: .playbackService, name: "recordPosition")
+    /// Sent again after a lost answer when the position is a listening span's
+    /// end, stamped with the span's own `lastPlayedAt` (the same write twice);
+    /// marking a book finished asks for `atMostOnce` for its call.
+    public static let recordPosition = KRPCMethod(service: .playbackService, name: "recordPosition", delivery: .retryOnce)
     /// `PlaybackService.recordListeningEvent(request)` → `AppResult<ListeningEventSyncPayload>`.
-    public static let recordListeningEvent = KRPCMethod(service: .playbackService, name: "recordListeningEvent")
+    /// Sent again after a lost answer: the server upserts the event by its client-chosen `id`.
+    public static let recordListeningEvent = KRPCMethod(service: .playbackService, name: "recordListeningEvent", delivery: .retryOnce)
     /// `PlaybackProgressService.getRecentlyListened(limit)` → `AppResult<List<PlaybackPositionSyncPayload>>`.
-    public static let getRecentlyListened = KRPCMethod(service: .playbackProgressService, name: "getRecentlyListened")
+    public static let getRecentlyListened = KRPCMethod(service: .playbackProgressService, name: "getRecentlyListened",
+                                                           delivery: .retryOnce)
     /// `BookService.getBook(id)` → `AppResult<BookSyncPayload>`.
-    public static let getBook = KRPCMethod(service: .bookService, name: "getBook")
+    public static let getBook = KRPCMethod(service: .bookService, name: "getBook", delivery: .retryOnce)
 
     /// Every method above.
     public static let all: [KRPCMethod] = [

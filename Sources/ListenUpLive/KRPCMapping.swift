@@ -49,6 +49,7 @@ enum KRPCMapping {
             totalDuration: payload.totalDuration, totalSize: files.reduce(0) { $0 + $1.size }, contributors: contributors(payload))
         book.deletedAt = payload.deletedAt.map(date)
         book.scannedAt = date(payload.scannedAt)
+        book.revision = payload.revision
         book.coverImage = payload.cover.map { CoverImage(path: "", filename: $0.hash, format: "", size: 0) }
         book.isbn = payload.isbn
         book.subtitle = payload.subtitle
@@ -151,11 +152,13 @@ enum KRPCMapping {
                                      lastPlayedAt: date(payload.lastPlayedAt))
     }
 
-    /// A span as a `recordListeningEvent` request, in time zone `tz`.
-    static func listeningEvent(_ span: ListeningSpan, tz: String) -> RecordListeningEventRequest {
+    /// A span as a `recordListeningEvent` request, in time zone `tz`, from
+    /// the device named `deviceLabel` (its name, not the installation id
+    /// the span keeps for REST v1: the server shows the label to people).
+    static func listeningEvent(_ span: ListeningSpan, tz: String, deviceLabel: String?) -> RecordListeningEventRequest {
         RecordListeningEventRequest(id: span.id, bookId: span.bookID, startPositionMs: span.start, endPositionMs: span.end,
                                     startedAt: milliseconds(span.startedAt), endedAt: milliseconds(span.endedAt),
-                                    playbackSpeed: span.rate, tz: tz, deviceLabel: span.deviceID)
+                                    playbackSpeed: span.rate, tz: tz, deviceLabel: deviceLabel)
     }
 }
 

@@ -46,13 +46,24 @@ extension KRPCServerConnection {
         await sessions.delete(baseURL)
     }
 
-    /// This client as the kRPC `DeviceInfo` (fields cut to the server's 128 characters).
+    /// This client as the kRPC `DeviceInfo`, each field cut to the server's
+    /// 128 UTF-16 code units (`DEVICE_FIELD_MAX` in
+    /// `contract/.../dto/auth/DeviceInfo.kt`), never inside a character.
     var krpcDeviceInfo: ListenUpKRPC.DeviceInfo {
-        func cut(_ text: String?) -> String? { text.map { String($0.prefix(RequestLimits.deviceInfoFieldLength)) } }
+        func cut(_ text: String?) -> String? { text.map { RequestLimits.cut($0, toUTF16: RequestLimits.deviceInfoFieldLength) } }
         return ListenUpKRPC.DeviceInfo(deviceType: cut(deviceInfo.deviceType), platform: cut(deviceInfo.platform),
                                        platformVersion: cut(deviceInfo.platformVersion), clientName: cut(deviceInfo.clientName),
                                        clientVersion: cut(deviceInfo.clientVersion), deviceName: cut(deviceInfo.deviceName),
                                        deviceModel: cut(deviceInfo.deviceModel))
+    }
+
+    /// The `deviceLabel` of this device's listening events: its name, else
+    /// its model, as the official client sends it (`deviceName ?: deviceModel`
+    /// in `app/sharedLogic/.../playback/ListeningEventRecorder.kt`); nil when
+    /// it has neither. Cut as the session's device name is, so both read the
+    /// same (the server sets no limit of its own on the label).
+    var krpcDeviceLabel: String? {
+        (deviceInfo.deviceName ?? deviceInfo.deviceModel).map { RequestLimits.cut($0, toUTF16: RequestLimits.deviceInfoFieldLength) }
     }
 
     /// Runs a request's local checks; a refusal reads as the server's would.

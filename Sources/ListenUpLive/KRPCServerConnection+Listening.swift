@@ -37,7 +37,7 @@ extension KRPCServerConnection {
         let tz = TimeZone.current.identifier
         for span in spans {
             do {
-                _ = try await call(.recordListeningEvent, RequestArguments(KRPCMapping.listeningEvent(span, tz: tz)),
+                _ = try await call(.recordListeningEvent, RequestArguments(KRPCMapping.listeningEvent(span, tz: tz, deviceLabel: krpcDeviceLabel)),
                                    returning: ListeningEventSyncPayload.self)
                 acknowledged.append(span.id)
                 last[span.bookID] = span
@@ -126,8 +126,11 @@ extension KRPCServerConnection {
     /// (speed, boost, gain, chapter) as this device knows it, as ListenUp's
     /// own clients send *Mark as finished* and *Mark as not started*
     /// (`PlaybackPositionRepositoryImpl.requestFor`, addendum §1.3).
+    /// Sent at most once (``KRPCDelivery/atMostOnce``): after a timeout or a
+    /// socket lost under it the user is told, and decides whether to ask again.
     public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
         let request = KRPCMapping.positionRequest(row)
-        learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self)])
+        learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self,
+                                         delivery: .atMostOnce)])
     }
 }

@@ -149,11 +149,19 @@ public actor KRPCServerConnection: ServerConnection {
     // MARK: Calls
 
     /// A unary call on `mount`; a domain failure is thrown as
-    /// ``APIClientError``. A socket that ended under the call is opened again
-    /// and the call sent once more.
+    /// ``APIClientError``. After a failure a new socket may mend, the call
+    /// is sent once more on a new socket if its delivery allows
+    /// (``KRPCDelivery/allowsResend(after:)``): a `retryOnce` method after
+    /// any such failure, an `atMostOnce` one (login, setupRoot, marking a
+    /// book finished) only when the failure proves it never left; after a
+    /// timeout or a socket that ended under it, its caller gets the error.
+    /// - Parameter delivery: overrides the method's ``KRPCMethod/delivery``
+    ///   for this call (nil: the method's).
     func call<Result: Decodable & Sendable>(_ method: KRPCMethod, _ arguments: some Encodable & Sendable, returning: Result.Type,
-                                            on mount: KRPCMount = .authed) async throws(APIClientError) -> Result {
+                                            on mount: KRPCMount = .authed,
+                                            delivery: KRPCDelivery? = nil) async throws(APIClientError) -> Result {
         if mount == .authed, session == nil { throw await lapsedError() }
+        let delivery = delivery ?? method.delivery
         var attempt = 0
         while true {
             attempt += 1
@@ -167,8 +175,13 @@ public actor KRPCServerConnection: ServerConnection {
             do {
                 result = try await socket.call(method, arguments: arguments, returning: Result.self)
             } catch let error as KRPCSessionError where error.isRetryableAfterReconnect && attempt == 1 {
-                logger.debug("kRPC call failed on an ended socket; once more on a new one", metadata: ["method": "\(method)"])
                 await drop(mount, socket)
+                guard delivery.allowsResend(after: error) else {
+                    logger.debug("kRPC call failed and may have run on the server; not sent again",
+                                 metadata: ["method": "\(method)", "delivery": "\(delivery)"])
+                    throw KRPCErrorMapping.error(error)
+                }
+                logger.debug("kRPC call failed on an ended socket; once more on a new one", metadata: ["method": "\(method)"])
                 continue
             } catch {
                 throw KRPCErrorMapping.error(error)
@@ -179,6 +192,8 @@ public actor KRPCServerConnection: ServerConnection {
             case .failure(let error) where mount == .authed && [.authSessionExpired, .authSessionNotFound].contains(error.kind):
                 // The socket's session ended on the server: a refresh says
                 // whether the user is still signed in (a refusal lapses it).
+                // The server refused the call before running it, so even an
+                // at-most-once call is sent again.
                 await drop(mount, socket)
                 guard attempt == 1, let current = session else { throw await lapsedError() }
                 _ = try await refreshed(after: current.accessToken)

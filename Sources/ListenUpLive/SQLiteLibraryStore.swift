@@ -17,7 +17,7 @@ extension CachedBook: FetchableRecord, PersistableRecord {
                       series: row.decode(forColumn: "series"), duration: row.decode(forColumn: "duration"),
                       createdAt: row.decode(forColumn: "createdAt"), updatedAt: row.decode(forColumn: "updatedAt"),
                       hasCover: row.decode(forColumn: "hasCover"), storedSearchKey: row.decode(forColumn: "searchKey"),
-                      storedDetails: row.decode(forColumn: "details"))
+                      storedDetails: row.decode(forColumn: "details"), revision: row["revision"])
     }
 }
 
@@ -123,6 +123,13 @@ public final class SQLiteLibraryStore: LibraryStore {
             // the next sync is a full one. The books stay shown meanwhile.
             try db.execute(sql: "DELETE FROM syncState")
         }
+        migrator.registerMigration("v4") { db in
+            // Each book's server revision (kRPC), for the digest's hash. The
+            // rows cached before lack it: the next sync is a full one, which
+            // gives it to every book. The books stay shown meanwhile.
+            try db.alter(table: "book") { table in table.add(column: "revision", .integer) }
+            try db.execute(sql: "DELETE FROM syncState")
+        }
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }
@@ -173,6 +180,17 @@ public final class SQLiteLibraryStore: LibraryStore {
         try database.read { db in try CachedBook.fetchCount(db) }
     }
 
+    /// The server revision of each cached book that has one, by id.
+    public func bookRevisions() throws -> [String: Int64] {
+        try database.read { db in
+            var revisions: [String: Int64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, revision FROM book WHERE revision IS NOT NULL") {
+                revisions[row["id"]] = row["revision"]
+            }
+            return revisions
+        }
+    }
+
     /// Applies one page (and deletions) together with the sync state that
     /// follows it, in one transaction: a crash leaves either both or neither.
     /// - Returns: how many books it added, changed or deleted: a book stored
@@ -192,7 +210,7 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     /// The book table's columns after `id`, in the order `store` binds them.
     private static let bookColumns = [
-        "title", "authors", "narrators", "series", "duration", "createdAt", "updatedAt", "hasCover", "searchKey", "details",
+        "title", "authors", "narrators", "series", "duration", "createdAt", "updatedAt", "hasCover", "searchKey", "details", "revision",
     ]
 
     /// Inserts a book, or updates it only where a value differs.
@@ -220,7 +238,7 @@ public final class SQLiteLibraryStore: LibraryStore {
             let row = CachedBook(sortingKeys: book)
             try statement.execute(arguments: [
                 row.id, row.title, row.authors, row.narrators, row.series, row.duration,
-                row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details,
+                row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details, row.revision,
             ])
             changed += db.changesCount
         }

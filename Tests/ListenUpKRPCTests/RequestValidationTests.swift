@@ -37,6 +37,24 @@ struct RequestValidationTests {
             == "deviceInfo.platform longer than 128 characters")
     }
 
+    @Test func textIsCutToUTF16CodeUnitsBetweenWholeCharacters() throws {
+        // Fits: untouched.
+        #expect(RequestLimits.cut("ada-laptop", toUTF16: 128) == "ada-laptop")
+        #expect(RequestLimits.cut(String(repeating: "d", count: 129), toUTF16: 128) == String(repeating: "d", count: 128))
+        // 1 + 2 × 100 code units: 63 emoji fit beside the "a" (127), the 64th would split its surrogate pair.
+        let astral = "a" + String(repeating: "🎧", count: 100)
+        let cut = RequestLimits.cut(astral, toUTF16: 128)
+        #expect(cut == "a" + String(repeating: "🎧", count: 63))
+        #expect(cut.utf16.count == 127)
+        #expect(String(decoding: Array(cut.utf16), as: UTF16.self) == cut, "no lone surrogate")
+        try DeviceInfo(deviceName: cut).validate()
+        // A grapheme cluster (a family: 11 code units) is kept whole or dropped whole.
+        let family = "👩‍👩‍👧‍👦"
+        #expect(family.utf16.count == 11)
+        #expect(RequestLimits.cut(String(repeating: "x", count: 120) + family, toUTF16: 128) == String(repeating: "x", count: 120))
+        #expect(RequestLimits.cut(String(repeating: "x", count: 117) + family, toUTF16: 128) == String(repeating: "x", count: 117) + family)
+    }
+
     @Test func bookIdsMustNotBeBlank() throws {
         #expect(throws: RequestValidationError.blankBookId) { try BookIdArguments(bookId: "  ").validate() }
         #expect(throws: RequestValidationError.blankBookId) { try PrepareArguments(bookId: "").validate() }

@@ -51,6 +51,36 @@ struct KRPCCoverTests {
         #expect(!logs.text.contains(stored.accessToken))
     }
 
+    @Test func theGridAsksForW300ThePlayerForW600AndNeitherGetsTheOthersCopy() async throws {
+        let small = Self.png + Data([3, 0, 0])
+        let large = Self.png + Data([6, 0, 0])
+        let server = try await HostileServer.start { request in
+            switch request.path {
+            case "/api/v1/covers/book-1?w=300": .respond(status: 200, contentType: "image/jpeg", body: small, headers: [("ETag", "\"h@300\"")])
+            case "/api/v1/covers/book-1?w=600": .respond(status: 200, contentType: "image/jpeg", body: large, headers: [("ETag", "\"h@600\"")])
+            default: .respond(status: 404, contentType: "application/json", body: Data())
+            }
+        }
+        defer { Task { await server.stop() } }
+        let stored = Canned.storedSession(server.baseURL)
+        let connection = KRPCServerConnection(baseURL: server.baseURL, session: stored, transport: .live, sessions: .inMemory([stored]),
+                                              deviceInfo: Self.device, logger: logs.logger)
+        // A download keeps the player's size.
+        #expect(try await connection.cover(bookID: "book-1", maxBytes: 1 << 20) == large)
+        // The library's loader and the player's share one folder, as in the app.
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let version = Date(timeIntervalSince1970: 1_787_300_000)
+        let library = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        #expect(await library.cover(for: "book-1", version: version)?.bytes == small)
+        #expect(await library.cover(for: "book-1", version: version, size: .large)?.bytes == large, "not the grid's copy from memory")
+        let player = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        #expect(await player.cover(for: "book-1", version: version, size: .large)?.bytes == large, "not the grid's copy from disk")
+        #expect(await player.cover(for: "book-1", version: version)?.bytes == small)
+        #expect(server.requests.map(\.path) == ["/api/v1/covers/book-1?w=600", "/api/v1/covers/book-1?w=300", "/api/v1/covers/book-1?w=600"],
+                "each size fetched once, then served from disk")
+    }
+
     @Test func theDemoServerAnswersTheRevalidationWith304() async throws {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 2

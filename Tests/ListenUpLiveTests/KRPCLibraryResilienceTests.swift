@@ -100,6 +100,32 @@ struct KRPCLibraryResilienceTests {
         #expect(fromTheStart.count == 2, "the first sync, then the re-pull")
     }
 
+    @Test func aBookSwappedForAnotherIsCaughtByTheDigestsHashThoughTheCountIsTheSame() async throws {
+        let library = ScriptedKRPCLibrary(titles: ["Anathem", "Beloved", "Cryptonomicon"])
+        let server = try await ScriptedKRPCServer.start(handler: library.handle)
+        defer { Task { await server.stop() } }
+        let (client, stored) = connection(server)
+        let model = model(client, stored, store: InMemoryLibraryStore())
+        defer { model.deactivate() }
+        await settle { model.books.count == 3 && model.isLive }
+        #expect(!logs.text.contains("differs from the server's digest"), "a library in step is not pulled again")
+        await settle { library.streamCount == 1 && model.syncProgress == nil }
+
+        // Same count, another book: only the hash differs.
+        library.swap("book-2", for: "Dune")
+        await library.broadcast(control: "LibraryDataChanged")
+        await settle { model.books.map(\.title).contains("Dune") }
+        #expect(model.books.map(\.title) == ["Anathem", "Cryptonomicon", "Dune"])
+        #expect(logs.text.contains("info The library differs from the server's digest; pulling every book again"))
+    }
+
+    @Test func theDigestHashIsTheServersSortedLinesOfIdAndRevision() {
+        // Python: hashlib.sha256(b"a|10\nb|2\n").hexdigest()
+        #expect(KRPCServerConnection.digestHash(["b": 2, "a": 10])
+            == "sha256:e0ea47b4bf9da6711a1be1a43973e1dc311f46d53641bfcdacdf845f9ec55404")
+        #expect(KRPCServerConnection.digestHash([:]) == "", "an empty library, as the server writes it")
+    }
+
     @Test func aDifferenceAFullPullDoesNotMendIsNotPulledForAgainAndAgain() async throws {
         let library = ScriptedKRPCLibrary(titles: ["Anathem", "Beloved"])
         library.digestSurplus = 1
@@ -127,7 +153,8 @@ struct KRPCLibraryResilienceTests {
         let (client, _) = connection(server)
         _ = try await client.syncBooks(limit: 10, cursor: nil, updatedAfter: nil)
         library.add("Dune")  // after the sync: not in the cache yet, and not a drift
-        #expect(try await client.libraryDigest() == LibraryDigest(bookCount: 3))
+        #expect(try await client.libraryDigest() == LibraryDigest(bookCount: 3, hash: KRPCServerConnection.digestHash(
+            ["book-1": 1, "book-2": 2, "book-3": 3])))
         #expect(server.calls.last?.data.data.contains(#""cursor":3"#) == true)
         #expect(try await client.libraryBookCount() == 4, "the count of the whole library is still everything")
     }

@@ -86,8 +86,9 @@ struct KRPCMappingTests {
         #expect(item.progress == 0.5 && item.position == 4_500)
         let span = ListeningSpan(id: "s1", bookID: "b1", start: 1_000, end: 2_000, startedAt: Date(timeIntervalSince1970: 10),
                                  endedAt: Date(timeIntervalSince1970: 11), rate: 1, deviceID: "dev")
-        let event = KRPCMapping.listeningEvent(span, tz: "Europe/Berlin")
-        #expect(event.startedAt == 10_000 && event.endedAt == 11_000 && event.deviceLabel == "dev" && event.tz == "Europe/Berlin")
+        let event = KRPCMapping.listeningEvent(span, tz: "Europe/Berlin", deviceLabel: "ada-laptop")
+        #expect(event.startedAt == 10_000 && event.endedAt == 11_000 && event.tz == "Europe/Berlin")
+        #expect(event.deviceLabel == "ada-laptop", "the device's name, not the installation id")
     }
 
     static func frame(_ domain: String, revision: Int64?, _ json: String) -> SyncFrame {

@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpCore
 import ListenUpKRPC
+@testable import ListenUpLive
 
 /// A library a ``ScriptedKRPCServer`` serves as the contract says (§3.4):
 /// books under one revision counter, `pullDomain` pages (tombstones
@@ -55,6 +56,19 @@ final class ScriptedKRPCLibrary: Sendable {
         _ = state.withLock { $0.rows.removeValue(forKey: id) }
     }
 
+    /// Replaces book `id` by a new book titled `title` at the same revision,
+    /// with no event and nothing a delta would bring: the count stays, only
+    /// the digest's hash tells. Returns the new book's id.
+    @discardableResult
+    func swap(_ id: String, for title: String) -> String {
+        state.withLock { state in
+            let revision = state.rows.removeValue(forKey: id)?.revision ?? 0
+            let newID = "\(id)-swapped"
+            state.rows[newID] = Canned.book(newID, title: title, revision: revision)
+            return newID
+        }
+    }
+
     /// Sends `SyncControl.<name>` on every open event stream.
     func broadcast(control name: String) async {
         for stream in state.value.streams { try? await stream.control(name) }
@@ -78,7 +92,8 @@ final class ScriptedKRPCLibrary: Sendable {
         case "digest":
             let cursor = Int64(exchange.argument("cursor") ?? "") ?? .max
             let live = state.value.rows.values.filter { $0.deletedAt == nil && $0.revision <= cursor }
-            try await exchange.success(DomainDigest(cursor: cursor, count: Int64(live.count + digestSurplus), hash: ""))
+            let hash = KRPCServerConnection.digestHash(Dictionary(uniqueKeysWithValues: live.map { ($0.id, $0.revision) }))
+            try await exchange.success(DomainDigest(cursor: cursor, count: Int64(live.count + digestSurplus), hash: hash))
         case "observeEvents":
             if isBroken { return await exchange.drop() }
             try await exchange.control("Heartbeat")

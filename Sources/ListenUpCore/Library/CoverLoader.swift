@@ -40,7 +40,9 @@ extension ServerConnection {
 /// served first (while scrolling, the books on screen now matter most), and
 /// a request whose task is cancelled leaves the queue.
 ///
-/// A cover is kept per book version (the book's `updated_at`). Beside it on
+/// A cover is kept per book version (the book's `updated_at`) and per
+/// ``CoverSize``: a grid copy (300 px) is never served where a large one
+/// (600 px) was asked for, in memory or on disk. Beside it on
 /// disk is the `ETag` it was served with (`<book>.etag`: the version, then
 /// the tag); when the book changes, the cover is fetched again with
 /// `If-None-Match`, and a 304 keeps the cached bytes for the new version
@@ -50,8 +52,8 @@ public actor CoverLoader {
     public static let maxCoverBytes = 16 << 20
     public static let maxConcurrentFetches = 6
 
-    /// Fetches a book's cover; the second argument is the `If-None-Match` to send, if any.
-    private let fetch: @Sendable (String, String?) async throws(APIClientError) -> CoverFetch
+    /// Fetches a book's cover: its id, the `If-None-Match` to send if any, and the size.
+    private let fetch: @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch
     private let directory: URL?
     private let memoryLimit: Int
     private let logger: Logger
@@ -69,15 +71,15 @@ public actor CoverLoader {
     /// `memoryLimit` is small: the page keeps decoded covers itself, and the
     /// disk cache is behind this one.
     public init(server: any ServerConnection, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag throws(APIClientError) in
-            try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag)
+        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(APIClientError) in
+            try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag, size: size)
         }
     }
 
     /// A loader over a plain fetch function, no revalidation (tests).
     public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
                 fetch: @escaping @Sendable (String) async throws(APIClientError) -> Data?) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, _ throws(APIClientError) in
+        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(APIClientError) in
             try await fetch(id).map { .image($0, etag: nil) } ?? .none
         }
     }
@@ -86,6 +88,15 @@ public actor CoverLoader {
     /// and the `ETag` to send as `If-None-Match` (tests).
     public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
                 revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(APIClientError) -> CoverFetch) {
+        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(APIClientError) in
+            try await fetch(id, etag)
+        }
+    }
+
+    /// A loader over a revalidating fetch function that also gets the size
+    /// asked for (tests).
+    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
+                sizedFetch fetch: @escaping @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch) {
         self.fetch = fetch
         self.directory = directory
         self.memoryLimit = memoryLimit
@@ -95,18 +106,19 @@ public actor CoverLoader {
         }
     }
 
-    /// The cover of `bookID` (`version` changes when the book does, so an
-    /// edited book's cover is fetched again), or `nil` when it has none or
-    /// it cannot be had now.
-    public func cover(for bookID: String, version: Date) async -> CoverData? {
+    /// The cover of `bookID` at `size` (`version` changes when the book
+    /// does, so an edited book's cover is fetched again), or `nil` when it
+    /// has none or it cannot be had now.
+    public func cover(for bookID: String, version: Date, size: CoverSize = .grid) async -> CoverData? {
         let stamp = Self.stamp(version)
-        let key = "\(bookID)@\(stamp)"
+        let key = "\(bookID)@\(stamp)@\(size.width)"
+        let name = Self.name(bookID, size)
         if let hit = memory[key] {
             touch(key, hit.image)
             return hit.image
         }
         if absent.contains(key) { return nil }
-        let file = directory?.appendingPathComponent(Self.fileName(bookID: bookID, version: version))
+        let file = directory?.appendingPathComponent(Self.fileName(name, stamp: stamp))
         if let file, let data = try? Data(contentsOf: file), let image = CoverData(bytes: data) {
             remember(key, image)
             return image
@@ -116,17 +128,17 @@ public actor CoverLoader {
         // Another request may have fetched it while this one waited.
         if let hit = memory[key] { return hit.image }
         // The copy kept for an earlier version of the book, and its ETag.
-        let kept = directory.flatMap { Self.keptCover(bookID: bookID, in: $0) }.flatMap { $0.stamp == stamp ? nil : $0 }
+        let kept = directory.flatMap { Self.keptCover(name, in: $0) }.flatMap { $0.stamp == stamp ? nil : $0 }
         let answer: CoverFetch
         do {
-            answer = try await fetch(bookID, kept?.etag)
+            answer = try await fetch(bookID, kept?.etag, size)
         } catch {
             logger.debug("Cover not loaded", metadata: ["book": "\(bookID)", "code": "\(error.code)"])
             return nil
         }
         switch answer {
         case .notModified:
-            guard let kept, let keptFile = directory?.appendingPathComponent(Self.fileName(bookID: bookID, stamp: kept.stamp)),
+            guard let kept, let keptFile = directory?.appendingPathComponent(Self.fileName(name, stamp: kept.stamp)),
                   let data = try? Data(contentsOf: keptFile), let image = CoverData(bytes: data) else {
                 logger.debug("Cover answered 304 with no copy kept", metadata: ["book": "\(bookID)"])
                 return nil
@@ -138,7 +150,7 @@ public actor CoverLoader {
                 do {
                     try? FileManager.default.removeItem(at: file)
                     try FileManager.default.moveItem(at: keptFile, to: file)
-                    try Self.keep(bookID: bookID, stamp: stamp, etag: kept.etag, in: file.deletingLastPathComponent())
+                    try Self.keep(name, stamp: stamp, etag: kept.etag, in: file.deletingLastPathComponent())
                 } catch {
                     logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
                 }
@@ -146,7 +158,7 @@ public actor CoverLoader {
             return image
         case .none:
             absent.insert(key)
-            if let directory { Self.forget(bookID: bookID, keeping: nil, in: directory) }
+            if let directory { Self.forget(name, keeping: nil, in: directory) }
             return nil
         case .image(let data, let etag):
             guard let image = CoverData(bytes: data) else {
@@ -157,8 +169,8 @@ public actor CoverLoader {
             if let file, let directory {
                 do {
                     try data.write(to: file, options: .atomic)
-                    Self.forget(bookID: bookID, keeping: stamp, in: directory)
-                    if let etag { try Self.keep(bookID: bookID, stamp: stamp, etag: etag, in: directory) }
+                    Self.forget(name, keeping: stamp, in: directory)
+                    if let etag { try Self.keep(name, stamp: stamp, etag: etag, in: directory) }
                 } catch {
                     logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
                 }
@@ -173,12 +185,20 @@ public actor CoverLoader {
     /// Requests waiting for a fetch slot now (tests).
     var waitingCount: Int { waiting.count }
 
-    static func fileName(bookID: String, version: Date) -> String {
-        fileName(bookID: bookID, stamp: stamp(version))
+    /// The file that holds the cover of `bookID` at `version` and `size`.
+    static func fileName(bookID: String, version: Date, size: CoverSize = .grid) -> String {
+        fileName(name(bookID, size), stamp: stamp(version))
     }
 
-    private static func fileName(bookID: String, stamp: Int64) -> String {
-        "\(safeName(bookID)).\(stamp)"
+    /// The name of a book's covers of one size: the grid's keep the names
+    /// they had before sizes (the copies cached then are grid copies), a
+    /// large one is marked `@600`.
+    private static func name(_ bookID: String, _ size: CoverSize) -> String {
+        size == .grid ? safeName(bookID) : "\(safeName(bookID))@\(size.width)"
+    }
+
+    private static func fileName(_ name: String, stamp: Int64) -> String {
+        "\(name).\(stamp)"
     }
 
     /// A version as the whole seconds that name its cover.
@@ -187,8 +207,12 @@ public actor CoverLoader {
     }
 
     /// The file beside a book's cover that says which version it is and the `ETag` it came with.
-    static func etagFileName(bookID: String) -> String {
-        "\(safeName(bookID)).etag"
+    static func etagFileName(bookID: String, size: CoverSize = .grid) -> String {
+        etagFileName(name(bookID, size))
+    }
+
+    private static func etagFileName(_ name: String) -> String {
+        "\(name).etag"
     }
 
     private static func safeName(_ bookID: String) -> String {
@@ -197,31 +221,31 @@ public actor CoverLoader {
 
     // MARK: ETags on disk
 
-    /// The version and `ETag` of the cover kept for `bookID`, if its file is there.
-    private static func keptCover(bookID: String, in directory: URL) -> (stamp: Int64, etag: String)? {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent(etagFileName(bookID: bookID)), encoding: .utf8)
+    /// The version and `ETag` of the cover kept under `name`, if its file is there.
+    private static func keptCover(_ name: String, in directory: URL) -> (stamp: Int64, etag: String)? {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent(etagFileName(name)), encoding: .utf8)
         else { return nil }
         let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
         guard lines.count == 2, let stamp = Int64(lines[0]), !lines[1].isEmpty else { return nil }
-        let file = directory.appendingPathComponent(fileName(bookID: bookID, stamp: stamp))
+        let file = directory.appendingPathComponent(fileName(name, stamp: stamp))
         return FileManager.default.fileExists(atPath: file.path) ? (stamp, lines[1]) : nil
     }
 
-    /// Records that the cover of `bookID` at version `stamp` came with `etag`.
-    private static func keep(bookID: String, stamp: Int64, etag: String, in directory: URL) throws {
+    /// Records that the cover kept under `name` at version `stamp` came with `etag`.
+    private static func keep(_ name: String, stamp: Int64, etag: String, in directory: URL) throws {
         // An ETag is one header line; anything else is not one to send back.
         guard !etag.contains(where: \.isNewline) else { return }
         try Data("\(stamp)\n\(etag)".utf8)
-            .write(to: directory.appendingPathComponent(etagFileName(bookID: bookID)), options: .atomic)
+            .write(to: directory.appendingPathComponent(etagFileName(name)), options: .atomic)
     }
 
-    /// Removes the cover kept for an earlier version of `bookID` (all of it
-    /// when `keeping` is nil) and the record of its `ETag`.
-    private static func forget(bookID: String, keeping current: Int64?, in directory: URL) {
-        if let kept = keptCover(bookID: bookID, in: directory), kept.stamp != current {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(fileName(bookID: bookID, stamp: kept.stamp)))
+    /// Removes the cover kept under `name` for an earlier version (all of
+    /// it when `keeping` is nil) and the record of its `ETag`.
+    private static func forget(_ name: String, keeping current: Int64?, in directory: URL) {
+        if let kept = keptCover(name, in: directory), kept.stamp != current {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(fileName(name, stamp: kept.stamp)))
         }
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent(etagFileName(bookID: bookID)))
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(etagFileName(name)))
     }
 
     // MARK: Memory

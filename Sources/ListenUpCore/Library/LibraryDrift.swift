@@ -3,19 +3,39 @@ import ListenUpAPI
 import Logging
 
 /// What a server says the signed-in user's library holds, to catch a cache
-/// that drifted from it (kRPC: `SyncStreamService.digest` of `books`).
+/// that drifted from it (kRPC: `SyncStreamService.digest` of `books`, §3.4).
+/// The count alone misses a book swapped for another, or one changed
+/// without an event; the hash covers every book's id and revision.
 public struct LibraryDigest: Equatable, Sendable {
     /// How many books the library holds (deleted ones not counted).
     public var bookCount: Int
+    /// The server's hash of those books' ids and revisions (kRPC:
+    /// `"sha256:" + hex(SHA-256(sorted "<id>|<revision>\n"))`); nil when the
+    /// server gives none (then only the count is compared).
+    public var hash: String?
 
-    public init(bookCount: Int) {
+    /// A digest; each parameter sets the property of the same name.
+    public init(bookCount: Int, hash: String? = nil) {
         self.bookCount = bookCount
+        self.hash = hash
     }
 }
 
 extension ServerConnection {
     /// A server with no digest (REST v1): drift cannot be checked.
     public func libraryDigest() async throws(APIClientError) -> LibraryDigest? { nil }
+
+    /// A server with no digest hash (REST v1): nil.
+    public func libraryHash(of revisions: [String: Int64]) -> String? { nil }
+}
+
+extension LibraryStore {
+    /// The revisions of ``listedBooks()`` (a store with a cheaper way overrides it).
+    public func bookRevisions() throws -> [String: Int64] {
+        try listedBooks().reduce(into: [:]) { revisions, book in
+            if let revision = book.revision { revisions[book.id] = revision }
+        }
+    }
 }
 
 /// Catches a library cache that drifted from the server: a book the server
@@ -30,10 +50,29 @@ extension ServerConnection {
 struct LibraryDriftCheck: Sendable {
     /// What the checks of one library remember between syncs: a difference
     /// a full pull did not mend (a server whose digest counts otherwise) is
-    /// not pulled for again until one of the counts moves.
+    /// not pulled for again until the cache or the server's digest moves.
     final class Memory: Sendable {
-        let unmended = LockedValue<(cached: Int, server: Int)?>(nil)
+        let unmended = LockedValue<Comparison?>(nil)
         init() {}
+    }
+
+    /// The cache beside the server's digest.
+    struct Comparison: Equatable, Sendable {
+        /// How many books the cache holds.
+        var cachedCount: Int
+        /// The cache's hash as the server would write it; nil when the
+        /// server has none, or a cached book has no revision.
+        var cachedHash: String?
+        /// The server's digest.
+        var server: LibraryDigest
+
+        /// Whether the cache differs from the server: another count, or,
+        /// when the server gives a hash, another hash.
+        var differs: Bool {
+            if cachedCount != server.bookCount { return true }
+            guard let hash = server.hash else { return false }
+            return cachedHash != hash
+        }
     }
 
     let server: any ServerConnection
@@ -57,26 +96,40 @@ struct LibraryDriftCheck: Sendable {
     /// Checks, and repairs a drifted cache.
     /// - Returns: as ``check()``.
     func run() async throws(APIClientError) -> Int {
-        guard let digest = try await server.libraryDigest(), try cachedCount() != digest.bookCount else { return 0 }
+        guard let digest = try await server.libraryDigest(), try compare(with: digest).differs else { return 0 }
         // Changes may have landed since the sync that just ran: catch up first.
         var changed = try await LibrarySync(server: server, store: store, logger: logger).run()
         guard let again = try await server.libraryDigest() else { return changed }
-        let held = try cachedCount()
-        guard held != again.bookCount else { return changed }
-        if let unmended = memory.unmended.value, unmended == (held, again.bookCount) { return changed }
+        let before = try compare(with: again)
+        guard before.differs else { return changed }
+        if let unmended = memory.unmended.value, unmended == before { return changed }
         logger.info("The library differs from the server's digest; pulling every book again",
-                    metadata: ["domain": "books", "cached": "\(held)", "server": "\(again.bookCount)"])
+                    metadata: ["domain": "books", "cached": "\(before.cachedCount)", "server": "\(again.bookCount)",
+                               "sameCount": "\(before.cachedCount == again.bookCount)"])
         changed += try await pullEverything()
         let books = try cachedCount()
         logger.info("The library was pulled again", metadata: ["books": "\(books)", "changed": "\(changed)"])
-        if let after = try await server.libraryDigest(), after.bookCount != books {
-            logger.warning("The library still differs from the server's digest after a full pull; not pulling again until it changes",
-                           metadata: ["cached": "\(books)", "server": "\(after.bookCount)"])
-            memory.unmended.value = (books, after.bookCount)
-        } else {
-            memory.unmended.value = nil
+        memory.unmended.value = nil
+        if let after = try await server.libraryDigest() {
+            let comparison = try compare(with: after)
+            if comparison.differs {
+                logger.warning("The library still differs from the server's digest after a full pull; not pulling again until it changes",
+                               metadata: ["cached": "\(comparison.cachedCount)", "server": "\(after.bookCount)"])
+                memory.unmended.value = comparison
+            }
         }
         return changed
+    }
+
+    /// The cache beside `digest`: its count, and its hash when the server gives one.
+    private func compare(with digest: LibraryDigest) throws(APIClientError) -> Comparison {
+        let held = try cachedCount()
+        guard digest.hash != nil, held == digest.bookCount else { return Comparison(cachedCount: held, cachedHash: nil, server: digest) }
+        let revisions: [String: Int64]
+        do { revisions = try store.bookRevisions() } catch { throw .protocolMismatch("the library cache could not be read: \(error)") }
+        // A book cached without its revision cannot be hashed: the cache differs.
+        let hash = revisions.count == held ? server.libraryHash(of: revisions) : nil
+        return Comparison(cachedCount: held, cachedHash: hash, server: digest)
     }
 
     private func cachedCount() throws(APIClientError) -> Int {
@@ -119,6 +172,7 @@ private final class PulledBooks: LibraryStore {
     func listedBooks() throws -> [CachedBook] { try base.listedBooks() }
     func book(id: String) throws -> CachedBook? { try base.book(id: id) }
     func count() throws -> Int { try base.count() }
+    func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
     func upsert(_ books: [SyncBook]) throws { try base.upsert(books) }
     func delete(_ ids: [String]) throws { try base.delete(ids) }
     func progress() throws -> [String: BookProgress] { try base.progress() }

@@ -327,13 +327,13 @@ public final class LibraryModel: ScreenModel {
         return files.reduce(0) { $0 + $1.size }
     }
 
-    /// The cover of `book`, or `nil` (none, or not reachable now). A
-    /// downloaded book's own copy stands in when the cache has none and
-    /// the server cannot be reached (the cache is disposable; a download
-    /// is not).
-    public func cover(for book: Book) async -> CoverData? {
+    /// The cover of `book` at `size` (the details panel's is large), or `nil`
+    /// (none, or not reachable now). A downloaded book's own copy stands in
+    /// when the cache has none and the server cannot be reached (the cache
+    /// is disposable; a download is not).
+    public func cover(for book: Book, size: CoverSize = .grid) async -> CoverData? {
         guard book.hasCover, let coverLoader else { return nil }
-        if let cover = await coverLoader.cover(for: book.id, version: book.version) { return cover }
+        if let cover = await coverLoader.cover(for: book.id, version: book.version, size: size) { return cover }
         guard let file = downloads?.coverFile(bookID: book.id) else { return nil }
         return await Task.detached(priority: .utility) { (try? Data(contentsOf: file)).flatMap(CoverData.init(bytes:)) }.value
     }

@@ -20,21 +20,24 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
     public var searchKey: String
     /// What the details panel shows, JSON (``BookDetails``).
     public var details: Data
+    /// The server's revision of the book (kRPC; nil on REST v1), for the
+    /// library digest (``LibraryDigest``).
+    public var revision: Int64?
 
     public init(id: String, title: String, authors: String, narrators: String, series: String, duration: Int64,
                 createdAt: Date, updatedAt: Date, hasCover: Bool = false, details: BookDetails = BookDetails(),
-                encoder: JSONEncoder = JSONEncoder()) {
+                encoder: JSONEncoder = JSONEncoder(), revision: Int64? = nil) {
         let searchKey = SearchKey.fold([title, authors, narrators, series].map { $0.replacingOccurrences(of: "\n", with: " ") }
             .joined(separator: "\n"))
         self.init(id: id, title: title, authors: authors, narrators: narrators, series: series, duration: duration,
                   createdAt: createdAt, updatedAt: updatedAt, hasCover: hasCover, storedSearchKey: searchKey,
-                  storedDetails: (try? encoder.encode(details)) ?? Data())
+                  storedDetails: (try? encoder.encode(details)) ?? Data(), revision: revision)
     }
 
     /// A book exactly as a store kept it (search key and details JSON as
     /// they were stored).
     public init(id: String, title: String, authors: String, narrators: String, series: String, duration: Int64,
-                createdAt: Date, updatedAt: Date, hasCover: Bool, storedSearchKey: String, storedDetails: Data) {
+                createdAt: Date, updatedAt: Date, hasCover: Bool, storedSearchKey: String, storedDetails: Data, revision: Int64? = nil) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -46,6 +49,7 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
         self.hasCover = hasCover
         searchKey = storedSearchKey
         details = storedDetails
+        self.revision = revision
     }
 
     public init(_ book: SyncBook, encoder: JSONEncoder = JSONEncoder()) {
@@ -55,7 +59,7 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
                   narrators: names("narrator").isEmpty ? (book.narrator ?? "") : names("narrator"),
                   series: series.joined(separator: ", "), duration: book.totalDuration,
                   createdAt: book.createdAt, updatedAt: book.updatedAt, hasCover: book.coverImage != nil,
-                  details: BookDetails(book), encoder: encoder)
+                  details: BookDetails(book), encoder: encoder, revision: book.revision)
     }
 
     /// `book` as a store keeps it, its details written by
@@ -77,7 +81,7 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
         self.init(id: book.id, title: title, authors: authors, narrators: narrators, series: seriesText,
                   duration: book.totalDuration, createdAt: book.createdAt, updatedAt: book.updatedAt,
                   hasCover: book.coverImage != nil, storedSearchKey: searchKey,
-                  storedDetails: BookDetails(book).sortedKeysJSON)
+                  storedDetails: BookDetails(book).sortedKeysJSON, revision: book.revision)
     }
 
     /// The details, decoded (empty when unreadable).
@@ -370,6 +374,10 @@ public protocol LibraryStore: AnyObject, Sendable {
 
     /// How many books are cached.
     func count() throws -> Int
+
+    /// The server revision of each cached book that has one (kRPC), by id:
+    /// what the library digest hashes. A default reads ``listedBooks()``.
+    func bookRevisions() throws -> [String: Int64]
 
     /// Applies one page (and deletions) together with the sync state that
     /// follows it, at once: a crash leaves either both or neither.

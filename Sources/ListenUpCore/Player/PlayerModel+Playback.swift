@@ -110,9 +110,9 @@ extension PlayerModel {
         }
         guard book.hasCover, let session, let coverLoader,
               let directory = dependencies.coverDirectory(session.serverURL, session.userID) else { return }
-        let file = directory.appendingPathComponent(CoverLoader.fileName(bookID: book.id, version: book.updatedAt))
+        let file = directory.appendingPathComponent(CoverLoader.fileName(bookID: book.id, version: book.updatedAt, size: .large))
         Task {
-            guard await coverLoader.cover(for: book.id, version: book.updatedAt) != nil, nowPlaying?.bookID == book.id,
+            guard await coverLoader.cover(for: book.id, version: book.updatedAt, size: .large) != nil, nowPlaying?.bookID == book.id,
                   FileManager.default.fileExists(atPath: file.path) else { return }
             coverFile = file
         }

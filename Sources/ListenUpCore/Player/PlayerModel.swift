@@ -310,16 +310,18 @@ public final class PlayerModel: ScreenModel {
         }
     }
 
-    /// The cover of the book playing.
+    /// The cover of the book playing, large (``CoverSize/large``): the
+    /// player, the media controls and a paired remote show it.
     public func cover() async -> CoverData? {
         guard let nowPlaying, nowPlaying.hasCover, let coverLoader else { return nil }
-        return await coverLoader.cover(for: nowPlaying.bookID, version: nowPlaying.version)
+        return await coverLoader.cover(for: nowPlaying.bookID, version: nowPlaying.version, size: .large)
     }
 
-    /// The cover of a book of *Continue listening* (or any book).
-    public func cover(bookID: String) async -> CoverData? {
+    /// The cover of a book of *Continue listening* (or any book), at `size`
+    /// (the row's covers are small: ``CoverSize/grid``).
+    public func cover(bookID: String, size: CoverSize = .grid) async -> CoverData? {
         guard let coverLoader, let book = try? library?.book(id: bookID), book.hasCover else { return nil }
-        return await coverLoader.cover(for: bookID, version: book.updatedAt)
+        return await coverLoader.cover(for: bookID, version: book.updatedAt, size: size)
     }
 
     /// Saves the position and queues the last span: the app is quitting or

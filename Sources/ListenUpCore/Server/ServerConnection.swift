@@ -52,6 +52,11 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// has none (REST v1: the default, in `LibraryDrift.swift`).
     func libraryDigest() async throws(APIClientError) -> LibraryDigest?
 
+    /// The hash ``libraryDigest()`` would give for a library of these books
+    /// (id → revision), to compare with the server's; nil for a server
+    /// whose digests carry none (the default, in `LibraryDrift.swift`).
+    func libraryHash(of revisions: [String: Int64]) -> String?
+
     /// A page of the user's books: from `cursor` (nil: the first page), or
     /// with `updatedAfter` only those changed since (a delta, which also
     /// names the books deleted since).
@@ -70,6 +75,12 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// the copy is current. A server without `ETag`s fetches plainly (the
     /// default, in `CoverLoader.swift`).
     func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch
+
+    /// The cover of `bookID` at `size`, revalidated as
+    /// ``cover(bookID:maxBytes:ifNoneMatch:)`` is. A server without sizes
+    /// (REST v1) serves its one cover for every size (the default, in
+    /// `CoverSize.swift`).
+    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(APIClientError) -> CoverFetch
 
     // MARK: Listening
 

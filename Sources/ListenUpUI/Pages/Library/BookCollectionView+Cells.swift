@@ -67,13 +67,14 @@ extension BookCollectionView {
         }
     }
 
-    /// `book`'s cover fetched (through the model's caches), decoded at
-    /// `pixels` off the main thread and kept in `textures`; nil when it has
-    /// none, it cannot be read, or the task was cancelled.
-    func decodedCover(of book: LibraryModel.Book, pixels: Int) async -> CoverTexture? {
-        guard let data = await model.cover(for: book), !Task.isCancelled,
+    /// `book`'s cover at `source` size fetched (through the model's
+    /// caches), decoded at `pixels` off the main thread and kept in
+    /// `textures`; nil when it has none, it cannot be read, or the task was
+    /// cancelled.
+    func decodedCover(of book: LibraryModel.Book, pixels: Int, source: CoverSize = .grid) async -> CoverTexture? {
+        guard let data = await model.cover(for: book, size: source), !Task.isCancelled,
               let texture = await CoverTexture.decode(data.bytes, size: pixels) else { return nil }
-        textures[CoverTextureCache.key(book, size: pixels)] = texture
+        textures[CoverTextureCache.key(book, size: pixels, source: source)] = texture
         return texture
     }
 
@@ -82,18 +83,18 @@ extension BookCollectionView {
         cover.size * Int(max(1, gtk_widget_get_scale_factor(cover.widget)))
     }
 
-    /// A cover for `book` at `size` points, through the same caches (the
-    /// details panel).
-    func loadCover(for book: LibraryModel.Book, into view: CoverView) -> Task<Void, Never>? {
+    /// A cover for `book` at the view's size, through the same caches,
+    /// fetched at `source` size (the details panel: ``CoverSize/large``).
+    func loadCover(for book: LibraryModel.Book, into view: CoverView, source: CoverSize = .large) -> Task<Void, Never>? {
         view.showPlaceholder(for: book.title)
         let pixels = Self.pixels(of: view)
-        if let texture = textures[CoverTextureCache.key(book, size: pixels)] {
+        if let texture = textures[CoverTextureCache.key(book, size: pixels, source: source)] {
             view.show(texture)
             return nil
         }
         guard book.hasCover else { return nil }
         return Task { [weak self, weak view] in
-            guard let texture = await self?.decodedCover(of: book, pixels: pixels), !Task.isCancelled else { return }
+            guard let texture = await self?.decodedCover(of: book, pixels: pixels, source: source), !Task.isCancelled else { return }
             view?.show(texture)
         }
     }

@@ -67,7 +67,7 @@ final class CoverTextureCache {
         }
     }
 
-    static func key(_ book: LibraryModel.Book, size: Int) -> String {
-        "\(book.id)@\(book.version.timeIntervalSince1970)@\(size)"
+    static func key(_ book: LibraryModel.Book, size: Int, source: CoverSize = .grid) -> String {
+        "\(book.id)@\(book.version.timeIntervalSince1970)@\(size)" + (source == .grid ? "" : "w\(source.width)")
     }
 }
