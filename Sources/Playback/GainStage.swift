@@ -10,10 +10,11 @@ import Logging
 /// audioconvert !` the output (autoaudiosink, or the bin a test or
 /// `LISTENUP_AUDIO_SINK` names):
 ///
-/// - **`audioamplify` (gain, not clipping)** multiplies by the gain (over the ceiling while
-///   limiting, see below). The bin runs in 32-bit float (rglimiter takes
-///   nothing else), so a boosted sample may go past 1.0 here without
-///   being cut: nothing is lost before the limiter.
+/// - **`audioamplify` (gain)** multiplies by the gain (over the ceiling
+///   while limiting, see below), with its clipping off. The bin runs in
+///   32-bit float (rglimiter takes nothing else), so a boosted sample may
+///   go past 1.0 here without being cut: nothing is lost before the
+///   limiter.
 /// - **`rglimiter`** (GStreamer's ReplayGain limiter, plugins-good, the
 ///   element GStreamer pairs with a positive ReplayGain) leaves every
 ///   sample under 0.5 (-6 dBFS) exactly as it is and bends the ones above
