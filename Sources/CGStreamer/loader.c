@@ -37,6 +37,7 @@ static const char *load(void) {
     RESOLVE(mini_object_unref, "gst_mini_object_unref");
     RESOLVE(object_has_as_ancestor, "gst_object_has_as_ancestor");
     RESOLVE(object_ref, "gst_object_ref");
+    RESOLVE(object_ref_sink, "gst_object_ref_sink");
     RESOLVE(object_unref, "gst_object_unref");
     RESOLVE(parse_bin_from_description, "gst_parse_bin_from_description");
     RESOLVE(structure_new_empty, "gst_structure_new_empty");
@@ -47,6 +48,7 @@ static const char *load(void) {
     RESOLVE(stream_error_quark, "gst_stream_error_quark");
     RESOLVE(core_error_quark, "gst_core_error_quark");
     RESOLVE(bin_get_type, "gst_bin_get_type");
+    RESOLVE(bin_get_by_name, "gst_bin_get_by_name");
     RESOLVE(child_proxy_get_type, "gst_child_proxy_get_type");
     RESOLVE(child_proxy_get_child_by_index, "gst_child_proxy_get_child_by_index");
 #undef RESOLVE

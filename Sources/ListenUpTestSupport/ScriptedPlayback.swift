@@ -152,6 +152,8 @@ public final class ScriptedEngine: PlaybackEngine {
         public var calls: [String] = []
         public var loaded: PlaybackTimeline?
         public var volume: Double = 1
+        /// The last gain asked for, in decibels, as asked (not clamped).
+        public var gain: Double = 0
         public var rate: Double = 1
         public var headers: [String: String] = [:]
         /// The last position interval asked for (nil: never set).
@@ -187,6 +189,7 @@ public final class ScriptedEngine: PlaybackEngine {
 
     public func setRate(_ rate: Double) { log.withLock { $0.rate = rate } }
     public func setVolume(_ volume: Double) { log.withLock { $0.volume = volume } }
+    public func setGain(decibels: Double) { log.withLock { $0.gain = decibels } }
     public func setHeaders(_ headers: [String: String]) { log.withLock { $0.headers = headers; $0.calls.append("headers") } }
     public func setPositionInterval(_ interval: Duration) { log.withLock { $0.positionInterval = interval } }
     public var position: Int64 { current.value }

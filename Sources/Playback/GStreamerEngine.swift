@@ -13,6 +13,7 @@ import Logging
 /// - **Speed with the pitch kept**: `scaletempo` is playbin's audio filter;
 ///   the speed is the rate of a flushing seek, applied again when the next
 ///   file starts (a new file starts at rate 1).
+/// - **Gain**: a gain and a limiter head the audio sink (``GainStage``).
 /// - **Credentials**: `http(s)` files are read by souphttpsrc with the
 ///   timeline's headers set as its `extra-headers` in `source-setup`: the
 ///   token never goes into a URL or a log.
@@ -50,6 +51,7 @@ public final class GStreamerEngine: PlaybackEngine {
     public func seek(to position: Int64) { pipeline.perform { $0.seek(to: position, reportLoading: true) } }
     public func setRate(_ rate: Double) { pipeline.perform { $0.setRate(rate) } }
     public func setVolume(_ volume: Double) { pipeline.perform { $0.setVolume(volume) } }
+    public func setGain(decibels: Double) { pipeline.perform { $0.gain.set(decibels: decibels) } }
     public func setHeaders(_ headers: [String: String]) { pipeline.setHeaders(headers) }
     public func setPositionInterval(_ interval: Duration) { pipeline.perform { $0.setPositionInterval(interval) } }
     public var position: Int64 { pipeline.currentPosition() }
@@ -109,6 +111,8 @@ final class Pipeline: @unchecked Sendable {
     /// end must not be revived by the next pipeline's start).
     private var busRunning = LockedFlag()
     private var signalHandlers: [gulong] = []
+    /// The gain and limiter at the head of the audio sink.
+    let gain: GainStage
 
     private var duration: Int64 = 0
     /// The user wants audio (play was asked and not paused since).
@@ -132,6 +136,7 @@ final class Pipeline: @unchecked Sendable {
         self.sinkDescription = sinkDescription
         self.logger = logger
         self.emit = emit
+        gain = GainStage(logger: logger)
     }
 
     /// Runs `body` on the pipeline's queue.
@@ -326,6 +331,7 @@ final class Pipeline: @unchecked Sendable {
     }
 
     private func makeSink() -> OpaquePointer? {
+        if let sink = gain.makeSink(output: sinkDescription) { return sink }
         guard let sinkDescription else { return gst_element_factory_make("autoaudiosink", "listenup-audio-output") }
         var error: UnsafeMutablePointer<GError>?
         let bin = gst_parse_bin_from_description(sinkDescription, 1, &error)
@@ -345,6 +351,7 @@ final class Pipeline: @unchecked Sendable {
         gst_element_set_state(playbin, GST_STATE_NULL)
         gst_object_unref(playbin)
         self.playbin = nil
+        gain.release()
         if let audioSink { gst_object_unref(audioSink) }
         audioSink = nil
         settling = false
@@ -431,7 +438,7 @@ final class Pipeline: @unchecked Sendable {
     /// autoaudiosink falls back to a fakesink when no output works: that is
     /// "no audio output", not silent success.
     private func checkAutoSink() {
-        guard sinkDescription == nil, let audioSink, let child = listenup_gst_first_child(audioSink) else { return }
+        guard sinkDescription == nil, let output = gain.autoOutput ?? audioSink, let child = listenup_gst_first_child(output) else { return }
         defer { gst_object_unref(child) }
         if listenup_gst_made_by(child, "fakesink") != 0 {
             fail(PlaybackFailure(.noAudioOutput, detail: "autoaudiosink found no working output", position: currentPosition()))

@@ -31,12 +31,14 @@ enum AudioFixtures {
         return url
     }
 
-    /// A sine tone of `frequency` Hz, `seconds` long (44.1 kHz mono), as `format`.
-    static func tone(_ frequency: Int, seconds: Double, format: String, in directory: URL, name: String? = nil) throws -> URL {
+    /// A sine tone of `frequency` Hz, `seconds` long (44.1 kHz mono), as
+    /// `format`, its peak at `amplitude` of full scale.
+    static func tone(_ frequency: Int, seconds: Double, format: String, in directory: URL, name: String? = nil,
+                     amplitude: Double = 0.5) throws -> URL {
         let url = directory.appendingPathComponent("\(name ?? "\(frequency)hz").\(format)")
         let encoder = try #require(encoders[format])
         let buffers = Int((seconds * 10).rounded())
-        let description = "audiotestsrc wave=sine freq=\(frequency) volume=0.5 num-buffers=\(buffers) samplesperbuffer=4410 "
+        let description = "audiotestsrc wave=sine freq=\(frequency) volume=\(amplitude) num-buffers=\(buffers) samplesperbuffer=4410 "
             + "! audio/x-raw,rate=44100,channels=1 ! audioconvert ! audioresample ! \(encoder) ! filesink location=\(url.path)"
         let (status, output) = try ToolProcess.run(["/usr/bin/gst-launch-1.0", "-q"] + description.split(separator: " ").map(String.init))
         #expect(status == 0, "gst-launch failed: \(output)")
@@ -49,6 +51,23 @@ enum AudioFixtures {
     }
 
     static let captureRate = 16_000
+
+    /// A sink that writes what is played as 44.1 kHz mono 32-bit float PCM
+    /// (the fixtures' own rate: nothing resampled), in real time: levels
+    /// and peaks as the engine lets them out, not rounded to 16 bits.
+    static func floatCaptureSink(to url: URL) -> String {
+        "audioconvert ! audioresample ! audio/x-raw,format=F32LE,channels=1,rate=44100 ! filesink location=\(url.path) sync=true buffer-mode=unbuffered"
+    }
+
+    static let floatCaptureRate = 44_100
+
+    /// The samples of a float capture.
+    static func floatSamples(_ url: URL) -> [Float] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return data.withUnsafeBytes { raw in
+            Array(raw.bindMemory(to: Float.self))
+        }
+    }
 
     /// The samples of a capture.
     static func samples(_ url: URL) -> [Int16] {

@@ -118,6 +118,7 @@ typedef struct {
     void (*mini_object_unref)(GstMiniObject *object);
     gboolean (*object_has_as_ancestor)(GstObject *object, GstObject *ancestor);
     gpointer (*object_ref)(gpointer object);
+    gpointer (*object_ref_sink)(gpointer object);
     void (*object_unref)(gpointer object);
     GstElement *(*parse_bin_from_description)(const gchar *description, gboolean ghost_unlinked_pads, GError **error);
     GstStructure *(*structure_new_empty)(const gchar *name);
@@ -128,6 +129,7 @@ typedef struct {
     GQuark (*stream_error_quark)(void);
     GQuark (*core_error_quark)(void);
     GType (*bin_get_type)(void);
+    GstElement *(*bin_get_by_name)(GstElement *bin, const gchar *name);
     GType (*child_proxy_get_type)(void);
     GObject *(*child_proxy_get_child_by_index)(GstChildProxy *parent, guint index);
 } ListenUpGstAPI;
@@ -183,6 +185,9 @@ static inline gboolean gst_object_has_as_ancestor(GstObject *object, GstObject *
 // Typed as GstObject (any GStreamer object: Swift sees every one as an OpaquePointer).
 static inline GstObject *gst_object_ref(GstObject *object) { return (GstObject *)listenup_gst.object_ref(object); }
 static inline void gst_object_unref(GstObject *object) { listenup_gst.object_unref(object); }
+static inline GstObject *gst_object_ref_sink(GstObject *object) { return (GstObject *)listenup_gst.object_ref_sink(object); }
+// Typed as GstElement (a GstBin is one): the named element inside `bin`, with a reference, or NULL.
+static inline GstElement *gst_bin_get_by_name(GstElement *bin, const gchar *name) { return listenup_gst.bin_get_by_name(bin, name); }
 static inline GstElement *gst_parse_bin_from_description(const gchar *description, gboolean ghost_unlinked_pads, GError **error) {
     return listenup_gst.parse_bin_from_description(description, ghost_unlinked_pads, error);
 }
@@ -206,6 +211,7 @@ static inline void listenup_gst_set_uint(GstElement *object, const char *name, g
     g_object_set(object, name, value, NULL);
 }
 
+// For a float property too (G_TYPE_FLOAT: variadic arguments carry a float as a double).
 static inline void listenup_gst_set_double(GstElement *object, const char *name, gdouble value) {
     g_object_set(object, name, value, NULL);
 }

@@ -22,6 +22,18 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func setRate(_ rate: Double)
     /// 0...1 (linear).
     func setVolume(_ volume: Double)
+    /// The gain applied to the audio, in decibels: the volume boost plus
+    /// the book's loudness correction (`normalizationGainDb`), which the
+    /// caller adds up; 0 until set.
+    ///
+    /// Clamped to ``PlaybackEngineDefaults/gainRange`` (-24...+12 dB; not a
+    /// number is 0 dB). 0 dB leaves the audio as it is; above 0 dB a
+    /// limiter keeps every sample under full scale, and audio that the
+    /// gain leaves well below full scale is only made louder, not
+    /// reshaped. Takes effect on what plays next, while playing, without
+    /// a reload, and holds for every later load, seek and file until set
+    /// again. The volume (``setVolume(_:)``) applies after it.
+    func setGain(decibels: Double)
     /// New headers for `http(s)` files (a refreshed Bearer token); used from
     /// the next request on.
     func setHeaders(_ headers: [String: String])
@@ -46,6 +58,11 @@ public enum PlaybackEngineDefaults {
     /// Position reports while playing: once a second, what the time labels
     /// show; a thin progress line moves by less than a pixel in between.
     public static let positionInterval: Duration = .seconds(1)
+
+    /// The gains ``PlaybackEngine/setGain(decibels:)`` applies, in
+    /// decibels: down to -24 (a loudness correction of a loud book) and up
+    /// to +12 (the server's `VolumeBoostLimits` maximum).
+    public static let gainRange: ClosedRange<Double> = -24...12
 }
 
 /// What an engine reports.

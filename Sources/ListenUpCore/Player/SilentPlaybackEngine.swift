@@ -21,6 +21,7 @@ public final class SilentPlaybackEngine: PlaybackEngine {
     public func seek(to position: Int64) {}
     public func setRate(_ rate: Double) {}
     public func setVolume(_ volume: Double) {}
+    public func setGain(decibels: Double) {}
     public func setHeaders(_ headers: [String: String]) {}
     public var position: Int64 { 0 }
     public func events() -> AsyncStream<PlaybackEngineEvent> { stream }
