@@ -42,6 +42,13 @@ extension PlayerModel {
         }
         volumeBoostDb = ListeningRules.boost(row?.volumeBoostDb ?? 0)
         measuredGainDb = row?.measuredGainDb
+        applyGain()
+    }
+
+    /// The engine plays the book at its boost (its limiter keeps a boosted
+    /// book from clipping).
+    func applyGain() {
+        engine?.setGain(decibels: volumeBoostDb)
     }
 
     /// The book's volume boost changed: kept in its row (the next span
@@ -50,6 +57,7 @@ extension PlayerModel {
         let boost = ListeningRules.boost(decibels)
         guard boost != volumeBoostDb, nowPlaying != nil else { return }
         volumeBoostDb = boost
+        applyGain()
         savePosition()
     }
 

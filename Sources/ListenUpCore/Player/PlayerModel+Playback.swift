@@ -145,6 +145,7 @@ extension PlayerModel {
         chapterIndex = timeline.chapterIndex(at: start)
         engine.setRate(rate)
         engine.setVolume(volume)
+        engine.setGain(decibels: volumeBoostDb)
         engine.load(timeline, at: start)
         engine.play()
         dependencies.logger.info("Playing", metadata: ["book": "\(timeline.bookID)", "files": "\(timeline.files.count)", "from": "\(start)"])

@@ -25,6 +25,7 @@ struct PlayerBookRowTests {
         #expect(rig.model.rate == 1.5, "the book's own speed")
         #expect(rig.engine.log.value.rate == 1.5)
         #expect(rig.model.volumeBoostDb == 6)
+        #expect(rig.engine.log.value.gain == 6, "the engine plays the book at its boost")
         rig.engine.report(.position(12_000))
         await base.settle { rig.model.position == 12_000 }
         rig.model.send(.pause)
@@ -51,6 +52,7 @@ struct PlayerBookRowTests {
         rig.model.send(.rate(1.75))
         rig.model.send(.boost(4.2))
         #expect(rig.model.volumeBoostDb == 4, "0.5 dB steps")
+        #expect(rig.engine.log.value.gain == 4)
         #expect(rig.settings.load().playback.rate == 1.0, "the default speed stays the user's choice")
         let row = try #require(try rig.listening.position(bookID: "book-1"))
         #expect(row.playbackSpeed == 1.75)
