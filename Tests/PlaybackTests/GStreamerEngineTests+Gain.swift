@@ -125,7 +125,7 @@ extension GStreamerEngineTests {
         let unity = Level(AudioFixtures.floatSamples(rig.capture), lastMilliseconds: 300)
 
         rig.engine.setGain(decibels: 6)
-        try await Task.sleep(for: .milliseconds(700))
+        try await captured(rig, moreMilliseconds: 700)
         let boosted = Level(AudioFixtures.floatSamples(rig.capture), lastMilliseconds: 300)
         #expect(abs(boosted.rms / unity.rms - 2) < 0.1, "+6 dB while playing: \(boosted) against \(unity)")
 
@@ -137,8 +137,18 @@ extension GStreamerEngineTests {
         #expect(abs(nextFile.rms / unity.rms - 2) < 0.1, "+6 dB in the next file: \(nextFile) against \(unity)")
 
         rig.engine.setGain(decibels: -6)
-        try await Task.sleep(for: .milliseconds(700))
+        try await captured(rig, moreMilliseconds: 700)
         let cut = Level(AudioFixtures.floatSamples(rig.capture), lastMilliseconds: 300)
         #expect(abs(cut.rms / unity.rms - 0.5) < 0.025, "-6 dB while playing: \(cut) against \(unity)")
+    }
+
+    /// Waits until the capture holds `milliseconds` more audio than now
+    /// (the capture file's sink keeps the clock, so on a busy machine wall
+    /// time is no measure of what was played), 15 s at most.
+    func captured(_ rig: Rig, moreMilliseconds milliseconds: Int) async throws {
+        let wanted = AudioFixtures.floatSamples(rig.capture).count + 44_100 * milliseconds / 1_000
+        for _ in 0..<300 where AudioFixtures.floatSamples(rig.capture).count < wanted {
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }
