@@ -88,11 +88,15 @@ final class LibraryToolbar {
     func showSort(_ sort: LibrarySort) {
         guard let index = Self.sorts.firstIndex(where: { $0.0 == sort }) else { return }
         gtk_drop_down_set_selected(sortDropDown.opaque, guint(index))
+        Self.nameShownItem(of: sortDropDown, Self.sorts[index].1)
+    }
+
+    /// Names the item a drop-down's button shows (it can take focus too: a
+    /// private GtkListItemWidget, found by its type name).
+    private static func nameShownItem(of dropDown: UnsafeMutablePointer<GtkWidget>, _ name: String) {
         let itemType = g_type_from_name("GtkListItemWidget")
-        if itemType != 0 {
-            sortDropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?
-                .firstDescendant(ofType: itemType)?.setAccessibleLabel(Self.sorts[index].1)
-        }
+        guard itemType != 0 else { return }
+        dropDown.firstDescendant(ofType: gtk_toggle_button_get_type())?.firstDescendant(ofType: itemType)?.setAccessibleLabel(name)
     }
 
     /// Shows `filter` as the chosen one.
@@ -109,6 +113,7 @@ final class LibraryToolbar {
         if gtk_drop_down_get_selected(finishedDropDown.opaque) != guint(index) {
             gtk_drop_down_set_selected(finishedDropDown.opaque, guint(index))
         }
+        Self.nameShownItem(of: finishedDropDown, Self.finishedChoices[index].1)
     }
 
     /// A `GtkDropDown` of `names`.
