@@ -46,6 +46,8 @@ public struct KRPCServiceType: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let playbackProgressService = KRPCServiceType(listenUp: "PlaybackProgressService")
     /// `BookService` (authed): one book without sync.
     public static let bookService = KRPCServiceType(listenUp: "BookService")
+    /// `UserPreferencesService` (authed): the account's playback preferences.
+    public static let userPreferencesService = KRPCServiceType(listenUp: "UserPreferencesService")
 
     /// The simple names registered on `/api/rpc/public` (§1.1).
     public static let publicServiceNames: Set<String> = ["PingService", "InstanceService", "AuthServicePublic", "InviteServicePublic"]
@@ -131,12 +133,16 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
     public static let getRecentlyListened = KRPCMethod(service: .playbackProgressService, name: "getRecentlyListened")
     /// `BookService.getBook(id)` → `AppResult<BookSyncPayload>`.
     public static let getBook = KRPCMethod(service: .bookService, name: "getBook")
+    /// `UserPreferencesService.getMyPreferences()` → `AppResult<UserPreferencesDto>`.
+    public static let getMyPreferences = KRPCMethod(service: .userPreferencesService, name: "getMyPreferences")
+    /// `UserPreferencesService.updateMyPreferences(request)` → `AppResult<UserPreferencesDto>` (merged, clamped).
+    public static let updateMyPreferences = KRPCMethod(service: .userPreferencesService, name: "updateMyPreferences")
 
     /// Every method above.
     public static let all: [KRPCMethod] = [
         .getServerInfo, .setupRoot, .login, .register, .refreshSession, .logout, .currentUser, .listDomains, .pullDomain,
         .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
-        .getRecentlyListened, .getBook,
+        .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
     ]
 
     /// `Service.method`, for logs.
