@@ -31,16 +31,17 @@ extension PlayerModel {
     }
 
     /// Takes a book's row: finished, the gain, and its speed and boost, or
-    /// the user's defaults for a book never played (no row, or a row that
-    /// never had them).
+    /// the user's defaults (Preferences: default speed, default boost) for
+    /// a book never played (no row, or a row that never had them).
     func adopt(_ row: ListeningPosition?) {
         finished = row?.finished ?? false
-        let speed = row?.playbackSpeed.map(PlaybackSettings.normalizedRate) ?? dependencies.settings.load().playback.rate
+        let defaults = dependencies.settings.load().playback
+        let speed = row?.playbackSpeed.map(PlaybackSettings.normalizedRate) ?? defaults.rate
         if speed != rate {
             rate = speed
             engine?.setRate(speed)
         }
-        volumeBoostDb = ListeningRules.boost(row?.volumeBoostDb ?? 0)
+        volumeBoostDb = ListeningRules.boost(row?.volumeBoostDb ?? defaults.defaultVolumeBoostDb)
         measuredGainDb = row?.measuredGainDb
     }
 

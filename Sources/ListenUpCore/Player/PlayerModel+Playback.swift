@@ -304,19 +304,10 @@ extension PlayerModel {
         rememberPlayback { $0.volume = clamped }
     }
 
-    /// Skip lengths changed in Preferences.
-    public func reloadSettings() {
-        let settings = dependencies.settings.load().playback
-        skipBackSeconds = settings.skipBackSeconds
-        skipForwardSeconds = settings.skipForwardSeconds
-    }
-
     private func rememberPlayback(_ change: (inout PlaybackSettings) -> Void) {
         var settings = dependencies.settings.load()
         change(&settings.playback)
-        settings.playback = PlaybackSettings(skipBackSeconds: settings.playback.skipBackSeconds,
-                                             skipForwardSeconds: settings.playback.skipForwardSeconds,
-                                             rate: settings.playback.rate, volume: settings.playback.volume)
+        settings.playback = settings.playback.normalized
         do {
             try dependencies.settings.save(settings)
         } catch {

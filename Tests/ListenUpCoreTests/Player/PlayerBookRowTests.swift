@@ -45,6 +45,12 @@ struct PlayerBookRowTests {
         #expect(!rig.model.finished)
     }
 
+    @Test func aBookNeverBoostedStartsWithTheDefaultBoost() async throws {
+        let rig = try await base.rig(settings: AppSettings(playback: PlaybackSettings(defaultVolumeBoostDb: 4.5)))
+        await base.start(rig)
+        #expect(rig.model.volumeBoostDb == 4.5, "Preferences → Default Volume Boost")
+    }
+
     @Test func aSpeedChosenForABookIsThatBooksAndNotTheDefault() async throws {
         let rig = try await base.rig(settings: AppSettings(playback: PlaybackSettings(rate: 1.0)))
         await base.start(rig)
