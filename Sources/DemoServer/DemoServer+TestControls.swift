@@ -216,3 +216,36 @@ extension DemoServer {
         }
     }
 }
+
+extension DemoServer {
+    /// kRPC only: changes the account preferences of the user signed up
+    /// with `email` (the first user when nil) as another device of theirs
+    /// would: merged, clamped and kept as `updateMyPreferences` does, then
+    /// `SyncControl.PreferencesChanged` on that user's event streams.
+    /// - Returns: the preferences kept, or nil (REST mode, or no such user).
+    @discardableResult
+    public func updatePreferencesFromAnotherDevice(email: String? = nil, _ request: UpdateUserPreferencesRequest) -> UserPreferencesDto? {
+        guard let krpc, let userID = userID(email: email) else { return nil }
+        return krpc.updatePreferences(userID: userID, request)
+    }
+
+    /// kRPC only: the account preferences the server keeps for the user
+    /// signed up with `email` (the first user when nil); the defaults for
+    /// one who never set any; nil in REST mode or for no such user.
+    public func storedPreferences(email: String? = nil) -> UserPreferencesDto? {
+        guard let krpc, let userID = userID(email: email) else { return nil }
+        return krpc.storedPreferences(userID: userID)
+    }
+
+    /// kRPC only: sends `SyncControl.PreferencesChanged` to the event
+    /// streams of the user with id `userID` (none for an unknown id).
+    public func publishPreferencesChanged(toUserID userID: String) {
+        krpc?.publishControl(DemoKRPCWrap.preferencesChangedFrame, to: userID)
+    }
+
+    private func userID(email: String?) -> String? {
+        service.state.withLock { state in
+            (email.map { address in state.users.first { $0.email.caseInsensitiveCompare(address) == .orderedSame } } ?? state.users.first)?.id
+        }
+    }
+}

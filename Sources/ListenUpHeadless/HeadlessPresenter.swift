@@ -25,9 +25,9 @@ import Logging
 /// ``DownloadReporter``.
 @MainActor
 public final class HeadlessPresenter {
-    private let navigator: AppNavigator
+    let navigator: AppNavigator
     private let screens = HeadlessScreens.standard
-    private let emit: @MainActor (JSONValue) -> Void
+    let emit: @MainActor (JSONValue) -> Void
     private let logger: Logger
     private var routeObservation: StateObservation?
     private var stateObservation: StateObservation?
@@ -49,6 +49,9 @@ public final class HeadlessPresenter {
     private var observedDownloads: ObjectIdentifier?
     private var downloadReporter = DownloadReporter()
     private var downloadRecheck: Task<Void, Never>?
+    var preferencesObservation: StateObservation?
+    var observedPreferences: ObjectIdentifier?
+    var lastPreferencesLine: JSONValue?
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -74,6 +77,7 @@ public final class HeadlessPresenter {
         playerObservation?.cancel()
         downloadsObservation?.cancel()
         downloadRecheck?.cancel()
+        preferencesObservation?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -104,6 +108,10 @@ public final class HeadlessPresenter {
         let command = ScreenCommand(action: action, arguments: members)
         if DownloadsModel.headlessActions.contains(action) {
             handleDownloads(command)
+            return .carryOn
+        }
+        if Self.preferencesActions.contains(action) {
+            handlePreferences(command)
             return .carryOn
         }
         if Self.playerActions.contains(action) {
@@ -251,6 +259,7 @@ public final class HeadlessPresenter {
     private func routeChanged() {
         playerChanged()
         downloadsChanged()
+        preferencesSessionChanged()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }
@@ -322,7 +331,7 @@ public final class HeadlessPresenter {
         emit(["event": "state", "route": .string(route.rawValue), "state": snapshot])
     }
 
-    private func emitError(code: String, message: String) {
+    func emitError(code: String, message: String) {
         logger.debug("Headless command refused", metadata: ["code": "\(code)"])
         emit(["event": "error", "code": .string(code), "message": .string(message)])
     }

@@ -46,6 +46,8 @@ public struct KRPCServiceType: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let playbackProgressService = KRPCServiceType(listenUp: "PlaybackProgressService")
     /// `BookService` (authed): one book without sync.
     public static let bookService = KRPCServiceType(listenUp: "BookService")
+    /// `UserPreferencesService` (authed): the account's playback preferences.
+    public static let userPreferencesService = KRPCServiceType(listenUp: "UserPreferencesService")
 
     /// The simple names registered on `/api/rpc/public` (§1.1).
     public static let publicServiceNames: Set<String> = ["PingService", "InstanceService", "AuthServicePublic", "InviteServicePublic"]
@@ -153,12 +155,17 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
                                                            delivery: .retryOnce)
     /// `BookService.getBook(id)` → `AppResult<BookSyncPayload>`.
     public static let getBook = KRPCMethod(service: .bookService, name: "getBook", delivery: .retryOnce)
+    /// `UserPreferencesService.getMyPreferences()` → `AppResult<UserPreferencesDto>` (a read: retried once).
+    public static let getMyPreferences = KRPCMethod(service: .userPreferencesService, name: "getMyPreferences", delivery: .retryOnce)
+    /// `UserPreferencesService.updateMyPreferences(request)` → `AppResult<UserPreferencesDto>` (merged, clamped);
+    /// sent at most once (the default delivery).
+    public static let updateMyPreferences = KRPCMethod(service: .userPreferencesService, name: "updateMyPreferences")
 
     /// Every method above.
     public static let all: [KRPCMethod] = [
         .getServerInfo, .setupRoot, .login, .register, .refreshSession, .logout, .currentUser, .listDomains, .pullDomain,
         .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
-        .getRecentlyListened, .getBook,
+        .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
     ]
 
     /// `Service.method`, for logs.

@@ -73,7 +73,10 @@ enum KRPCLiveEvents {
             return .emit([ServerSentEvent(type: "user.deleted", data: "{}")])
         case .streamError(let error):
             return .fail(error)
-        case .heartbeat, .activeSessionsChanged, .activityChanged, .preferencesChanged, .serverInfoChanged, .unknown:
+        case .preferencesChanged:
+            // This app's own event type (REST v1 has none): read them again.
+            return .emit([ServerSentEvent(type: LibraryLiveUpdates.preferencesChangedEvent, data: "{}")])
+        case .heartbeat, .activeSessionsChanged, .activityChanged, .serverInfoChanged, .unknown:
             return .emit([])
         }
     }

@@ -28,7 +28,10 @@ extension SettingsClient {
                         skipBackSeconds: store.integer("skip-back-seconds") ?? 10,
                         skipForwardSeconds: store.integer("skip-forward-seconds") ?? 30,
                         rate: store.double("playback-rate") ?? 1,
-                        volume: store.double("volume") ?? 1)
+                        volume: store.double("volume") ?? 1,
+                        defaultSleepTimerMinutes: store.integer("default-sleep-timer-minutes").flatMap { $0 > 0 ? $0 : nil },
+                        defaultVolumeBoostDb: store.double("default-volume-boost-db") ?? 0,
+                        evenLoudness: store.bool("even-loudness") ?? false)
                 )
             },
             save: { settings in
@@ -56,14 +59,18 @@ extension SettingsClient {
                     store.set("window-maximized", bool: settings.window.maximized)
                 }
                 let playback = settings.playback
-                for (key, value) in [("skip-back-seconds", playback.skipBackSeconds), ("skip-forward-seconds", playback.skipForwardSeconds)]
+                // The default sleep timer's "none" is 0.
+                for (key, value) in [("skip-back-seconds", playback.skipBackSeconds), ("skip-forward-seconds", playback.skipForwardSeconds),
+                                     ("default-sleep-timer-minutes", playback.defaultSleepTimerMinutes ?? 0)]
                 where store.integer(key) != value && !store.set(key, integer: value) {
                     refused.append(key)
                 }
-                for (key, value) in [("playback-rate", playback.rate), ("volume", playback.volume)]
+                for (key, value) in [("playback-rate", playback.rate), ("volume", playback.volume),
+                                     ("default-volume-boost-db", playback.defaultVolumeBoostDb)]
                 where store.double(key) != value && !store.set(key, double: value) {
                     refused.append(key)
                 }
+                if store.bool("even-loudness") != playback.evenLoudness { store.set("even-loudness", bool: playback.evenLoudness) }
                 store.flush()
                 if !refused.isEmpty { throw SettingsError.writeFailed("GSettings refused \(refused.joined(separator: ", "))") }
             }

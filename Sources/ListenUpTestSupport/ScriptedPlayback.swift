@@ -141,6 +141,30 @@ public actor ScriptedServer: ServerConnection {
     public func lapse() async {
         for handler in lapseHandlers { await handler() }
     }
+
+    // MARK: Account preferences
+
+    /// The account's preferences this server keeps; nil (the default): it
+    /// keeps none, as a REST v1 server. Set it before the session starts.
+    public nonisolated let preferencesKept = LockedValue<AccountPreferences?>(nil)
+
+    public nonisolated var keepsAccountPreferences: Bool { preferencesKept.value != nil }
+
+    public func accountPreferences() async throws(APIClientError) -> AccountPreferences? {
+        calls.append("preferences")
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        return preferencesKept.value
+    }
+
+    /// Applies the change unclamped (the real servers' clamps are tested with them).
+    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences? {
+        calls.append("update preferences")
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        return preferencesKept.withLock { kept in
+            kept = kept.map(change.applied(to:))
+            return kept
+        }
+    }
 }
 
 

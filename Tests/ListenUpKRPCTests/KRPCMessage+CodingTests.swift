@@ -17,7 +17,7 @@ struct KRPCMessageCodingTests {
         "golden_b_call_success_reply.json", "golden_c_handshake_unquoted_keys.json",
         "golden_d_call_success_short_call_id.json", "call_data_login.json", "call_success_login.json",
         "call_data_pull_domain.json", "call_success_pull_domain.json", "call_data_prepare.json",
-        "call_data_record_position.json",
+        "call_data_record_position.json", "call_data_update_my_preferences.json", "call_success_get_my_preferences.json",
     ]
 
     @Test(arguments: envelopeFixtures)

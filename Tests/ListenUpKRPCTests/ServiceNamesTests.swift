@@ -20,8 +20,8 @@ struct ServiceNamesTests {
     }
 
     @Test func methodTable() {
-        #expect(KRPCMethod.all.count == 18)
-        #expect(Set(KRPCMethod.all).count == 18)
+        #expect(KRPCMethod.all.count == 20)
+        #expect(Set(KRPCMethod.all).count == 20)
         #expect(KRPCMethod.all.allSatisfy { $0.service.mount != nil })
         #expect(KRPCMethod.all.filter(\.isStream) == [.observeEvents])
         #expect(KRPCMethod.login.service == .authServicePublic && KRPCMethod.login.name == "login")

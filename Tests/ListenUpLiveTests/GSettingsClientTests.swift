@@ -23,9 +23,24 @@ struct GSettingsClientTests {
     @Test func roundTripsEveryField() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
-                                libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true))
+                                libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true),
+                                playback: PlaybackSettings(skipBackSeconds: 15, skipForwardSeconds: 200, rate: 1.25, volume: 0.5,
+                                                           defaultSleepTimerMinutes: 45, defaultVolumeBoostDb: 4.5, evenLoudness: true))
         try SettingsClient.gsettings(openStore()).save(saved)
         #expect(try SettingsClient.gsettings(openStore()).load() == saved)
+        let store = try openStore()
+        #expect(store.integer("default-sleep-timer-minutes") == 45 && store.double("default-volume-boost-db") == 4.5)
+        #expect(store.bool("even-loudness") == true && store.integer("skip-forward-seconds") == 200)
+    }
+
+    @Test func theDefaultSleepTimerTurnsOffAsZero() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = try SettingsClient.gsettings(openStore())
+        try client.save(AppSettings(playback: PlaybackSettings(defaultSleepTimerMinutes: 30)))
+        #expect(client.load().playback.defaultSleepTimerMinutes == 30)
+        try client.save(AppSettings(playback: PlaybackSettings(defaultSleepTimerMinutes: nil)))
+        #expect(try openStore().integer("default-sleep-timer-minutes") == 0)
+        #expect(try SettingsClient.gsettings(openStore()).load().playback.defaultSleepTimerMinutes == nil)
     }
 
     @Test func defaultsAreTheSchemaDefaults() throws {
@@ -36,6 +51,7 @@ struct GSettingsClientTests {
         #expect(loaded.librarySort == "title")
         #expect(loaded.colorScheme == .system)
         #expect(loaded.window == WindowState())
+        #expect(loaded.playback == PlaybackSettings(), "no sleep timer, no boost, loudness as recorded")
     }
 
     @Test func clearingTheServerWritesAnEmptyValue() throws {

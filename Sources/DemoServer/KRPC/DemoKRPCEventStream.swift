@@ -61,6 +61,7 @@ final class DemoKRPCEventStream {
             finish()
         case .open(let replay):
             observer = token
+            service.addControlStream(token, userID: userID) { frame in loop.execute { bound.value.deliverControl(frame) } }
             lastSent = since ?? 0
             send(frame: DemoKRPCWrap.heartbeatFrame)
             for change in replay { deliver(change) }
@@ -76,6 +77,12 @@ final class DemoKRPCEventStream {
         send(frame: DemoKRPCMapping.frameJSON(change, libraryID: service.libraryID))
     }
 
+    /// A control frame for this stream's user (`SyncControl.PreferencesChanged`).
+    func deliverControl(_ frame: String) {
+        guard !isStopped else { return }
+        send(frame: frame)
+    }
+
     /// Stops without sending anything more (a REQUEST cancellation, a closed socket).
     func stop() {
         guard !isStopped else { return }
@@ -84,6 +91,7 @@ final class DemoKRPCEventStream {
         livenessCheck?.cancel()
         if let observer {
             service.service.state.withLock { $0.ledger.removeObserver(observer) }
+            service.removeControlStream(observer)
         }
         observer = nil
     }

@@ -53,6 +53,10 @@ enum DemoKRPCMethods {
         "BookService": [
             "getBook": DemoKRPCMethod { try $0.getBook($1) },
         ],
+        "UserPreferencesService": [
+            "getMyPreferences": DemoKRPCMethod { try $0.getMyPreferences($1) },
+            "updateMyPreferences": DemoKRPCMethod { try $0.updateMyPreferences($1) },
+        ],
     ]
 
     /// The simple name of a ListenUp `serviceType`, if it is served on `mount`.

@@ -26,6 +26,10 @@ final class DemoKRPCService: Sendable {
     let logger: Logger
     /// Open sockets' sessions, each bound to its event loop.
     private let sockets = Locked<[ObjectIdentifier: NIOLoopBound<DemoKRPCEndpoint>]>([:])
+    /// Each user's playback preferences (`UserPreferencesService`), by user id.
+    let preferences = Locked<[String: UserPreferencesDto]>([:])
+    /// Open event streams that take control frames, by token: whose they are and how to hand one over.
+    private let controlStreams = Locked<[UUID: (userID: String, deliver: @Sendable (String) -> Void)]>([:])
 
     init(service: DemoService, logger: Logger) {
         self.service = service
@@ -120,6 +124,23 @@ final class DemoKRPCService: Sendable {
         for bound in sockets.withLock({ Array($0.values) }) {
             bound.eventLoop.execute { bound.value.channel.close(promise: nil) }
         }
+    }
+
+    /// Starts handing `userID`'s control frames to `deliver` (an event stream).
+    func addControlStream(_ token: UUID, userID: String, deliver: @escaping @Sendable (String) -> Void) {
+        controlStreams.withLock { $0[token] = (userID, deliver) }
+    }
+
+    /// Stops handing control frames to the stream registered as `token`.
+    func removeControlStream(_ token: UUID) {
+        controlStreams.withLock { _ = $0.removeValue(forKey: token) }
+    }
+
+    /// Sends a control frame to `userID`'s open event streams only
+    /// (the real server's `ChangeBus.publishControl(…, userId)`).
+    func publishControl(_ frame: String, to userID: String) {
+        let targets = controlStreams.withLock { $0.values.filter { $0.userID == userID }.map(\.deliver) }
+        for deliver in targets { deliver(frame) }
     }
 
     /// The path of a request target, without its query.

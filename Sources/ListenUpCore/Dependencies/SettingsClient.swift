@@ -55,24 +55,85 @@ public struct AppSettings: Codable, Equatable, Sendable {
 }
 
 /// How the player behaves (Preferences → Playback).
+///
+/// On a server that keeps the account's preferences (today's server) the
+/// default speed, skip lengths, default sleep timer and default boost are
+/// the account's, written here each time the server says what they are
+/// (so an offline start has them); on REST v1 they are this device's
+/// alone. ``evenLoudness`` and ``volume`` are always this device's.
 public struct PlaybackSettings: Codable, Equatable, Sendable {
-    /// Skip back, seconds (5...120).
+    /// Skip back, seconds (5...300, the account's range).
     public var skipBackSeconds: Int
-    /// Skip forward, seconds (5...120).
+    /// Skip forward, seconds (5...300).
     public var skipForwardSeconds: Int
-    /// The last speed chosen (0.5...3.0, 0.05 steps).
+    /// The default speed: where a book never played starts (0.5...3.0, 0.05 steps).
     public var rate: Double
     /// 0...1.
     public var volume: Double
+    /// The sleep timer's default length, minutes (1...480); nil for none.
+    public var defaultSleepTimerMinutes: Int?
+    /// The volume boost of a book whose row has none, dB (0...12, 0.5 dB steps).
+    public var defaultVolumeBoostDb: Double
+    /// "Even out loudness": the player applies the book's measured
+    /// normalization gain when on (this device's setting only).
+    public var evenLoudness: Bool
 
-    public static let skipRange = 5...120
+    /// The skip lengths the account allows (the server's `SKIP_RANGE`).
+    public static let skipRange = 5...300
+    /// The player's speed range.
     public static let rateRange = 0.5...3.0
+    /// The default sleep timer's range, minutes (the server's `SLEEP_RANGE`).
+    public static let sleepTimerRange = 1...480
 
-    public init(skipBackSeconds: Int = 10, skipForwardSeconds: Int = 30, rate: Double = 1, volume: Double = 1) {
+    /// Creates settings, each value brought into its range.
+    public init(skipBackSeconds: Int = 10, skipForwardSeconds: Int = 30, rate: Double = 1, volume: Double = 1,
+                defaultSleepTimerMinutes: Int? = nil, defaultVolumeBoostDb: Double = 0, evenLoudness: Bool = false) {
         self.skipBackSeconds = min(max(skipBackSeconds, Self.skipRange.lowerBound), Self.skipRange.upperBound)
         self.skipForwardSeconds = min(max(skipForwardSeconds, Self.skipRange.lowerBound), Self.skipRange.upperBound)
         self.rate = Self.normalizedRate(rate)
         self.volume = volume.isFinite ? min(max(volume, 0), 1) : 1
+        self.defaultSleepTimerMinutes = defaultSleepTimerMinutes.map {
+            min(max($0, Self.sleepTimerRange.lowerBound), Self.sleepTimerRange.upperBound)
+        }
+        self.defaultVolumeBoostDb = ListeningRules.boost(defaultVolumeBoostDb)
+        self.evenLoudness = evenLoudness
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case skipBackSeconds, skipForwardSeconds, rate, volume, defaultSleepTimerMinutes, defaultVolumeBoostDb, evenLoudness
+    }
+
+    /// Reads settings; the fields added later may be missing.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(skipBackSeconds: try c.decodeIfPresent(Int.self, forKey: .skipBackSeconds) ?? 10,
+                  skipForwardSeconds: try c.decodeIfPresent(Int.self, forKey: .skipForwardSeconds) ?? 30,
+                  rate: try c.decodeIfPresent(Double.self, forKey: .rate) ?? 1,
+                  volume: try c.decodeIfPresent(Double.self, forKey: .volume) ?? 1,
+                  defaultSleepTimerMinutes: try c.decodeIfPresent(Int.self, forKey: .defaultSleepTimerMinutes),
+                  defaultVolumeBoostDb: try c.decodeIfPresent(Double.self, forKey: .defaultVolumeBoostDb) ?? 0,
+                  evenLoudness: try c.decodeIfPresent(Bool.self, forKey: .evenLoudness) ?? false)
+    }
+
+    /// The same settings with every value brought into its range.
+    public var normalized: PlaybackSettings {
+        PlaybackSettings(skipBackSeconds: skipBackSeconds, skipForwardSeconds: skipForwardSeconds, rate: rate, volume: volume,
+                         defaultSleepTimerMinutes: defaultSleepTimerMinutes, defaultVolumeBoostDb: defaultVolumeBoostDb,
+                         evenLoudness: evenLoudness)
+    }
+
+    /// The account's part of these settings.
+    public var accountPreferences: AccountPreferences {
+        AccountPreferences(defaultPlaybackSpeed: rate, skipForwardSeconds: skipForwardSeconds, skipBackwardSeconds: skipBackSeconds,
+                           sleepTimerMinutes: defaultSleepTimerMinutes, volumeBoostDb: defaultVolumeBoostDb)
+    }
+
+    /// These settings with the account's preferences in place of their own
+    /// (brought into this app's ranges: a speed over 3.0 plays at 3.0).
+    public func adopting(_ account: AccountPreferences) -> PlaybackSettings {
+        PlaybackSettings(skipBackSeconds: account.skipBackwardSeconds, skipForwardSeconds: account.skipForwardSeconds,
+                         rate: account.defaultPlaybackSpeed, volume: volume, defaultSleepTimerMinutes: account.sleepTimerMinutes,
+                         defaultVolumeBoostDb: account.volumeBoostDb, evenLoudness: evenLoudness)
     }
 
     /// `rate` inside 0.5...3.0, on a 0.05 step.

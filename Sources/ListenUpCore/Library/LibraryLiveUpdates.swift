@@ -25,6 +25,9 @@ public struct LibraryLiveUpdates: Sendable {
         case needsDeltaSync
         /// The account is gone (`user.deleted`).
         case userDeleted
+        /// The account's playback preferences changed on the server
+        /// (`preferences.changed`): read them again.
+        case preferencesChanged
     }
 
     /// Waits between attempts: 1 s doubling to `maximum`, ±20 % jitter.
@@ -131,6 +134,8 @@ public struct LibraryLiveUpdates: Sendable {
                 return .needsDeltaSync
             case "user.deleted":
                 return .userDeleted
+            case LibraryLiveUpdates.preferencesChangedEvent:
+                return .preferencesChanged
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil
@@ -140,6 +145,14 @@ public struct LibraryLiveUpdates: Sendable {
             return nil
         }
     }
+}
+
+extension LibraryLiveUpdates {
+    /// `preferences.changed`: an event type of **this app's own**, not one
+    /// of REST v1's (the Go server pushes no such change). The kRPC live
+    /// stream turns today's server's `SyncControl.PreferencesChanged` into
+    /// it (no payload: the account's preferences are read again).
+    public static let preferencesChangedEvent = "preferences.changed"
 }
 
 /// When a live event happened (its wrapper's `timestamp`).

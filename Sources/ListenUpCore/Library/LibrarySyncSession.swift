@@ -29,6 +29,10 @@ protocol LibrarySyncScreen: AnyObject {
     func accountDeleted()
     /// Another device (or this one) reported a position in a book.
     func listeningPositionChanged(_ position: ListeningPosition)
+    /// The account's preferences may have changed on the server: the live
+    /// events (re)connected (a change pushed meanwhile was missed), or the
+    /// server said so.
+    func accountPreferencesMayHaveChanged()
 }
 
 /// What live events changed in the cache since the screen last read it.
@@ -174,6 +178,7 @@ final class LibrarySyncSession {
         switch change {
         case .connected:
             screen?.liveChanged(true)
+            screen?.accountPreferencesMayHaveChanged()
             // Events are not replayed: catch up on what was missed, unless
             // a sync has just run.
             if let lastSync, ContinuousClock.now - lastSync < .seconds(5) { return }
@@ -191,6 +196,8 @@ final class LibrarySyncSession {
             sync(afterRunning: true)
         case .userDeleted:
             screen?.accountDeleted()
+        case .preferencesChanged:
+            screen?.accountPreferencesMayHaveChanged()
         }
     }
 

@@ -31,24 +31,31 @@ extension PlayerModel {
     }
 
     /// Takes a book's row: finished, the gain, and its speed and boost, or
-    /// the user's defaults for a book never played (no row, or a row that
-    /// never had them).
+    /// the user's defaults (Preferences: default speed, default boost) for
+    /// a book never played (no row, or a row that never had them).
     func adopt(_ row: ListeningPosition?) {
         finished = row?.finished ?? false
-        let speed = row?.playbackSpeed.map(PlaybackSettings.normalizedRate) ?? dependencies.settings.load().playback.rate
+        let defaults = dependencies.settings.load().playback
+        let speed = row?.playbackSpeed.map(PlaybackSettings.normalizedRate) ?? defaults.rate
         if speed != rate {
             rate = speed
             engine?.setRate(speed)
         }
-        volumeBoostDb = ListeningRules.boost(row?.volumeBoostDb ?? 0)
+        volumeBoostDb = ListeningRules.boost(row?.volumeBoostDb ?? defaults.defaultVolumeBoostDb)
         measuredGainDb = row?.measuredGainDb
         applyGain()
     }
 
-    /// The engine plays the book at its boost (its limiter keeps a boosted
-    /// book from clipping).
+    /// What the engine adds to the book: its boost, and with *Even Out
+    /// Loudness* the loudness correction its row keeps (`measuredGainDb`).
+    var gainDecibels: Double {
+        volumeBoostDb + (evenLoudness ? measuredGainDb ?? 0 : 0)
+    }
+
+    /// The engine plays the book at ``gainDecibels`` (its limiter keeps a
+    /// boosted book from clipping).
     func applyGain() {
-        engine?.setGain(decibels: volumeBoostDb)
+        engine?.setGain(decibels: gainDecibels)
     }
 
     /// The book's volume boost changed: kept in its row (the next span

@@ -145,7 +145,7 @@ extension PlayerModel {
         chapterIndex = timeline.chapterIndex(at: start)
         engine.setRate(rate)
         engine.setVolume(volume)
-        engine.setGain(decibels: volumeBoostDb)
+        engine.setGain(decibels: gainDecibels)
         engine.load(timeline, at: start)
         engine.play()
         dependencies.logger.info("Playing", metadata: ["book": "\(timeline.bookID)", "files": "\(timeline.files.count)", "from": "\(start)"])
@@ -307,19 +307,10 @@ extension PlayerModel {
         rememberPlayback { $0.volume = clamped }
     }
 
-    /// Skip lengths changed in Preferences.
-    public func reloadSettings() {
-        let settings = dependencies.settings.load().playback
-        skipBackSeconds = settings.skipBackSeconds
-        skipForwardSeconds = settings.skipForwardSeconds
-    }
-
     private func rememberPlayback(_ change: (inout PlaybackSettings) -> Void) {
         var settings = dependencies.settings.load()
         change(&settings.playback)
-        settings.playback = PlaybackSettings(skipBackSeconds: settings.playback.skipBackSeconds,
-                                             skipForwardSeconds: settings.playback.skipForwardSeconds,
-                                             rate: settings.playback.rate, volume: settings.playback.volume)
+        settings.playback = settings.playback.normalized
         do {
             try dependencies.settings.save(settings)
         } catch {

@@ -160,6 +160,15 @@ public final class PlayerModel: ScreenModel {
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int
+    /// The sleep timer's default length, minutes (Preferences; nil: none).
+    public internal(set) var defaultSleepTimerMinutes: Int?
+    /// Whether loudness is evened out (Preferences): the loudness
+    /// correction of the book's row (`measuredGainDb`) is applied with its
+    /// boost when on (``gainDecibels``).
+    public internal(set) var evenLoudness: Bool
+    /// The account's playback preferences, kept in step with the server
+    /// (made with the player by the navigator; nil in previews).
+    @ObservationIgnored public internal(set) var accountPreferences: AccountPreferencesSync?
 
     /// Whether someone watches the position move: a window on screen, the
     /// headless front's once-a-second line (true until a front says
@@ -227,6 +236,8 @@ public final class PlayerModel: ScreenModel {
         volume = settings.volume
         skipBackSeconds = settings.skipBackSeconds
         skipForwardSeconds = settings.skipForwardSeconds
+        defaultSleepTimerMinutes = settings.defaultSleepTimerMinutes
+        evenLoudness = settings.evenLoudness
         deviceID = dependencies.deviceID()
         guard let session else { return }
         reporter = ListeningReporter(server: session.connection, store: listening, logger: dependencies.logger)

@@ -17,15 +17,21 @@ public final class PreferencesModel {
     public private(set) var devices: [PairedDevice] = []
     /// A one-line message for a toast; the window clears it once shown.
     public var notice: String?
+    /// Counts the playback changes that did not take (the server did not
+    /// answer): the window shows the kept values again when it moves.
+    public internal(set) var playbackRefusals = 0
 
     @ObservationIgnored private let settings: SettingsClient
     @ObservationIgnored private let pairing: PairingClient
-    @ObservationIgnored private weak var navigator: AppNavigator?
+    @ObservationIgnored weak var navigator: AppNavigator?
+    /// The playback settings when no session keeps them (signed out).
+    @ObservationIgnored let localPreferences: AccountPreferencesSync
 
-    init(navigator: AppNavigator, settings: SettingsClient, pairing: PairingClient) {
+    init(navigator: AppNavigator, settings: SettingsClient, pairing: PairingClient, localPreferences: AccountPreferencesSync) {
         self.navigator = navigator
         self.settings = settings
         self.pairing = pairing
+        self.localPreferences = localPreferences
         colorScheme = settings.load().colorScheme
         devices = pairing.devices()
     }
@@ -65,25 +71,6 @@ public final class PreferencesModel {
         }
     }
 
-    /// How far the skip buttons go, seconds (Preferences → Playback).
-    public var skipBackSeconds: Int { settings.load().playback.skipBackSeconds }
-    public var skipForwardSeconds: Int { settings.load().playback.skipForwardSeconds }
-
-    /// Saves the skip lengths (5…120 s); the player takes them at once.
-    public func setSkip(backSeconds: Int, forwardSeconds: Int) {
-        var saved = settings.load()
-        let playback = PlaybackSettings(skipBackSeconds: backSeconds, skipForwardSeconds: forwardSeconds,
-                                        rate: saved.playback.rate, volume: saved.playback.volume)
-        guard playback != saved.playback else { return }
-        saved.playback = playback
-        do {
-            try settings.save(saved)
-            navigator?.player?.reloadSettings()
-        } catch {
-            notice = tr("The skip lengths could not be saved.")
-        }
-    }
-
     /// Signs out of the server (as the primary menu's Sign Out does).
     public func signOut() {
         navigator?.signOut()
@@ -108,6 +95,7 @@ public final class PreferencesModel {
 extension AppNavigator {
     /// A model for the preferences window, over this navigator's services.
     public func makePreferences() -> PreferencesModel {
-        PreferencesModel(navigator: self, settings: settings, pairing: pairingClient)
+        PreferencesModel(navigator: self, settings: settings, pairing: pairingClient,
+                         localPreferences: AccountPreferencesSync(dependencies: dependencies, session: nil, player: nil))
     }
 }

@@ -30,6 +30,9 @@ public final class AppNavigator {
     public private(set) var player: PlayerModel?
     /// The signed-in session's downloads: made and stopped with the player.
     public private(set) var downloads: DownloadsModel?
+    /// The signed-in session's account preferences (made and stopped with
+    /// the player, which holds them).
+    public var accountPreferences: AccountPreferencesSync? { player?.accountPreferences }
 
     /// The screen that serves the auth state (under the overlay, if one is open).
     @ObservationIgnored private var baseRoute: Route = .loading
@@ -37,7 +40,7 @@ public final class AppNavigator {
     @ObservationIgnored private var overlayModel: (any ScreenModel)?
 
     @ObservationIgnored private let registry: RouteRegistry
-    @ObservationIgnored private let dependencies: Dependencies
+    @ObservationIgnored let dependencies: Dependencies
 
     public init(registry: RouteRegistry, dependencies: Dependencies) {
         self.registry = registry
@@ -120,6 +123,7 @@ public final class AppNavigator {
             self.player = nil
             let downloads = self.downloads
             self.downloads = nil
+            player.accountPreferences?.stop()
             Task {
                 await downloads?.shutdown()
                 await player.shutdown()
@@ -128,7 +132,9 @@ public final class AppNavigator {
         if player == nil, let session {
             let downloads = DownloadsModel(dependencies: dependencies, session: session)
             self.downloads = downloads
-            player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
+            let player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
+            player.accountPreferences = AccountPreferencesSync(dependencies: dependencies, session: session, player: player)
+            self.player = player
         }
     }
 
@@ -162,6 +168,9 @@ public final class AppNavigator {
         if let playerState = preview?.player {
             let previewPlayer = PlayerModel(dependencies: dependencies, session: nil, downloads: downloads)
             PlayerModel.previews.first { $0.name == playerState }?.apply(previewPlayer)
+            // Previews show the account's preferences as today's server keeps them.
+            previewPlayer.accountPreferences = AccountPreferencesSync(dependencies: dependencies, session: nil, player: previewPlayer,
+                                                                      keptOnServer: true)
             player = previewPlayer
         }
         activate(node)

@@ -108,4 +108,22 @@ public protocol ServerConnection: AnyObject, Sendable {
     ///   - row: the book's row as this device knows it after the change
     ///     (``ListeningPosition/updatedAt`` is the write's time).
     func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError)
+
+    // MARK: Account preferences
+
+    /// Whether this server keeps the account's playback preferences for all
+    /// of the user's devices (today's server); false when it keeps none
+    /// (REST v1): then they stay on this device, in the settings, and the
+    /// two calls below answer nil. Known without asking the server.
+    nonisolated var keepsAccountPreferences: Bool { get }
+
+    /// The account's playback preferences as the server keeps them (its
+    /// defaults for a user who never set any); nil when this server keeps none.
+    func accountPreferences() async throws(APIClientError) -> AccountPreferences?
+
+    /// Changes the fields `change` sets (the others stay as they are) and
+    /// returns the preferences the server now keeps, clamped to its ranges;
+    /// nil when this server keeps none. Sent once: a call that timed out is
+    /// not sent again (the caller says so and the user may try again).
+    func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences?
 }

@@ -4,7 +4,7 @@ import ListenUpCore
 extension PlayerModel: HeadlessScreen {
     /// `{"bookId","status","positionMs","durationMs","chapterIndex",
     /// "chapterTitle","rate","volume","volumeBoostDb","finished",
-    /// "sleepRemainingMs"}`, with `code` and `message` when the status is
+    /// "sleepRemainingMs","skipBackSeconds","skipForwardSeconds"}`, with `code` and `message` when the status is
     /// `error`.
     var snapshot: JSONValue {
         var state: [String: JSONValue] = [
@@ -20,6 +20,8 @@ extension PlayerModel: HeadlessScreen {
             "volumeBoostDb": .number(volumeBoostDb),
             "finished": .bool(finished),
             "sleepRemainingMs": sleepRemaining.map { .number(Double($0)) } ?? .null,
+            "skipBackSeconds": .number(Double(skipBackSeconds)),
+            "skipForwardSeconds": .number(Double(skipForwardSeconds)),
         ]
         if status == .error, let failure {
             state["code"] = .string(failure.code)

@@ -23,7 +23,7 @@ public final class ListenUpApplication {
         /// Forced glass mode, from `LISTENUP_GLASS`.
         public var glassOverride: GlassMode?
         /// Open the preferences over the window at start, on this page
-        /// (`general`, `downloads`; previews: with `screenshotPath`, the
+        /// (`general`, `playback`, `downloads`; previews: with `screenshotPath`, the
         /// shot is of the preferences window).
         public var openPreferences: String?
 

@@ -18,20 +18,22 @@ final class PreferencesWindow {
     private let accountRow: UnsafeMutablePointer<GtkWidget>
     private let signOutButton: UnsafeMutablePointer<GtkWidget>
     private let schemeButtons: [(ColorSchemePreference, UnsafeMutablePointer<GtkWidget>)]
-    /// Skip back and skip forward, seconds.
-    private let skipSpins: [UnsafeMutablePointer<GtkWidget>]
+    /// Preferences → Playback.
+    let playback: PlaybackGroup
     private let devicesGroup: UnsafeMutablePointer<GtkWidget>
     private let devices: PairedDeviceList
     /// Preferences → Downloads.
     let downloads: DownloadsGroup
     /// The pages, in the window's order.
     enum Page: String, CaseIterable {
-        case general, downloads
+        /// The General page scrolled to Playback (for screenshots and links).
+        case general, playback, downloads
     }
     private let pages: [Page: UnsafeMutablePointer<GtkWidget>]
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
     private var onClose: (@MainActor () -> Void)?
+    private var scrollToPlayback: MainLoopSource?
 
     init(model: PreferencesModel, parent: UnsafeMutablePointer<GtkWidget>, onClose: @escaping @MainActor () -> Void) {
         self.model = model
@@ -80,23 +82,8 @@ final class PreferencesWindow {
         }
         schemeButtons = buttons
 
-        // Playback: how far the skip buttons go.
-        let playback = Self.group(tr("Playback"), description: nil)
-        var spins: [UnsafeMutablePointer<GtkWidget>] = []
-        for (title, value) in [(tr("Skip Back"), model.skipBackSeconds), (tr("Skip Forward"), model.skipForwardSeconds)] {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), title)
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), tr("Seconds"))
-            let spin = newObject(gtk_spin_button_new_with_range(Double(PlaybackSettings.skipRange.lowerBound),
-                                                                Double(PlaybackSettings.skipRange.upperBound), 5))
-            gtk_spin_button_set_value(spin.opaque, Double(value))
-            gtk_widget_set_valign(spin, GTK_ALIGN_CENTER)
-            spin.setAccessibleLabel(title)
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), spin)
-            adw_preferences_group_add(playback.cast(to: AdwPreferencesGroup.self), row)
-            spins.append(spin)
-        }
-        skipSpins = spins
+        // Playback: skip lengths, the defaults, loudness.
+        playback = PlaybackGroup(model: model)
 
         // Paired devices.
         devicesGroup = Self.group(tr("Paired Devices"),
@@ -108,7 +95,7 @@ final class PreferencesWindow {
 
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), server.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), appearance.cast(to: AdwPreferencesGroup.self))
-        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), playback.cast(to: AdwPreferencesGroup.self))
+        adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), playback.widget.cast(to: AdwPreferencesGroup.self))
         adw_preferences_page_add(page.cast(to: AdwPreferencesPage.self), devicesGroup.cast(to: AdwPreferencesGroup.self))
         adw_preferences_window_add(window.cast(to: AdwPreferencesWindow.self), page.cast(to: AdwPreferencesPage.self))
 
@@ -130,13 +117,6 @@ final class PreferencesWindow {
                 self.model.setColorScheme(scheme)
             })
         }
-        for spin in skipSpins {
-            connections.append(spin.connect(.valueChanged) { [weak self] in
-                guard let self, self.skipSpins.count == 2 else { return }
-                self.model.setSkip(backSeconds: Int(gtk_spin_button_get_value(self.skipSpins[0].opaque)),
-                                   forwardSeconds: Int(gtk_spin_button_get_value(self.skipSpins[1].opaque)))
-            })
-        }
         connections.append(window.connect(.destroy) { [weak self] in self?.closed() })
         observation = StateObservation { [weak self] in self?.follow() }
     }
@@ -147,8 +127,22 @@ final class PreferencesWindow {
 
     /// Shows `page`.
     func show(_ page: Page) {
-        guard let widget = pages[page] else { return }
+        guard let widget = pages[page == .playback ? .general : page] else { return }
         adw_preferences_window_set_visible_page(window.cast(to: AdwPreferencesWindow.self), widget.cast(to: AdwPreferencesPage.self))
+        // Once laid out, the page scrolls down to the group.
+        if page == .playback, let scroller = widget.firstDescendant(ofType: gtk_scrolled_window_get_type()) {
+            scrollToPlayback = MainContext.every(.milliseconds(20)) { [weak self] in
+                guard let self else { return false }
+                let adjustment = gtk_scrolled_window_get_vadjustment(scroller.opaque)
+                let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+                guard bottom > 0 else { return true }
+                var bounds = graphene_rect_t()
+                let top = gtk_widget_compute_bounds(self.playback.widget, scroller, &bounds) != 0
+                    ? Double(bounds.origin.y) + gtk_adjustment_get_value(adjustment) - 12 : bottom
+                gtk_adjustment_set_value(adjustment, min(top, bottom))
+                return false
+            }
+        }
     }
 
     private static func group(_ title: String, description: String?) -> UnsafeMutablePointer<GtkWidget> {
@@ -181,6 +175,7 @@ final class PreferencesWindow {
         observation?.cancel()
         observation = nil
         downloads.teardown()
+        playback.teardown()
         connections.removeAll()
         onClose?()
         onClose = nil

@@ -46,6 +46,12 @@ struct PlayerBookRowTests {
         #expect(!rig.model.finished)
     }
 
+    @Test func aBookNeverBoostedStartsWithTheDefaultBoost() async throws {
+        let rig = try await base.rig(settings: AppSettings(playback: PlaybackSettings(defaultVolumeBoostDb: 4.5)))
+        await base.start(rig)
+        #expect(rig.model.volumeBoostDb == 4.5, "Preferences → Default Volume Boost")
+    }
+
     @Test func aSpeedChosenForABookIsThatBooksAndNotTheDefault() async throws {
         let rig = try await base.rig(settings: AppSettings(playback: PlaybackSettings(rate: 1.0)))
         await base.start(rig)
@@ -138,6 +144,15 @@ struct PlayerBookRowTests {
         rig.model.send(.pause)
         await base.settle { !rig.server.spansSnapshot.isEmpty }
         #expect(rig.server.spansSnapshot.last?.book?.finished == true)
+    }
+
+    @Test func evenLoudnessAddsTheRowsMeasuredGainToTheBoost() async throws {
+        var settings = AppSettings()
+        settings.playback.evenLoudness = true
+        let rig = try await base.rig(settings: settings)
+        await rig.server.setPositions([Self.phoneRow])
+        await base.start(rig)
+        #expect(rig.engine.log.value.gain == 6 - 3.5, "the boost and the measured correction")
     }
 
     // MARK: Two devices, one book

@@ -1,0 +1,129 @@
+import Foundation
+import ListenUpCore
+
+/// The headless form of the account's playback preferences (signed in only):
+///
+/// - `{"action":"preferences"}` prints
+///   `{"event":"preferences","preferences":{"defaultPlaybackSpeed","defaultSkipForwardSec",
+///   "defaultSkipBackwardSec","defaultSleepTimerMin","defaultVolumeBoostDb","evenLoudness"}}`
+///   (`defaultSleepTimerMin` is `null` for none);
+/// - the same line is printed whenever they change (an edit here, or the
+///   server's word that they changed on another device);
+/// - `{"action":"setPreferences", …any of those fields}` changes them: on
+///   a server that keeps them it is told, else they are saved here. A value
+///   out of range is `badCommand`; a server that does not answer is an
+///   `error` line with the connection's code (the old values stay).
+extension HeadlessPresenter {
+    /// The actions of the preferences.
+    static let preferencesActions: Set<String> = ["preferences", "setPreferences"]
+
+    /// The `preferences` line for `playback`.
+    static func preferencesLine(_ playback: PlaybackSettings) -> JSONValue {
+        ["event": "preferences", "preferences": [
+            "defaultPlaybackSpeed": .number(playback.rate),
+            "defaultSkipForwardSec": .number(Double(playback.skipForwardSeconds)),
+            "defaultSkipBackwardSec": .number(Double(playback.skipBackSeconds)),
+            "defaultSleepTimerMin": playback.defaultSleepTimerMinutes.map { .number(Double($0)) } ?? .null,
+            "defaultVolumeBoostDb": .number(playback.defaultVolumeBoostDb),
+            "evenLoudness": .bool(playback.evenLoudness),
+        ]]
+    }
+
+    /// What `setPreferences` asks for: nil when a field is of the wrong
+    /// type or out of range, or none is given.
+    static func preferencesRequest(_ arguments: [String: JSONValue])
+        -> (change: AccountPreferencesChange, sleepOff: Bool, evenLoudness: Bool?)? {
+        let known: Set = ["defaultPlaybackSpeed", "defaultSkipForwardSec", "defaultSkipBackwardSec", "defaultSleepTimerMin",
+                          "defaultVolumeBoostDb", "evenLoudness"]
+        guard !arguments.isEmpty, Set(arguments.keys).isSubset(of: known) else { return nil }
+        var change = AccountPreferencesChange()
+        var sleepOff = false
+        var evenLoudness: Bool?
+        func number(_ key: String, in range: ClosedRange<Double>) -> Double?? {
+            guard let value = arguments[key] else { return .some(nil) }
+            guard let number = value.numberValue, number.isFinite, range.contains(number) else { return nil }
+            return .some(number)
+        }
+        func whole(_ key: String, in range: ClosedRange<Int>) -> Int?? {
+            guard let number = number(key, in: Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
+            guard let value = number else { return .some(nil) }
+            return value.rounded() == value ? .some(Int(value)) : nil
+        }
+        guard let speed = number("defaultPlaybackSpeed", in: PlaybackSettings.rateRange),
+              let forward = whole("defaultSkipForwardSec", in: PlaybackSettings.skipRange),
+              let back = whole("defaultSkipBackwardSec", in: PlaybackSettings.skipRange),
+              let boost = number("defaultVolumeBoostDb", in: ListeningRules.boostRange) else { return nil }
+        change.defaultPlaybackSpeed = speed
+        change.skipForwardSeconds = forward
+        change.skipBackwardSeconds = back
+        change.volumeBoostDb = boost
+        if let sleep = arguments["defaultSleepTimerMin"] {
+            if case .null = sleep {
+                sleepOff = true
+            } else {
+                guard let minutes = whole("defaultSleepTimerMin", in: PlaybackSettings.sleepTimerRange), let minutes else { return nil }
+                change.sleepTimerMinutes = minutes
+            }
+        }
+        if let value = arguments["evenLoudness"] {
+            guard let on = value.boolValue else { return nil }
+            evenLoudness = on
+        }
+        return (change, sleepOff, evenLoudness)
+    }
+
+    /// Carries out `preferences` or `setPreferences`.
+    func handlePreferences(_ command: ScreenCommand) {
+        guard let sync = navigator.accountPreferences else {
+            emitError(code: "notSignedIn", message: "Sign in to see the playback preferences.")
+            return
+        }
+        if command.action == "preferences" {
+            printPreferences(sync.playback, evenIfUnchanged: true)
+            return
+        }
+        guard let request = Self.preferencesRequest(command.arguments) else {
+            emitError(code: "badCommand", message: "“setPreferences” takes defaultPlaybackSpeed (0.5–3), defaultSkipForwardSec and "
+                      + "defaultSkipBackwardSec (5–300), defaultSleepTimerMin (1–480 or null), defaultVolumeBoostDb (0–12) "
+                      + "and evenLoudness (true or false).")
+            return
+        }
+        Task { [weak self, weak sync] in
+            guard let sync else { return }
+            do {
+                if let on = request.evenLoudness { try sync.setEvenLoudness(on) }
+                if request.sleepOff { try sync.turnOffDefaultSleepTimer() }
+                try await sync.update(request.change)
+                // Acknowledged even when nothing changed (a line for each command).
+                self?.printPreferences(sync.playback, evenIfUnchanged: true)
+            } catch let error as APIClientError {
+                self?.emitError(code: error.code, message: error.userMessage)
+            } catch {
+                self?.emitError(code: "settingsNotSaved", message: "The playback preferences could not be saved.")
+            }
+        }
+    }
+
+    /// Follows the session's preferences: a line on each change.
+    func preferencesSessionChanged() {
+        let sync = navigator.accountPreferences
+        let identity = sync.map(ObjectIdentifier.init)
+        guard identity != observedPreferences else { return }
+        observedPreferences = identity
+        preferencesObservation?.cancel()
+        preferencesObservation = nil
+        guard let sync else { return }
+        lastPreferencesLine = Self.preferencesLine(sync.playback)
+        preferencesObservation = StateObservation { [weak self, weak sync] in
+            guard let self, let sync else { return }
+            self.printPreferences(sync.playback)
+        }
+    }
+
+    private func printPreferences(_ playback: PlaybackSettings, evenIfUnchanged: Bool = false) {
+        let line = Self.preferencesLine(playback)
+        guard evenIfUnchanged || line != lastPreferencesLine else { return }
+        lastPreferencesLine = line
+        emit(line)
+    }
+}
