@@ -62,6 +62,12 @@ final class MainWindowPlayerTests: XCTestCase {
                         step = 3
                     case 3 where window.lastToast != nil:
                         seen.append("toast: \(window.lastToast ?? "")")
+                        // Another device listened further: offered after a pause.
+                        player.positionOffer = PlayerModel.PositionNotice(id: UUID(), bookID: "book-1", position: 45_000, device: nil,
+                                                                          listenedAt: Date())
+                        step = 4
+                    case 4 where window.lastToast?.hasPrefix("Continue") == true:
+                        seen.append("toast: \(window.lastToast ?? "")")
                         gtk_window_destroy(window.window.cast(to: GtkWindow.self))
                         return false
                     default:
@@ -87,6 +93,7 @@ final class MainWindowPlayerTests: XCTestCase {
                 "hidden: watched false",
                 "shown again: watched true",
                 "toast: Paused from My Phone",
+                "toast: Continue from 0:45 (listened on another device)",
             ])
         }
     }

@@ -15,6 +15,9 @@ extension LibraryModel {
         .init("listening-list", player: "playing") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress, layout: .list)
         },
+        .init("listening-offer", player: "offered") {
+            $0.showForPreview(LibraryModel.previewBooks, status: .loaded, progress: LibraryModel.previewProgress)
+        },
         .init("listening-details", player: "paused") {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: "book-2", progress: LibraryModel.previewProgress)
         },

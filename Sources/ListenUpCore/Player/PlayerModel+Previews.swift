@@ -15,6 +15,12 @@ extension PlayerModel {
         .init("fast") { $0.showForPreview(status: .playing, position: 4_380_000, rate: 1.75) },
         // A book finished (on another device), played again, with a boost.
         .init("finished-boost") { $0.showForPreview(status: .paused, position: 1_320_000, finished: true, boost: 6) },
+        // Paused after another device listened further: the offer.
+        .init("offered") {
+            $0.showForPreview(status: .paused, position: 4_380_000)
+            $0.positionOffer = PositionNotice(id: UUID(), bookID: "book-2", position: 5_025_000, device: nil,
+                                              listenedAt: Date(timeIntervalSince1970: 1_750_000_000))
+        },
         .init("idle") { $0.showForPreview(status: .idle, position: 0, loaded: false) },
     ]
 

@@ -158,7 +158,6 @@ public final class MainWindow {
             offeredTo = player
             shownNotice = player.remoteNotice
             shownPlayerNotice = player.notice
-            shownOffer = player.positionOffer
             player.offerLastBook()
         }
         if let notice = player?.remoteNotice, notice != shownNotice {
