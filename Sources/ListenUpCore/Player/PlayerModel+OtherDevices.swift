@@ -45,6 +45,8 @@ extension PlayerModel {
         }
         // Kept with the other device's time, not as listened here now.
         try? listening.savePosition(reported.filling(from: local))
+        // A stopped book is not moved (it loads from the row kept above).
+        guard position == reported.position else { return }
         adoptedPosition = PositionNotice(id: UUID(), bookID: reported.bookID, position: position, device: nil,
                                          listenedAt: reported.updatedAt)
     }

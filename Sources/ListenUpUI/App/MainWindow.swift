@@ -266,11 +266,33 @@ public final class MainWindow {
         adw_toast_set_timeout(toast, 10)
         offerConnection = toast?.connect(.buttonClicked) { [weak navigator] in navigator?.player?.send(.takeOffer) }
         adw_toast_overlay_add_toast(toasts, toast)
+        nameToastCloseButton()
+    }
+
+    /// libadwaita 1.2's toast has a close button with an icon and no
+    /// accessible name (a screen reader says "button"): named here, once
+    /// the toast's widget exists.
+    private func nameToastCloseButton() {
+        let name = { [toasts] in
+            let toastType = g_type_from_name("AdwToastWidget")
+            guard toastType != 0, let toast = toasts.widget.firstDescendant(ofType: toastType) else { return }
+            var child = gtk_widget_get_first_child(toast)
+            while let current = child {
+                if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
+                                              gtk_button_get_type()) != 0, gtk_button_get_label(current.cast(to: GtkButton.self)) == nil {
+                    current.setAccessibleLabel(tr("Dismiss"))
+                }
+                child = gtk_widget_get_next_sibling(current)
+            }
+        }
+        name()
+        MainContext.idle { name() }
     }
 
     public func showToast(_ text: String) {
         lastToast = text
         adw_toast_overlay_add_toast(toasts, adw_toast_new(text))
+        nameToastCloseButton()
     }
 
     /// Keeps the size and maximised state for the next start.
