@@ -85,12 +85,19 @@ func openFileDescriptors() -> Int {
 /// Lines of /proc/net/tcp{,6} whose local port is in `ports` and whose state holds a
 /// descriptor (LISTEN 0A, ESTABLISHED 01, CLOSE_WAIT 08).
 func liveSockets(onLocalPorts ports: Set<Int>) -> [String] {
-    ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
+    // This process's sockets only: /proc/net/tcp lists the whole machine's,
+    // and another test process's server may be given one of these
+    // (ephemeral) port numbers after the test let it go.
+    let own = Set(descriptorTargets().compactMap { target -> String? in
+        guard let range = target.range(of: "socket:[") else { return nil }
+        return String(target[range.upperBound...].dropLast())
+    })
+    return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let fields = line.split(separator: " ")
-            guard fields.count > 3, let port = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
-                  ports.contains(port), ["0A", "01", "08"].contains(String(fields[3])) else { return nil }
+            guard fields.count > 9, let port = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }),
+                  ports.contains(port), ["0A", "01", "08"].contains(String(fields[3])), own.contains(String(fields[9])) else { return nil }
             return String(line)
         }
     }
