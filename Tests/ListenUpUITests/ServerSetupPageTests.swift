@@ -46,7 +46,7 @@ final class ServerSetupPageTests: XCTestCase {
 
             // Empty: Connect is off, no error, no notice.
             XCTAssertEqual(gtk_widget_get_sensitive(page.connectButton.widget), 0)
-            XCTAssertEqual(gtk_widget_get_visible(page.field.errorLabel.widget), 0)
+            XCTAssertFalse(page.field.errorLabel.isVisible)
             XCTAssertFalse(page.noticeRow.isVisible)
 
             // Typing reaches the model; Enter connects.
@@ -84,7 +84,7 @@ final class ServerSetupPageTests: XCTestCase {
             let page = ServerSetupPage(model: model)
             let window = TestWindow(child: page.widget, width: 700, height: 700)
             defer { page.teardown(); window.close() }
-            let label = { String(cString: gtk_label_get_label(page.field.errorLabel)) }
+            let label = { page.field.errorLabel.text }
 
             gtk_editable_set_text(page.field.entry.opaque, "ftp://files.example.com")
             emit("clicked", on: page.connectButton.widget)
@@ -137,7 +137,7 @@ final class ServerSetupPageTests: XCTestCase {
             defer { page.teardown(); window.close() }
             MainContext.iterate(until: { model.discoveryStatus != .searching }, timeout: .seconds(2))
             window.settle()
-            let text = String(cString: gtk_label_get_label(page.lanStatus))
+            let text = page.lanStatus.text
             XCTAssertTrue(text.contains("avahi-daemon is not running"), text)
         }
     }
@@ -155,7 +155,7 @@ final class ServerSetupPageTests: XCTestCase {
             MainContext.iterate(until: { !page.isLANSpinnerSpinning }, timeout: .seconds(2))
             XCTAssertFalse(page.isLANSpinnerSpinning, "an endless spinner keeps the window redrawing")
             XCTAssertEqual(model.discoveryStatus, .searching)
-            XCTAssertTrue(String(cString: gtk_label_get_label(page.lanStatus)).contains("No ListenUp servers found"))
+            XCTAssertTrue(page.lanStatus.text.contains("No ListenUp servers found"))
         }
     }
 }

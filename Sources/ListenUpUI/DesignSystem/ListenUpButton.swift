@@ -2,14 +2,15 @@ import CAdwaita
 import GtkBridge
 
 /// The primary capsule button: tinted glass, hover and press feedback, and a
-/// loading state (spinner, label kept, clicks ignored).
+/// loading state (spinner, label kept, clicks ignored). Its tree is
+/// `data/ui/listenup-button.ui`.
 @MainActor
 public final class ListenUpButton {
     /// The `GtkButton`.
     public let widget: UnsafeMutablePointer<GtkWidget>
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
-    private let label: OpaquePointer
-    private let spinner: OpaquePointer
+    private let label: Label
+    private let spinner: Spinner
     private var clickHandler: SignalConnection?
     private var enabled = true
 
@@ -18,25 +19,19 @@ public final class ListenUpButton {
 
     /// - Parameter title: the button's text, also its accessible name.
     public init(title: String) {
-        widget = newObject(gtk_button_new())
-        ref = GObjectRef(borrowing: widget)
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
-        gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
-        spinner = OpaquePointer(newObject(gtk_spinner_new()))
-        gtk_widget_set_visible(spinner.widget, 0)
-        label = OpaquePointer(newObject(gtk_label_new(title)))
-        gtk_box_append(box?.cast(to: GtkBox.self), spinner.widget)
-        gtk_box_append(box?.cast(to: GtkBox.self), label.widget)
-        gtk_button_set_child(widget.cast(to: GtkButton.self), box)
-        widget.addClasses(.glass, .glassTinted, .glassInteractive, .pill, .listenUpButton)
-        widget.setAccessibleLabel(title)
+        let ui = PageTemplates.load("listenup-button")
+        let root: Button
+        (root, ref) = ui.root("root")
+        widget = root.pointer
+        (label, spinner) = (ui.child("label"), ui.child("spinner"))
+        self.title = title
     }
 
     /// The button's text.
     public var title: String {
-        get { String(cString: gtk_label_get_label(label)) }
+        get { label.text }
         set {
-            gtk_label_set_label(label, newValue)
+            label.text = newValue
             widget.setAccessibleLabel(newValue)
         }
     }
@@ -51,8 +46,7 @@ public final class ListenUpButton {
     /// drawn dimmed: it is busy, not unavailable.
     public func setLoading(_ loading: Bool) {
         isLoading = loading
-        gtk_widget_set_visible(spinner.widget, loading ? 1 : 0)
-        gtk_spinner_set_spinning(spinner, loading ? 1 : 0)
+        spinner.run(loading)
         widget.setClass(.loading, loading)
         updateSensitivity()
     }
@@ -64,6 +58,6 @@ public final class ListenUpButton {
     }
 
     private func updateSensitivity() {
-        gtk_widget_set_sensitive(widget, (enabled && !isLoading) ? 1 : 0)
+        Widget(widget).isSensitive = enabled && !isLoading
     }
 }

@@ -11,7 +11,7 @@ final class AdminSetupPage: RoutePage {
     private let model: AdminSetupModel
     let fields: [AdminSetupModel.Field: GlassTextField]
     let createButton: ListenUpButton
-    let changeServerButton: UnsafeMutablePointer<GtkWidget>
+    let changeServerButton: Button
     let noticeRow: NoticeRow
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
@@ -29,14 +29,11 @@ final class AdminSetupPage: RoutePage {
         ]
         createButton = ListenUpButton(title: tr("Create Account"))
         noticeRow = NoticeRow()
-        changeServerButton = newObject(gtk_button_new_with_label(tr("Change Server")))
-        changeServerButton.addClasses(.flat)
-        gtk_widget_set_halign(changeServerButton, GTK_ALIGN_CENTER)
 
-        let names = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-        gtk_box_set_homogeneous(names.cast(to: GtkBox.self), 1)
+        let names = Box(unchecked: newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)))
+        gtk_box_set_homogeneous(names.pointer.cast(to: GtkBox.self), 1)
         for field in [AdminSetupModel.Field.firstName, .lastName] {
-            if let widget = fields[field]?.widget { gtk_box_append(names.cast(to: GtkBox.self), widget) }
+            if let widget = fields[field]?.widget { names.append(widget) }
         }
         layout.card.append(noticeRow.widget)
         layout.card.append(names)
@@ -44,7 +41,7 @@ final class AdminSetupPage: RoutePage {
             if let widget = fields[field]?.widget { layout.card.append(widget) }
         }
         layout.card.append(createButton.widget)
-        layout.appendToColumn(changeServerButton)
+        changeServerButton = layout.appendChangeServer()
 
         let order = AdminSetupModel.Field.allCases
         for (index, field) in order.enumerated() {
@@ -70,7 +67,7 @@ final class AdminSetupPage: RoutePage {
         }
         let busy = model.status == .creating
         createButton.setLoading(busy)
-        for textField in fields.values { gtk_widget_set_sensitive(textField.entry, busy ? 0 : 1) }
+        for textField in fields.values { Widget(textField.entry).isSensitive = !busy }
         noticeRow.show(model.errorMessage, isError: true)
         createButton.widget.setAccessibleDescription(model.errorMessage)
     }

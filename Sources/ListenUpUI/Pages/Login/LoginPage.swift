@@ -12,10 +12,10 @@ final class LoginPage: RoutePage {
     let emailField: GlassTextField
     let passwordField: GlassTextField
     let signInButton: ListenUpButton
-    let changeServerButton: UnsafeMutablePointer<GtkWidget>
+    let changeServerButton: Button
     let noticeRow: NoticeRow
     /// "Pair a Device…" (runs `win.pair-device`).
-    let pairLink: UnsafeMutablePointer<GtkWidget>
+    let pairLink: Button
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -27,17 +27,13 @@ final class LoginPage: RoutePage {
         passwordField = GlassTextField(label: tr("Password"), placeholder: "", isSecret: true)
         signInButton = ListenUpButton(title: tr("Sign In"))
         noticeRow = NoticeRow()
-        changeServerButton = newObject(gtk_button_new_with_label(tr("Change Server")))
-        changeServerButton.addClasses(.flat)
-        gtk_widget_set_halign(changeServerButton, GTK_ALIGN_CENTER)
 
         layout.card.append(noticeRow.widget)
         layout.card.append(emailField.widget)
         layout.card.append(passwordField.widget)
         layout.card.append(signInButton.widget)
-        layout.appendToColumn(changeServerButton)
-        pairLink = PairDeviceLink.make()
-        layout.appendToColumn(pairLink)
+        changeServerButton = layout.appendChangeServer()
+        pairLink = layout.appendPairLink()
 
         emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
         passwordField.onChange { [weak model] in model?.send(.passwordChanged($0)) }
@@ -54,8 +50,8 @@ final class LoginPage: RoutePage {
         let busy = model.status == .signingIn
         signInButton.isEnabled = model.canSignIn || busy
         signInButton.setLoading(busy)
-        gtk_widget_set_sensitive(emailField.entry, busy ? 0 : 1)
-        gtk_widget_set_sensitive(passwordField.entry, busy ? 0 : 1)
+        Widget(emailField.entry).isSensitive = !busy
+        Widget(passwordField.entry).isSensitive = !busy
         if let error = model.errorMessage {
             noticeRow.show(error, isError: true)
         } else {

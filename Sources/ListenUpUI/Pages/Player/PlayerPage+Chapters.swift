@@ -10,17 +10,13 @@ extension PlayerPage {
         if list != shownChapters {
             shownChapters = list
             while let child = gtk_widget_get_first_child(chapters.pointer) { chapters.remove(child) }
-            chapterRows = list.map { chapter in
-                let row = newObject(adw_action_row_new())
-                adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), chapter.title)
-                adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
-                adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), PlayerControls.time(chapter.start))
-                gtk_list_box_row_set_activatable(row.cast(to: GtkListBoxRow.self), 1)
-                let mark = newObject(gtk_image_new_from_icon_name("media-playback-start-symbolic"))
+            chapterRows = list.map { chapter -> UnsafeMutablePointer<GtkWidget> in
+                let row = ActionRow(title: chapter.title, subtitle: PlayerControls.time(chapter.start), activatable: true)
+                let mark = Image(unchecked: newObject(gtk_image_new_from_icon_name("media-playback-start-symbolic")))
                 mark.addClasses(StyleClass("accent"), StyleClass("chapter-mark"))
-                adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), mark)
+                row.addSuffix(mark)
                 chapters.append(row)
-                return row
+                return row.pointer
             }
         }
         for (index, row) in chapterRows.enumerated() {

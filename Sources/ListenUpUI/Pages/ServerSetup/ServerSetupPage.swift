@@ -17,22 +17,22 @@ final class ServerSetupPage: RoutePage {
     let connectButton: ListenUpButton
     let noticeRow: NoticeRow
     private let lanCard: ListCard
-    var lanList: OpaquePointer { lanCard.list }
-    var lanStatus: OpaquePointer { lanCard.caption }
-    private let lanSpinner: OpaquePointer
+    var lanList: ListBox { ListBox(unchecked: lanCard.list.widget) }
+    var lanStatus: Label { Label(unchecked: lanCard.caption.widget) }
+    private let lanSpinner: Spinner
     /// Ends the "searching" spinner: browsing goes on, but an endless
     /// animation would keep redrawing the window (and a CPU busy) for nothing.
     private var lanSpinnerTimer: MainLoopSource?
     private var lanSearchSettled = false
     /// How long the LAN spinner turns after the page opens.
     let lanSpinnerDuration: Duration
-    private var lanRows: [(row: UnsafeMutablePointer<GtkWidget>, server: LANServer)] = []
+    private var lanRows: [(row: ActionRow, server: LANServer)] = []
     /// "Pair a Device…" (runs `win.pair-device`).
-    let pairLink: UnsafeMutablePointer<GtkWidget>
+    let pairLink: Button
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
-    var notice: OpaquePointer { noticeRow.label }
+    var notice: Label { noticeRow.label }
 
     init(model: ServerSetupModel, lanSpinnerDuration: Duration = .seconds(4)) {
         self.model = model
@@ -48,12 +48,11 @@ final class ServerSetupPage: RoutePage {
         layout.card.append(noticeRow.widget)
 
         // Servers on this network.
-        lanSpinner = OpaquePointer(newObject(gtk_spinner_new()))
+        lanSpinner = Spinner(unchecked: newObject(gtk_spinner_new()))
         lanCard = ListCard(title: tr("On This Network"), caption: nil, listLabel: tr("ListenUp servers on this network"),
-                           accessory: lanSpinner.widget)
+                           accessory: lanSpinner.pointer)
         layout.appendToColumn(lanCard.widget)
-        pairLink = PairDeviceLink.make()
-        layout.appendToColumn(pairLink)
+        pairLink = layout.appendPairLink()
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
@@ -80,13 +79,12 @@ final class ServerSetupPage: RoutePage {
         switch model.discoveryStatus {
         case .searching:
             let spinning = !lanSearchSettled
-            gtk_spinner_set_spinning(lanSpinner, spinning ? 1 : 0)
-            gtk_widget_set_visible(lanSpinner.widget, spinning ? 1 : 0)
+            lanSpinner.run(spinning)
             if servers.isEmpty {
-                gtk_label_set_label(lanStatus, spinning ? tr("Looking for ListenUp servers…")
-                                                        : tr("No ListenUp servers found on this network yet. Servers that appear are listed here."))
+                lanStatus.text = spinning ? tr("Looking for ListenUp servers…")
+                                          : tr("No ListenUp servers found on this network yet. Servers that appear are listed here.")
             } else {
-                gtk_label_set_label(lanStatus, tr("Pick a server to connect to it."))
+                lanStatus.text = tr("Pick a server to connect to it.")
             }
             if spinning, lanSpinnerTimer == nil {
                 lanSpinnerTimer = MainContext.timeout(after: lanSpinnerDuration) { [weak self] in
@@ -99,26 +97,20 @@ final class ServerSetupPage: RoutePage {
         case .unavailable(let reason):
             lanSpinnerTimer?.cancel()
             lanSpinnerTimer = nil
-            gtk_spinner_set_spinning(lanSpinner, 0)
-            gtk_widget_set_visible(lanSpinner.widget, 0)
-            gtk_label_set_label(lanStatus, tr("Finding servers on this network isn't available (%@). You can still type an address above.", reason))
+            lanSpinner.run(false)
+            lanStatus.text = tr("Finding servers on this network isn't available (%@). You can still type an address above.", reason)
         }
-        gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
+        lanList.isVisible = !servers.isEmpty
         guard servers != lanRows.map(\.server) else { return }
-        for (row, _) in lanRows { gtk_list_box_remove(lanList, row) }
+        for (row, _) in lanRows { lanList.remove(row) }
         lanRows = servers.map { server in
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), server.name)
             // TRANSLATORS: a server found on the network: its address, then its version (e.g. “nas.local:8080 · version 1.0.0”).
             let subtitle = server.version.map { tr("%@ · version %@", server.hostAndPort, $0) } ?? server.hostAndPort
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
-            gtk_list_box_row_set_activatable(row.cast(to: GtkListBoxRow.self), 1)
-            let arrow = newObject(gtk_image_new_from_icon_name("go-next-symbolic"))
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), arrow)
-            gtk_list_box_append(lanList, row)
+            let row = ActionRow(title: server.name, subtitle: subtitle, activatable: true, suffixIcon: "go-next-symbolic")
+            lanList.append(row)
             return (row, server)
         }
-        gtk_widget_set_visible(lanList.widget, servers.isEmpty ? 0 : 1)
+        lanList.isVisible = !servers.isEmpty
     }
 
     private func activate(_ row: UnsafeMutablePointer<GtkListBoxRow>) {
@@ -129,13 +121,13 @@ final class ServerSetupPage: RoutePage {
     /// Picks the LAN server shown at `index` (tests).
     func pickLANRow(at index: Int) {
         guard lanRows.indices.contains(index) else { return }
-        gtk_widget_activate(lanRows[index].row)
+        lanRows[index].row.activate()
     }
 
     var lanRowTitles: [String] { lanRows.map(\.server.name) }
 
     /// Whether the LAN spinner turns (tests).
-    var isLANSpinnerSpinning: Bool { gtk_widget_get_visible(lanSpinner.widget) != 0 && gtk_spinner_get_spinning(lanSpinner) != 0 }
+    var isLANSpinnerSpinning: Bool { lanSpinner.isVisible && gtk_spinner_get_spinning(lanSpinner.opaque) != 0 }
 
     func focusDefault() {
         field.grabFocus()
