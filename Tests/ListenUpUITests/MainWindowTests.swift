@@ -89,11 +89,11 @@ extension MainWindowTests {
                     let page = String(describing: window.currentPage.map { type(of: $0) })
                     switch step {
                     case 0 where navigator.activeRoute == .library && page.contains("LibraryPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, window.actions?.isEnabled(.signOut) == true))
+                        seen.append((page, window.menuButton.isVisible, window.actions?.isEnabled(.signOut) == true))
                         gtk_widget_activate_action_variant(window.window, WindowAction.signOut.detailedName, nil)
                         step = 1
                     case 1 where navigator.activeRoute == .login && page.contains("LoginPage"):
-                        seen.append((page, gtk_widget_get_visible(window.menuButton) != 0, window.actions?.isEnabled(.signOut) == true))
+                        seen.append((page, window.menuButton.isVisible, window.actions?.isEnabled(.signOut) == true))
                         gtk_window_destroy(window.window.cast(to: GtkWindow.self))
                         return false
                     default:

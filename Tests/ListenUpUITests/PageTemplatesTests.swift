@@ -26,6 +26,8 @@ final class PageTemplatesTests: XCTestCase {
                 // Every template's tree has its root under the id `root`.
                 let root = template.child("root", as: Widget.self)
                 XCTAssertNil(gtk_widget_get_parent(root.pointer), "\(name)'s root has no parent")
+                // A window stays in GTK's list of toplevels until destroyed.
+                Window(checking: root)?.destroy()
             }
         }
     }

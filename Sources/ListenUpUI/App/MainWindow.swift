@@ -13,9 +13,9 @@ import Logging
 public final class MainWindow {
     /// The `AdwApplicationWindow`.
     public let window: UnsafeMutablePointer<GtkWidget>
-    private let stack: OpaquePointer
-    private let toasts: OpaquePointer
-    private let windowTitle: UnsafeMutablePointer<GtkWidget>
+    private var root: Window { Window(unchecked: window) }
+    private let stack: Stack
+    private let toasts: ToastOverlay
     private let navigator: AppNavigator
     private let pages: PageRegistry
     private let logger: Logger
@@ -30,7 +30,7 @@ public final class MainWindow {
     /// when a book first is, so a window that plays nothing never builds it.
     private(set) var nowPlaying: NowPlayingBar?
     /// The window's vertical box: header, page, then the bar once made.
-    private let content: UnsafeMutablePointer<GtkWidget>
+    private let content: Box
     private var playerObservation: StateObservation?
     private let application: UnsafeMutablePointer<AdwApplication>
     /// Whether the window is on screen: its surface mapped and not
@@ -52,11 +52,13 @@ public final class MainWindow {
     private var shownRefusal: DownloadsModel.Refusal?
     /// The last toast shown (tests).
     private(set) var lastToast: String?
-    /// The cookie of `gtk_application_inhibit` while audio plays.
-    private var inhibition: guint = 0
+    /// The session's suspend, inhibited while audio plays.
+    private var inhibition: SuspendInhibition
     private var libraryWasOffline = false
+    /// The GTK window has been destroyed.
+    private var isClosed = false
     /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
-    let menuButton: UnsafeMutablePointer<GtkWidget>
+    let menuButton: MenuButton
     /// The window's actions (`WindowAction`): the menu items and the
     /// "Pair a Device…" links on the sign-in and server pages run them.
     private(set) var actions: InstalledActions<WindowAction>?
@@ -67,48 +69,15 @@ public final class MainWindow {
         self.pages = pages
         self.logger = logger
         self.application = application
-        window = newObject(adw_application_window_new(application.cast(to: GtkApplication.self)))
+        let ui = PageTemplates.load("main-window")
+        let root: Window = ui.child("root")
+        window = root.pointer
+        root.setApplication(application)
+        (stack, toasts, content, menuButton) = (ui.child("stack"), ui.child("toasts"), ui.child("content"), ui.child("menu-button"))
+        inhibition = SuspendInhibition(application: application)
         let saved = navigator.settings.load().window
-        gtk_window_set_default_size(window.cast(to: GtkWindow.self), Int32(saved.restoredSize.width), Int32(saved.restoredSize.height))
-        if saved.maximized { gtk_window_maximize(window.cast(to: GtkWindow.self)) }
-        gtk_window_set_title(window.cast(to: GtkWindow.self), "ListenUp")
-
-        let header = newObject(adw_header_bar_new())
-        windowTitle = newObject(adw_window_title_new("ListenUp", nil))
-        adw_header_bar_set_title_widget(header.opaque, windowTitle)
-
-        // Primary menu: Pair a Device… always; Sign Out, enabled while signed
-        // in; then the app's Preferences, Keyboard Shortcuts and About.
-        let menu = GObjectRef<OpaquePointer>(taking: g_menu_new())
-        let session = GObjectRef<OpaquePointer>(taking: g_menu_new())
-        g_menu_append(session.pointer, tr("Pair a Device…"), WindowAction.pairDevice.detailedName)
-        g_menu_append(session.pointer, tr("Sign Out"), WindowAction.signOut.detailedName)
-        g_menu_append_section(menu.pointer, nil, session.pointer.cast(to: GMenuModel.self))
-        let app = GObjectRef<OpaquePointer>(taking: g_menu_new())
-        g_menu_append(app.pointer, tr("Preferences"), AppAction.preferences.detailedName)
-        g_menu_append(app.pointer, tr("Keyboard Shortcuts"), AppAction.shortcuts.detailedName)
-        g_menu_append(app.pointer, tr("About ListenUp"), AppAction.about.detailedName)
-        g_menu_append_section(menu.pointer, nil, app.pointer.cast(to: GMenuModel.self))
-        menuButton = newObject(gtk_menu_button_new())
-        gtk_menu_button_set_icon_name(menuButton.opaque, "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(menuButton.opaque, menu.pointer.cast(to: GMenuModel.self))
-        gtk_widget_set_tooltip_text(menuButton, tr("Main Menu"))
-        menuButton.setAccessibleLabel(tr("Main Menu"))
-        gtk_menu_button_set_primary(menuButton.opaque, 1)
-        adw_header_bar_pack_end(header.opaque, menuButton)
-
-        stack = OpaquePointer(newObject(gtk_stack_new()))
-        gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_set_transition_duration(stack, 150)
-        gtk_widget_set_vexpand(stack.widget, 1)
-
-        toasts = OpaquePointer(newObject(adw_toast_overlay_new()))
-        adw_toast_overlay_set_child(toasts, stack.widget)
-        gtk_widget_set_vexpand(toasts.widget, 1)
-        content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        gtk_box_append(content.cast(to: GtkBox.self), header)
-        gtk_box_append(content.cast(to: GtkBox.self), toasts.widget)
-        adw_application_window_set_content(window.cast(to: AdwApplicationWindow.self), content)
+        root.defaultSize = (saved.restoredSize.width, saved.restoredSize.height)
+        if saved.maximized { root.maximize() }
 
         actions = InstalledActions(on: OpaquePointer(window), connections: &connections) { [weak navigator] action in
             switch action {
@@ -133,18 +102,12 @@ public final class MainWindow {
     /// Follows the window's surface (made at realize): shown, hidden,
     /// minimized (on X11 a window manager minimizes by unmapping).
     private func watchSurface() {
-        guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
-        surfaceConnections = [
-            surface.connect(.notify("mapped")) { [weak self] in self?.updateOnScreen() },
-            surface.connect(.notify("state")) { [weak self] in self?.updateOnScreen() },
-        ]
+        surfaceConnections = root.watchSurface { [weak self] in self?.updateOnScreen() }
         updateOnScreen()
     }
 
     private func updateOnScreen() {
-        guard let surface = gtk_native_get_surface(OpaquePointer(window)) else { return }
-        let minimized = gdk_toplevel_get_state(surface).rawValue & GDK_TOPLEVEL_STATE_MINIMIZED.rawValue != 0
-        isOnScreen = gdk_surface_get_mapped(surface) != 0 && !minimized
+        isOnScreen = root.isSurfaceOnScreen
         navigator.player?.isPositionWatched = isOnScreen
     }
 
@@ -176,19 +139,13 @@ public final class MainWindow {
         }
         if nowPlaying == nil, player?.nowPlaying != nil {
             let bar = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
-            gtk_box_append(content.cast(to: GtkBox.self), bar.widget)
+            content.append(bar.widget)
             nowPlaying = bar
         }
         nowPlaying?.show(player)
         nowPlaying?.setHiddenByRoute(navigator.activeRoute == .player)
         let playing = player?.status == .playing || player?.status == .buffering
-        if playing, inhibition == 0 {
-            inhibition = gtk_application_inhibit(application.cast(to: GtkApplication.self), window.cast(to: GtkWindow.self),
-                                                 GTK_APPLICATION_INHIBIT_SUSPEND, tr("Playing an audiobook"))
-        } else if !playing, inhibition != 0 {
-            gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
-            inhibition = 0
-        }
+        inhibition.set(playing, window: root, reason: tr("Playing an audiobook"))
     }
 
     /// A book the downloads could not queue (no space, no audio) is said in
@@ -209,34 +166,22 @@ public final class MainWindow {
     }
 
     /// Whether the suspend is inhibited now (tests).
-    var isInhibitingSuspend: Bool { inhibition != 0 }
+    var isInhibitingSuspend: Bool { inhibition.isActive }
 
     /// Space plays or pauses, ←/→ skip, Ctrl+←/→ change chapter: wherever
     /// focus is, except in a text field (where the keys are the field's).
     private func addPlayerShortcuts() {
-        let controller: OpaquePointer = newObject(gtk_shortcut_controller_new())
-        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
         let keys: [(String, PlayerModel.Intent)] = [
             ("space", .togglePlayPause), ("Left", .skipBack), ("Right", .skipForward),
             ("<Control>Left", .previousChapter), ("<Control>Right", .nextChapter),
         ]
-        for (trigger, intent) in keys {
-            Shortcuts.add(trigger, to: controller) { [weak self] in
-                guard let self, let player = self.navigator.player, player.nowPlaying != nil, !self.focusIsInText() else { return false }
+        root.addCaptureShortcuts(keys.map { trigger, intent in
+            (trigger, { @MainActor [weak self] in
+                guard let self, let player = self.navigator.player, player.nowPlaying != nil, !self.root.focusTakesKeys else { return false }
                 player.send(intent)
                 return true
-            }
-        }
-        gtk_widget_add_controller(window, controller)
-    }
-
-    /// Focus is in something that takes text (search field, entry).
-    private func focusIsInText() -> Bool {
-        guard let focus = gtk_root_get_focus(OpaquePointer(window)) else { return false }
-        return gtk_widget_is_ancestor(focus, window) != 0 && (
-            g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_editable_get_type()) != 0
-                || g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_text_view_get_type()) != 0
-                || g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(focus)), gtk_range_get_type()) != 0)
+            })
+        })
     }
 
     /// The page on screen.
@@ -246,11 +191,11 @@ public final class MainWindow {
     public var currentPageRoute: Route? { pageRoute }
 
     /// A page is fading in.
-    var isFading: Bool { gtk_stack_get_transition_running(stack) != 0 }
+    var isFading: Bool { stack.isTransitionRunning }
 
     /// Shows the window.
     public func present() {
-        gtk_window_present(window.cast(to: GtkWindow.self))
+        root.present()
         page?.focusDefault()
     }
 
@@ -261,11 +206,7 @@ public final class MainWindow {
         // TRANSLATORS: a toast after a pause; %@ is a time in the book.
         let text = tr("Continue from %@ (listened on another device)", PlayerControls.time(offer.position))
         lastToast = text
-        let toast = adw_toast_new(text)
-        adw_toast_set_button_label(toast, tr("Continue"))
-        adw_toast_set_timeout(toast, 10)
-        offerConnection = toast?.connect(.buttonClicked) { [weak navigator] in navigator?.player?.send(.takeOffer) }
-        adw_toast_overlay_add_toast(toasts, toast)
+        offerConnection = toasts.show(text, button: tr("Continue"), seconds: 10) { [weak navigator] in navigator?.player?.send(.takeOffer) }
         nameToastCloseButton()
     }
 
@@ -273,36 +214,25 @@ public final class MainWindow {
     /// accessible name (a screen reader says "button"): named here, once
     /// the toast's widget exists.
     private func nameToastCloseButton() {
-        let name = { [toasts] in
-            let toastType = g_type_from_name("AdwToastWidget")
-            guard toastType != 0, let toast = toasts.widget.firstDescendant(ofType: toastType) else { return }
-            var child = gtk_widget_get_first_child(toast)
-            while let current = child {
-                if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
-                                              gtk_button_get_type()) != 0, gtk_button_get_label(current.cast(to: GtkButton.self)) == nil {
-                    current.setAccessibleLabel(tr("Dismiss"))
-                }
-                child = gtk_widget_get_next_sibling(current)
-            }
+        toasts.nameCloseButtons(tr("Dismiss"))
+        // Not once the window is gone (a test may close it at once).
+        MainContext.idle { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.toasts.nameCloseButtons(tr("Dismiss"))
         }
-        name()
-        MainContext.idle { name() }
     }
 
     public func showToast(_ text: String) {
         lastToast = text
-        adw_toast_overlay_add_toast(toasts, adw_toast_new(text))
+        toasts.show(text)
         nameToastCloseButton()
     }
 
     /// Keeps the size and maximised state for the next start.
     func saveWindowState() {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        gtk_window_get_default_size(window.cast(to: GtkWindow.self), &width, &height)
+        let size = root.defaultSize
         var settings = navigator.settings.load()
-        let state = WindowState(width: Int(width), height: Int(height),
-                                maximized: gtk_window_is_maximized(window.cast(to: GtkWindow.self)) != 0)
+        let state = WindowState(width: size.width, height: size.height, maximized: root.isMaximized)
         guard state != settings.window else { return }
         settings.window = state
         do {
@@ -349,34 +279,29 @@ public final class MainWindow {
         page = newPage
         pageRoute = route
         pageModel = identity
-        gtk_stack_add_child(stack, newPage.widget)
-        let transition = gtk_stack_get_transition_type(stack)
-        if !fades { gtk_stack_set_transition_type(stack, GTK_STACK_TRANSITION_TYPE_NONE) }
-        gtk_stack_set_visible_child(stack, newPage.widget)
-        gtk_stack_set_transition_type(stack, transition)
+        stack.add(newPage.widget)
+        stack.show(newPage.widget, animated: fades)
         newPage.focusDefault()
         dropRetiredPages()
     }
 
     /// Removes pages that have faded out.
     private func dropRetiredPages() {
-        guard gtk_stack_get_transition_running(stack) == 0 else { return }
+        guard !stack.isTransitionRunning else { return }
         for (old, widget) in retiring {
             old.teardown()
-            gtk_stack_remove(stack, widget)
+            stack.remove(widget)
         }
         retiring.removeAll()
     }
 
     private func close() {
+        isClosed = true
         observation?.cancel()
         playerObservation?.cancel()
         downloadsObservation?.cancel()
         nowPlaying?.teardown()
-        if inhibition != 0 {
-            gtk_application_uninhibit(application.cast(to: GtkApplication.self), inhibition)
-            inhibition = 0
-        }
+        inhibition.set(false, window: root, reason: "")
         libraryObservation?.cancel()
         page?.teardown()
         for (old, _) in retiring { old.teardown() }
