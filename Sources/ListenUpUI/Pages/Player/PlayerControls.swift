@@ -6,27 +6,11 @@ import ListenUpCore
 /// Pieces the player page and the now-playing bar share.
 @MainActor
 enum PlayerControls {
-    /// A round glass button with a symbolic icon and an accessible name.
-    static func iconButton(_ icon: String, _ name: String, large: Bool = false) -> UnsafeMutablePointer<GtkWidget> {
-        let button = newObject(gtk_button_new_from_icon_name(icon))
-        button.addClasses(StyleClass("circular"), .glass, large ? .glassTinted : .glassClear, .glassInteractive,
-                          StyleClass(large ? "player-main-button" : "player-button"))
-        gtk_widget_set_tooltip_text(button, name)
-        button.setAccessibleLabel(name)
-        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        return button
-    }
-
-    /// A skip button: the arrow, named for its seconds ("Back 10 Seconds");
-    /// with `seconds` nil, named "Skip Back"/"Skip Forward" until its owner
-    /// names it (the now-playing bar, made at start-up, does so before it is
-    /// first shown: formatting a number loads ICU's data, ~3 MiB resident,
-    /// which a start that plays nothing need not pay).
-    static func skipButton(back: Bool, seconds: Int?) -> UnsafeMutablePointer<GtkWidget> {
-        let name = seconds.map { skipName(back: back, seconds: $0) } ?? (back ? tr("Skip Back") : tr("Skip Forward"))
-        return iconButton(back ? "media-seek-backward-symbolic" : "media-seek-forward-symbolic", name)
-    }
-
+    /// A skip button's name: "Back 10 Seconds". (The templates name them
+    /// "Skip Back"/"Skip Forward" until their page does: the now-playing
+    /// bar, made at start-up, does so before it is first shown; formatting
+    /// a number loads ICU's data, ~3 MiB resident, which a start that plays
+    /// nothing need not pay.)
     static func skipName(back: Bool, seconds: Int) -> String {
         back
             // TRANSLATORS: a button; %@ is a number of seconds.
