@@ -42,7 +42,7 @@ final class DownloadsWindowTests: XCTestCase {
                 XCTAssertNil(first.flatMap { downloads.items[$0] })
 
                 // Remove All asks; Cancel keeps everything.
-                XCTAssertNotEqual(gtk_widget_get_sensitive(group.removeAllButton), 0)
+                XCTAssertNotEqual(gtk_widget_get_sensitive(group.removeAllButton.pointer), 0)
                 emit("clicked", on: group.removeAllButton)
                 guard let dialog = group.confirmation else { return XCTFail("Remove All asked nothing") }
                 XCTAssertEqual(downloads.items.count, 4, "nothing removed before the answer")
@@ -56,7 +56,7 @@ final class DownloadsWindowTests: XCTestCase {
                 guard let again = group.confirmation else { return XCTFail("Remove All asked nothing") }
                 adw_message_dialog_response(again.cast(to: AdwMessageDialog.self), "remove")
                 XCTAssertTrue(MainContext.iterate(until: { downloads.items.isEmpty && group.titles.isEmpty }))
-                XCTAssertTrue(MainContext.iterate(until: { gtk_widget_get_sensitive(group.removeAllButton) == 0 }),
+                XCTAssertTrue(MainContext.iterate(until: { !group.removeAllButton.isSensitive }),
                               "nothing left to remove")
             }
         }

@@ -14,11 +14,12 @@ import ListenUpCore
 @MainActor
 final class DownloadsGroup {
     /// The `AdwPreferencesGroup`.
-    let widget: UnsafeMutablePointer<GtkWidget>
-    let removeAllButton: UnsafeMutablePointer<GtkWidget>
+    var widget: UnsafeMutablePointer<GtkWidget> { group.pointer }
+    private let group: PreferencesGroup
+    let removeAllButton: Button
     private let model: PreferencesModel
     private weak var shownDownloads: DownloadsModel?
-    private var rows: [(id: String, row: UnsafeMutablePointer<GtkWidget>, remove: UnsafeMutablePointer<GtkWidget>)] = []
+    private var rows: [(id: String, row: ActionRow, remove: Button)] = []
     private var subtitles: [String: String] = [:]
     private var rowConnections: [SignalConnection] = []
     private var connections: [SignalConnection] = []
@@ -29,15 +30,11 @@ final class DownloadsGroup {
     /// The window the confirmation is transient for.
     private let parent: UnsafeMutablePointer<GtkWidget>
 
-    init(model: PreferencesModel, parent: UnsafeMutablePointer<GtkWidget>) {
+    /// - Parameter template: the preferences window's, which holds the group.
+    init(model: PreferencesModel, template: Template, parent: UnsafeMutablePointer<GtkWidget>) {
         self.model = model
         self.parent = parent
-        widget = newObject(adw_preferences_group_new())
-        adw_preferences_group_set_title(widget.cast(to: AdwPreferencesGroup.self), tr("Downloads"))
-        removeAllButton = newObject(gtk_button_new_with_label(tr("Remove All Downloads…")))
-        gtk_widget_set_valign(removeAllButton, GTK_ALIGN_CENTER)
-        removeAllButton.setAccessibleDescription(tr("Asks first, then deletes every downloaded book from this computer"))
-        adw_preferences_group_set_header_suffix(widget.cast(to: AdwPreferencesGroup.self), removeAllButton)
+        (group, removeAllButton) = (template.child("downloads"), template.child("remove-all"))
         connections.append(removeAllButton.connect(.clicked) { [weak self] in self?.confirmRemoveAll() })
         observation = StateObservation { [weak self] in self?.follow() }
     }
@@ -53,8 +50,8 @@ final class DownloadsGroup {
             // TRANSLATORS: Preferences → Downloads; %@ is a size, e.g. “1.2 GB”.
             tr("Downloads use %@ on this computer.", Localization.bytes(downloads?.bytesOnDisk ?? 0))
         }
-        adw_preferences_group_set_description(widget.cast(to: AdwPreferencesGroup.self), description)
-        gtk_widget_set_sensitive(removeAllButton, items.isEmpty ? 0 : 1)
+        group.groupDescription = description
+        removeAllButton.isSensitive = !items.isEmpty
         if downloads !== shownDownloads || items.map(\.id) != rows.map(\.id) {
             shownDownloads = downloads
             rebuild(items)
@@ -63,27 +60,25 @@ final class DownloadsGroup {
             let subtitle = DownloadText.status(item)
             guard subtitles[item.id] != subtitle, let row = rows.first(where: { $0.id == item.id })?.row else { continue }
             subtitles[item.id] = subtitle
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
+            row.subtitle = subtitle
         }
     }
 
     private func rebuild(_ items: [DownloadsModel.Item]) {
         rowConnections.removeAll()
-        for entry in rows { adw_preferences_group_remove(widget.cast(to: AdwPreferencesGroup.self), entry.row) }
+        for entry in rows { group.remove(entry.row) }
         rows.removeAll()
         subtitles.removeAll()
         for item in items {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), item.download.title)
-            let remove = newObject(gtk_button_new_from_icon_name("user-trash-symbolic"))
+            let row = ActionRow(title: item.download.title)
+            let remove = Button(unchecked: newObject(gtk_button_new_from_icon_name("user-trash-symbolic")))
             remove.addClasses(.flat, StyleClass("circular"))
-            gtk_widget_set_valign(remove, GTK_ALIGN_CENTER)
-            gtk_widget_set_tooltip_text(remove, tr("Remove Download"))
+            gtk_widget_set_valign(remove.pointer, GTK_ALIGN_CENTER)
+            remove.tooltip = tr("Remove Download")
             // TRANSLATORS: the accessible name of a download's Remove button in Preferences; %@ is the book's title.
             remove.setAccessibleLabel(tr("Remove Download of %@", item.download.title))
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), remove)
-            adw_preferences_group_add(widget.cast(to: AdwPreferencesGroup.self), row)
+            row.addSuffix(remove)
+            group.add(row)
             let id = item.id
             rowConnections.append(remove.connect(.clicked) { [weak self] in self?.model.downloads?.send(.remove(bookID: id)) })
             rows.append((id, row, remove))
@@ -119,11 +114,11 @@ final class DownloadsGroup {
 
     /// The titles listed, in order (tests).
     var titles: [String] {
-        rows.map { String(cString: adw_preferences_row_get_title($0.row.cast(to: AdwPreferencesRow.self))) }
+        rows.map(\.row.title)
     }
 
     /// The Remove button of the download at `index` (tests).
-    func removeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+    func removeButton(at index: Int) -> Button? {
         rows.indices.contains(index) ? rows[index].remove : nil
     }
 

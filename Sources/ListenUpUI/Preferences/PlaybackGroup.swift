@@ -16,64 +16,52 @@ import ListenUpCore
 @MainActor
 final class PlaybackGroup {
     /// The `AdwPreferencesGroup`.
-    let widget: UnsafeMutablePointer<GtkWidget>
+    var widget: UnsafeMutablePointer<GtkWidget> { group.pointer }
+    private let group: PreferencesGroup
     private let model: PreferencesModel
-    let skipBack: UnsafeMutablePointer<GtkWidget>
-    let skipForward: UnsafeMutablePointer<GtkWidget>
-    let speed: UnsafeMutablePointer<GtkWidget>
-    let sleepSwitch: UnsafeMutablePointer<GtkWidget>
-    let sleepMinutes: UnsafeMutablePointer<GtkWidget>
-    let boost: UnsafeMutablePointer<GtkWidget>
-    let loudness: UnsafeMutablePointer<GtkWidget>
+    let skipBack: SpinButton, skipForward: SpinButton, speed: SpinButton, sleepMinutes: SpinButton, boost: SpinButton
+    let sleepSwitch: Switch, loudness: Switch
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
     /// True while the rows are being set from the model (their signals are not the user's).
     private var following = false
 
-    init(model: PreferencesModel) {
+    /// - Parameter template: the preferences window's, which holds the
+    ///   group; the ranges are the core's rules, set here.
+    init(model: PreferencesModel, template: Template) {
         self.model = model
-        widget = newObject(adw_preferences_group_new())
-        adw_preferences_group_set_title(widget.cast(to: AdwPreferencesGroup.self), tr("Playback"))
+        group = template.child("playback")
+        (skipBack, skipForward, speed) = (template.child("skip-back"), template.child("skip-forward"), template.child("default-speed"))
+        (sleepMinutes, boost) = (template.child("sleep-minutes"), template.child("default-boost"))
+        (sleepSwitch, loudness) = (template.child("sleep-switch"), template.child("even-loudness"))
         let playback = model.playback
-        skipBack = Self.spin(range: Double(PlaybackSettings.skipRange.lowerBound)...Double(PlaybackSettings.skipRange.upperBound),
-                             step: 5, digits: 0, value: Double(playback.skipBackSeconds))
-        skipForward = Self.spin(range: Double(PlaybackSettings.skipRange.lowerBound)...Double(PlaybackSettings.skipRange.upperBound),
-                                step: 5, digits: 0, value: Double(playback.skipForwardSeconds))
-        speed = Self.spin(range: PlaybackSettings.rateRange, step: 0.05, digits: 2, value: playback.rate)
-        sleepMinutes = Self.spin(range: Double(PlaybackSettings.sleepTimerRange.lowerBound)...Double(PlaybackSettings.sleepTimerRange.upperBound),
-                                 step: 5, digits: 0, value: Double(playback.defaultSleepTimerMinutes ?? 30))
-        sleepSwitch = newObject(gtk_switch_new())
-        boost = Self.spin(range: ListeningRules.boostRange, step: 0.5, digits: 1, value: playback.defaultVolumeBoostDb)
-        loudness = newObject(gtk_switch_new())
-
-        add(tr("Skip Back"), subtitle: tr("Seconds"), skipBack)
-        add(tr("Skip Forward"), subtitle: tr("Seconds"), skipForward)
-        add(tr("Default Speed"), subtitle: tr("For books not played yet"), speed)
-        add(tr("Default Sleep Timer"), subtitle: tr("Minutes, when the timer is on"), sleepMinutes, sleepSwitch)
-        add(tr("Default Volume Boost"), subtitle: tr("Decibels, for books not boosted yet"), boost)
-        let loudnessRow = add(tr("Even Out Loudness"), subtitle: tr("Levels books recorded at different volumes"), loudness)
-        adw_action_row_set_activatable_widget(loudnessRow.cast(to: AdwActionRow.self), loudness)
+        let skips = Double(PlaybackSettings.skipRange.lowerBound)...Double(PlaybackSettings.skipRange.upperBound)
+        skipBack.configure(range: skips, step: 5, digits: 0, value: Double(playback.skipBackSeconds))
+        skipForward.configure(range: skips, step: 5, digits: 0, value: Double(playback.skipForwardSeconds))
+        speed.configure(range: PlaybackSettings.rateRange, step: 0.05, digits: 2, value: playback.rate)
+        sleepMinutes.configure(range: Double(PlaybackSettings.sleepTimerRange.lowerBound)...Double(PlaybackSettings.sleepTimerRange.upperBound),
+                               step: 5, digits: 0, value: Double(playback.defaultSleepTimerMinutes ?? 30))
+        boost.configure(range: ListeningRules.boostRange, step: 0.5, digits: 1, value: playback.defaultVolumeBoostDb)
 
         for spin in [skipBack, skipForward] {
             connections.append(spin.connect(.valueChanged) { [weak self] in
                 guard let self, !self.following else { return }
-                self.model.setSkip(backSeconds: Int(gtk_spin_button_get_value(self.skipBack.opaque)),
-                                   forwardSeconds: Int(gtk_spin_button_get_value(self.skipForward.opaque)))
+                self.model.setSkip(backSeconds: Int(self.skipBack.value), forwardSeconds: Int(self.skipForward.value))
             })
         }
         connections.append(speed.connect(.valueChanged) { [weak self] in
             guard let self, !self.following else { return }
-            self.model.setDefaultSpeed(gtk_spin_button_get_value(self.speed.opaque))
+            self.model.setDefaultSpeed(self.speed.value)
         })
         connections.append(boost.connect(.valueChanged) { [weak self] in
             guard let self, !self.following else { return }
-            self.model.setDefaultVolumeBoost(gtk_spin_button_get_value(self.boost.opaque))
+            self.model.setDefaultVolumeBoost(self.boost.value)
         })
         connections.append(sleepMinutes.connect(.valueChanged) { [weak self] in self?.sleepChanged() })
         connections.append(sleepSwitch.connect(.notify("active")) { [weak self] in self?.sleepChanged() })
         connections.append(loudness.connect(.notify("active")) { [weak self] in
             guard let self, !self.following else { return }
-            self.model.setEvenLoudness(gtk_switch_get_active(self.loudness.opaque) != 0)
+            self.model.setEvenLoudness(self.loudness.isOn)
         })
         observation = StateObservation { [weak self] in self?.follow() }
     }
@@ -87,52 +75,23 @@ final class PlaybackGroup {
 
     private func sleepChanged() {
         guard !following else { return }
-        let on = gtk_switch_get_active(sleepSwitch.opaque) != 0
-        gtk_widget_set_sensitive(sleepMinutes, on ? 1 : 0)
-        model.setDefaultSleepTimer(minutes: on ? Int(gtk_spin_button_get_value(sleepMinutes.opaque)) : nil)
+        sleepMinutes.isSensitive = sleepSwitch.isOn
+        model.setDefaultSleepTimer(minutes: sleepSwitch.isOn ? Int(sleepMinutes.value) : nil)
     }
 
     private func follow() {
         let playback = model.playback
         _ = model.playbackRefusals  // a refused change: show the kept values again
-        let description = model.playbackKeptOnServer ? tr("Kept on your server for all your devices.") : nil
-        adw_preferences_group_set_description(widget.cast(to: AdwPreferencesGroup.self), description)
+        group.groupDescription = model.playbackKeptOnServer ? tr("Kept on your server for all your devices.") : nil
         following = true
         defer { following = false }
-        Self.set(skipBack, Double(playback.skipBackSeconds))
-        Self.set(skipForward, Double(playback.skipForwardSeconds))
-        Self.set(speed, playback.rate)
-        Self.set(boost, playback.defaultVolumeBoostDb)
-        if let minutes = playback.defaultSleepTimerMinutes { Self.set(sleepMinutes, Double(minutes)) }
-        let on: gboolean = playback.defaultSleepTimerMinutes == nil ? 0 : 1
-        if gtk_switch_get_active(sleepSwitch.opaque) != on { gtk_switch_set_active(sleepSwitch.opaque, on) }
-        gtk_widget_set_sensitive(sleepMinutes, on)
-        let even: gboolean = playback.evenLoudness ? 1 : 0
-        if gtk_switch_get_active(loudness.opaque) != even { gtk_switch_set_active(loudness.opaque, even) }
-    }
-
-    @discardableResult
-    private func add(_ title: String, subtitle: String, _ suffixes: UnsafeMutablePointer<GtkWidget>...) -> UnsafeMutablePointer<GtkWidget> {
-        let row = newObject(adw_action_row_new())
-        adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), title)
-        adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle)
-        for suffix in suffixes {
-            gtk_widget_set_valign(suffix, GTK_ALIGN_CENTER)
-            suffix.setAccessibleLabel(title)
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), suffix)
-        }
-        adw_preferences_group_add(widget.cast(to: AdwPreferencesGroup.self), row)
-        return row
-    }
-
-    private static func spin(range: ClosedRange<Double>, step: Double, digits: UInt32, value: Double) -> UnsafeMutablePointer<GtkWidget> {
-        let spin = newObject(gtk_spin_button_new_with_range(range.lowerBound, range.upperBound, step))
-        gtk_spin_button_set_digits(spin.opaque, digits)
-        gtk_spin_button_set_value(spin.opaque, value)
-        return spin
-    }
-
-    private static func set(_ spin: UnsafeMutablePointer<GtkWidget>, _ value: Double) {
-        if abs(gtk_spin_button_get_value(spin.opaque) - value) > 0.001 { gtk_spin_button_set_value(spin.opaque, value) }
+        skipBack.show(Double(playback.skipBackSeconds))
+        skipForward.show(Double(playback.skipForwardSeconds))
+        speed.show(playback.rate)
+        boost.show(playback.defaultVolumeBoostDb)
+        if let minutes = playback.defaultSleepTimerMinutes { sleepMinutes.show(Double(minutes)) }
+        sleepSwitch.isOn = playback.defaultSleepTimerMinutes != nil
+        sleepMinutes.isSensitive = playback.defaultSleepTimerMinutes != nil
+        loudness.isOn = playback.evenLoudness
     }
 }
