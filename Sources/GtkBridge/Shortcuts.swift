@@ -19,6 +19,15 @@ public enum Shortcuts {
         let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger), action)
         gtk_shortcut_controller_add_shortcut(controller, shortcut)
     }
+
+    /// Adds a shortcut that works wherever the focus is in `widget`'s
+    /// window (a controller of global scope on `widget`).
+    public static func addGlobal(_ trigger: String, to widget: some GPointer, _ handler: @escaping @MainActor () -> Bool) {
+        let controller: OpaquePointer = newObject(gtk_shortcut_controller_new())
+        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_GLOBAL)
+        add(trigger, to: controller, handler)
+        gtk_widget_add_controller(widget.widget, controller)
+    }
 }
 
 private let shortcutCallback: GtkShortcutFunc = { _, _, data in

@@ -51,6 +51,11 @@ public struct Template {
         return handle
     }
 
+    /// Whether the template has an object with `id`.
+    public func contains(_ id: String) -> Bool {
+        gtk_builder_get_object(builder.pointer, id) != nil
+    }
+
     /// The tree's root (the object with `id`), with a reference of the
     /// caller's own: the page keeps it for as long as it lives.
     public func root<W: WidgetHandle>(_ id: String, as type: W.Type = W.self) -> (W, GObjectRef<UnsafeMutablePointer<GtkWidget>>) {

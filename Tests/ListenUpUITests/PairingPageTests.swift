@@ -193,7 +193,7 @@ final class PairingPageTests: XCTestCase {
                 if qr {
                     emit("clicked", on: page.copyButton)
                     XCTAssertEqual(page.copiedText?.hasPrefix("listenup-pair:v1?"), true)
-                    let countdown = String(cString: gtk_label_get_label(page.countdownLabel))
+                    let countdown = page.countdownLabel.text
                     XCTAssertTrue(countdown.contains(" s"), countdown)
                 }
                 page.teardown()

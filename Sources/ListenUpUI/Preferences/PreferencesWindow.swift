@@ -44,7 +44,7 @@ final class PreferencesWindow {
         (serverRow, accountRow, signOutButton) = (ui.child("server-row"), ui.child("account-row"), ui.child("sign-out"))
         schemeButtons = [(.system, ui.child("scheme-system")), (.light, ui.child("scheme-light")), (.dark, ui.child("scheme-dark"))]
         playback = PlaybackGroup(model: model, template: ui)
-        devices = PairedDeviceList(in: .preferencesGroup(ui.child("devices", as: PreferencesGroup.self).pointer), detail: .lastSeen,
+        devices = PairedDeviceList(in: .preferencesGroup(ui.child("devices")), detail: .lastSeen,
                                    emptyTitle: tr("No devices are paired with this computer yet.")) { [weak model] id in
             model?.revoke(deviceID: id)
         }

@@ -9,13 +9,15 @@ import ListenUpCore
 /// network in one; Pair a Device, the paired devices.
 @MainActor
 final class ListCard {
-    /// The card (append it to the page's column).
-    var widget: UnsafeMutablePointer<GtkWidget> { card.widget }
+    /// The card (append it to the page's column). Its tree is
+    /// `data/ui/list-card.ui`.
+    var widget: UnsafeMutablePointer<GtkWidget> { root.pointer }
+    private let root: Box
+    private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     /// The caption under the heading.
-    let caption: OpaquePointer
+    let caption: Label
     /// The boxed `GtkListBox` (rows are not selectable).
-    let list: OpaquePointer
-    private let card: GlassCard
+    let list: ListBox
 
     /// - Parameters:
     ///   - title: the heading.
@@ -23,29 +25,12 @@ final class ListCard {
     ///   - listLabel: the list's accessible name.
     ///   - accessory: shown at the end of the heading's line.
     init(title: String, caption text: String?, listLabel: String, accessory: UnsafeMutablePointer<GtkWidget>? = nil) {
-        card = GlassCard(spacing: 8)
-        let heading = OpaquePointer(newObject(gtk_label_new(title)))
-        heading.addClasses(.heading)
-        gtk_label_set_xalign(heading, 0)
-        caption = OpaquePointer(newObject(gtk_label_new(text)))
-        caption.addClasses(.dimLabel, .caption)
-        gtk_label_set_wrap(caption, 1)
-        gtk_label_set_xalign(caption, 0)
-        list = OpaquePointer(newObject(gtk_list_box_new()))
-        gtk_list_box_set_selection_mode(list, GTK_SELECTION_NONE)
-        list.addClasses(StyleClass("boxed-list"))
-        list.widget.setAccessibleLabel(listLabel)
-        if let accessory {
-            let header = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-            gtk_widget_set_hexpand(heading.widget, 1)
-            gtk_box_append(header.cast(to: GtkBox.self), heading.widget)
-            gtk_box_append(header.cast(to: GtkBox.self), accessory)
-            card.append(header)
-        } else {
-            card.append(heading)
-        }
-        card.append(caption.widget)
-        card.append(list.widget)
-        gtk_widget_set_margin_top(card.widget, 8)
+        let ui = PageTemplates.load("list-card")
+        (root, ref) = ui.root("root")
+        (caption, list) = (ui.child("caption"), ui.child("list"))
+        ui.child("title", as: Label.self).text = title
+        caption.text = text ?? ""
+        list.setAccessibleLabel(listLabel)
+        if let accessory { ui.child("header", as: Box.self).append(accessory) }
     }
 }

@@ -14,9 +14,9 @@ final class PairedDeviceList {
     /// Where the rows go.
     enum Container {
         /// A `GtkListBox`.
-        case listBox(OpaquePointer)
+        case listBox(ListBox)
         /// An `AdwPreferencesGroup`.
-        case preferencesGroup(UnsafeMutablePointer<GtkWidget>)
+        case preferencesGroup(PreferencesGroup)
     }
 
     /// What a row's subtitle says besides the model.
@@ -32,7 +32,7 @@ final class PairedDeviceList {
     private let emptyTitle: String?
     private let onRevoke: @MainActor (String) -> Void
     private var shown: [PairedDevice]?
-    private var rows: [(row: UnsafeMutablePointer<GtkWidget>, device: PairedDevice?, revoke: UnsafeMutablePointer<GtkWidget>?)] = []
+    private var rows: [(row: ActionRow, device: PairedDevice?, revoke: Button?)] = []
     private var connections: [SignalConnection] = []
 
     /// - Parameters:
@@ -56,21 +56,18 @@ final class PairedDeviceList {
         for entry in rows { remove(entry.row) }
         rows.removeAll()
         if devices.isEmpty, let emptyTitle {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), emptyTitle)
+            let row = ActionRow(title: emptyTitle)
             add(row)
             rows.append((row, nil, nil))
             return
         }
         for device in devices {
-            let row = newObject(adw_action_row_new())
-            adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), device.name)
-            adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), subtitle(of: device))
-            let revoke = newObject(gtk_button_new_with_label(tr("Revoke")))
+            let row = ActionRow(title: device.name, subtitle: subtitle(of: device))
+            let revoke = Button(unchecked: newObject(gtk_button_new_with_label(tr("Revoke"))))
             revoke.addClasses(.destructiveAction)
-            gtk_widget_set_valign(revoke, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(revoke.pointer, GTK_ALIGN_CENTER)
             revoke.setAccessibleLabel(tr("Revoke %@", device.name))
-            adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), revoke)
+            row.addSuffix(revoke)
             add(row)
             let id = device.id
             connections.append(revoke.connect(.clicked) { [weak self] in self?.onRevoke(id) })
@@ -82,7 +79,7 @@ final class PairedDeviceList {
     var titles: [String] { rows.compactMap(\.device?.name) }
 
     /// The Revoke button of the device at `index` (tests).
-    func revokeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
+    func revokeButton(at index: Int) -> Button? {
         let buttons = rows.compactMap(\.revoke)
         return buttons.indices.contains(index) ? buttons[index] : nil
     }
@@ -103,17 +100,17 @@ final class PairedDeviceList {
         }
     }
 
-    private func add(_ row: UnsafeMutablePointer<GtkWidget>) {
+    private func add(_ row: ActionRow) {
         switch container {
-        case .listBox(let list): gtk_list_box_append(list, row)
-        case .preferencesGroup(let group): adw_preferences_group_add(group.cast(to: AdwPreferencesGroup.self), row)
+        case .listBox(let list): list.append(row)
+        case .preferencesGroup(let group): group.add(row)
         }
     }
 
-    private func remove(_ row: UnsafeMutablePointer<GtkWidget>) {
+    private func remove(_ row: ActionRow) {
         switch container {
-        case .listBox(let list): gtk_list_box_remove(list, row)
-        case .preferencesGroup(let group): adw_preferences_group_remove(group.cast(to: AdwPreferencesGroup.self), row)
+        case .listBox(let list): list.remove(row)
+        case .preferencesGroup(let group): group.remove(row)
         }
     }
 }

@@ -15,14 +15,14 @@ final class PairingPage: RoutePage {
     private let layout: FormPageLayout
     private let model: PairingModel
     private let qr: PairingQRView
-    let countdownLabel: OpaquePointer
-    let linkLabel: OpaquePointer
-    let copyButton: UnsafeMutablePointer<GtkWidget>
+    let countdownLabel: Label
+    let linkLabel: Label
+    let copyButton: Button
     let newCodeButton: ListenUpButton
     let noticeRow: NoticeRow
     private let devicesCard: ListCard
     private let devices: PairedDeviceList
-    let closeButton: UnsafeMutablePointer<GtkWidget>
+    let closeButton: Button
     private let confirmation: PairingConfirmation
     private var ticker: MainLoopSource?
     private var connections: [SignalConnection] = []
@@ -36,44 +36,19 @@ final class PairingPage: RoutePage {
                                 subtitle: tr("Scan this code with the ListenUp app on your phone or tablet."))
         qr = PairingQRView()
 
-        countdownLabel = OpaquePointer(newObject(gtk_label_new(nil)))
-        countdownLabel.addClasses(.dimLabel)
-        gtk_label_set_wrap(countdownLabel, 1)
-        gtk_label_set_justify(countdownLabel, GTK_JUSTIFY_CENTER)
-
-        linkLabel = OpaquePointer(newObject(gtk_label_new(nil)))
-        linkLabel.addClasses(.caption, .dimLabel, StyleClass("pairing-link"))
-        gtk_label_set_selectable(linkLabel, 1)
-        gtk_label_set_wrap(linkLabel, 1)
-        gtk_label_set_wrap_mode(linkLabel, PANGO_WRAP_CHAR)
-        gtk_label_set_xalign(linkLabel, 0)
-        linkLabel.widget.setAccessibleLabel(tr("Pairing link"))
-
-        copyButton = newObject(gtk_button_new_with_label(tr("Copy Link")))
-        copyButton.addClasses(.pill)
-        gtk_widget_set_halign(copyButton, GTK_ALIGN_CENTER)
+        let ui = PageTemplates.load("pairing-page")
+        (countdownLabel, linkLabel, copyButton, closeButton) = (ui.child("countdown"), ui.child("link"), ui.child("copy"), ui.child("close"))
         newCodeButton = ListenUpButton(title: tr("Show a New Code"))
         noticeRow = NoticeRow()
-
-        layout.card.append(qr.widget)
-        layout.card.append(countdownLabel.widget)
-        layout.card.append(noticeRow.widget)
-        layout.card.append(newCodeButton.widget)
-        layout.card.append(linkLabel.widget)
-        layout.card.append(copyButton)
-
+        for part in [qr.widget, countdownLabel.pointer, noticeRow.widget, newCodeButton.widget, linkLabel.pointer, copyButton.pointer] {
+            layout.card.append(part)
+        }
         devicesCard = ListCard(title: tr("Paired Devices"), caption: tr("No devices are paired with this computer yet."),
                                listLabel: tr("Paired devices"))
         devices = PairedDeviceList(in: .listBox(devicesCard.list), detail: .pairedAndLastSeen) { [weak model] id in
             model?.send(.revoke(deviceID: id))
         }
         layout.appendToColumn(devicesCard.widget)
-
-        closeButton = newObject(gtk_button_new_with_label(tr("Close")))
-        closeButton.addClasses(.pill)
-        gtk_widget_set_halign(closeButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_top(closeButton, 8)
-        closeButton.setAccessibleDescription(tr("Stops pairing and goes back"))
         layout.appendToColumn(closeButton)
 
         confirmation = PairingConfirmation { [weak model] request, accept in
@@ -90,13 +65,10 @@ final class PairingPage: RoutePage {
         })
         connections.append(closeButton.connect(.clicked) { [weak model] in model?.dismiss() })
         newCodeButton.onClick { [weak model] in model?.send(.showNewCode) }
-        let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
-        gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
-        Shortcuts.add("Escape", to: shortcuts) { [weak model] in
+        Shortcuts.addGlobal("Escape", to: widget) { [weak model] in
             model?.dismiss()
             return true
         }
-        gtk_widget_add_controller(widget, shortcuts)
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -108,24 +80,24 @@ final class PairingPage: RoutePage {
         switch phase {
         case .closed, .starting:
             noticeRow.show(nil)
-            gtk_label_set_label(linkLabel, "")
+            linkLabel.text = ""
         case .open(let uri, _, _):
             noticeRow.show(nil)
-            gtk_label_set_label(linkLabel, uri)
+            linkLabel.text = uri
         case .expired:
             noticeRow.show(tr("This code has expired. Show a new code to pair another device."))
-            gtk_label_set_label(linkLabel, "")
+            linkLabel.text = ""
             showsNewCode = true
         case .failed:
             noticeRow.show(tr("Pairing could not start. Check that this computer is on a network, then try again."), isError: true)
-            gtk_label_set_label(linkLabel, "")
+            linkLabel.text = ""
             showsNewCode = true
         }
         let isOpen = if case .open = phase { true } else { false }
-        gtk_widget_set_visible(qr.widget, isOpen ? 1 : (phase == .starting ? 1 : 0))
-        gtk_widget_set_visible(linkLabel.widget, isOpen ? 1 : 0)
-        gtk_widget_set_visible(copyButton, isOpen ? 1 : 0)
-        gtk_widget_set_visible(newCodeButton.widget, showsNewCode ? 1 : 0)
+        Widget(qr.widget).isVisible = isOpen || phase == .starting
+        linkLabel.isVisible = isOpen
+        copyButton.isVisible = isOpen
+        Widget(newCodeButton.widget).isVisible = showsNewCode
         newCodeButton.title = phase == .expired ? tr("Show a New Code") : tr("Try Again")
         updateCountdown()
         if isOpen, ticker == nil {
@@ -147,13 +119,11 @@ final class PairingPage: RoutePage {
         case .open(_, let rotatesAt, let closesAt):
             let seconds = max(0, Int(rotatesAt.timeIntervalSinceNow.rounded(.up)))
             let minutes = max(0, Int(closesAt.timeIntervalSinceNow.rounded(.up)) + 59) / 60
-            gtk_label_set_label(countdownLabel, tr("New code in %@ s · pairing stays open for %@ min", String(seconds), String(minutes)))
-            gtk_widget_set_visible(countdownLabel.widget, 1)
+            countdownLabel.show(tr("New code in %@ s · pairing stays open for %@ min", String(seconds), String(minutes)))
         case .starting:
-            gtk_label_set_label(countdownLabel, tr("Preparing a code…"))
-            gtk_widget_set_visible(countdownLabel.widget, 1)
+            countdownLabel.show(tr("Preparing a code…"))
         default:
-            gtk_widget_set_visible(countdownLabel.widget, 0)
+            countdownLabel.isVisible = false
         }
     }
 
@@ -179,8 +149,8 @@ final class PairingPage: RoutePage {
     // MARK: Devices
 
     private func renderDevices(_ list: [PairedDevice]) {
-        gtk_widget_set_visible(devicesCard.caption.widget, list.isEmpty ? 1 : 0)
-        gtk_widget_set_visible(devicesCard.list.widget, list.isEmpty ? 0 : 1)
+        devicesCard.caption.isVisible = list.isEmpty
+        devicesCard.list.isVisible = !list.isEmpty
         devices.show(list)
     }
 
@@ -188,7 +158,7 @@ final class PairingPage: RoutePage {
     var deviceTitles: [String] { devices.titles }
 
     /// The Revoke button of the device row at `index` (tests).
-    func revokeButton(at index: Int) -> UnsafeMutablePointer<GtkWidget>? { devices.revokeButton(at: index) }
+    func revokeButton(at index: Int) -> Button? { devices.revokeButton(at: index) }
 
     /// Shows the QR texture at its natural size (tests).
     var picture: OpaquePointer { qr.picture }
@@ -197,7 +167,7 @@ final class PairingPage: RoutePage {
     var showsQR: Bool { qr.showsQR }
 
     func focusDefault() {
-        gtk_widget_grab_focus(isShowingQR ? copyButton : closeButton)
+        (isShowingQR ? copyButton : closeButton).grabFocus()
     }
 
     private var isShowingQR: Bool { if case .open = model.phase { true } else { false } }

@@ -17,8 +17,8 @@ final class ServerSetupPage: RoutePage {
     let connectButton: ListenUpButton
     let noticeRow: NoticeRow
     private let lanCard: ListCard
-    var lanList: ListBox { ListBox(unchecked: lanCard.list.widget) }
-    var lanStatus: Label { Label(unchecked: lanCard.caption.widget) }
+    var lanList: ListBox { lanCard.list }
+    var lanStatus: Label { lanCard.caption }
     private let lanSpinner: Spinner
     /// Ends the "searching" spinner: browsing goes on, but an endless
     /// animation would keep redrawing the window (and a CPU busy) for nothing.
