@@ -150,6 +150,7 @@ public final class ListenUpApplication {
         addIconSearchPaths()
         theme = GlassTheme(data: data, override: options.glassOverride, logger: logger)
         let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
+        logger.debug("Templates: \(PageTemplates.bundlePath ?? "none")")
         window = main
         theme?.attach(main.window)
         if options.screenshotPath != nil || options.exitAfterFirstFrame {

@@ -14,7 +14,8 @@ enum PageTemplates {
     /// Where templates live in the bundle.
     static let prefix = "/io/github/listenup/Desktop/ui/"
 
-    private static var registered = false
+    /// The bundle registered, once a template was asked for.
+    private(set) static var bundlePath: String?
 
     /// The template `name` (`data/ui/<name>.ui`).
     static func load(_ name: String) -> Template {
@@ -27,11 +28,11 @@ enum PageTemplates {
     /// is found: without it no page can be made.
     static func registerBundle(environment: [String: String] = ProcessInfo.processInfo.environment,
                                locations: ResourceLocations = ResourceLocations()) {
-        guard !registered else { return }
+        guard bundlePath == nil else { return }
         let candidates = locations.templateBundles(environment: environment)
-        guard candidates.contains(where: { FileManager.default.fileExists(atPath: $0) && TemplateBundle.register(path: $0) }) else {
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) && TemplateBundle.register(path: $0) }) else {
             fatalError("No page templates (listenup.gresource) in \(candidates): run build-aux/compile-data")
         }
-        registered = true
+        bundlePath = found
     }
 }
