@@ -222,7 +222,7 @@ let package = Package(
         ),
         .target(
             name: "ListenUpUI",
-            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "Pairing", "QRCode", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "PairingProtocol", "QRCode", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "listenup",

@@ -2,7 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
-import Pairing
+import PairingProtocol
 
 /// The preferences window (`AdwPreferencesWindow`): on its General page,
 /// Server and account with Sign Out, Appearance (follow the system, light,

@@ -2,7 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
-import Pairing
+import PairingProtocol
 
 /// The paired devices as rows with Revoke, shared by Pair a Device (a boxed
 /// list in a card) and the preferences (a preferences group).

@@ -2,7 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
-import Pairing
+import PairingProtocol
 
 /// The "Pair with …?" dialog: the comparison code, large, with Refuse
 /// (the default, also on Escape) and Pair. Transient for the page's window.

@@ -2,7 +2,7 @@ import CAdwaita
 import Foundation
 import GtkBridge
 import ListenUpCore
-import Pairing
+import PairingProtocol
 
 /// Pair a device: the QR code (dark on white in every theme, drawn at an
 /// integer number of pixels per module so it stays crisp), the pairing link
