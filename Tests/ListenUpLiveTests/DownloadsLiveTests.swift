@@ -236,6 +236,7 @@ struct DownloadsLiveTests {
         try await downloaded(rig)
         let folder = rig.store.folder(bookID: rig.book.id)
         #expect(FileManager.default.fileExists(atPath: folder.path))
+        await settle { rig.model.bytesOnDisk >= rig.model.items[rig.book.id]?.totalBytes ?? .max }
         #expect(rig.model.bytesOnDisk >= rig.model.items[rig.book.id]?.totalBytes ?? .max)
 
         rig.model.send(.remove(bookID: rig.book.id))

@@ -91,6 +91,8 @@ public final class DownloadsModel {
     public private(set) var refusal: Refusal?
     /// Bytes of every download on disk (partial files included).
     public private(set) var bytesOnDisk: Int64 = 0
+    /// Walks of the downloads folder started (``refreshBytesOnDisk()``).
+    @ObservationIgnored private var diskWalks = 0
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
@@ -230,7 +232,7 @@ public final class DownloadsModel {
             if download.status != savedStatus { persist(download) }
             items[download.bookID] = Item(download: download, bytes: download.bytes(onDisk: onDisk))
         }
-        bytesOnDisk = store.totalBytesOnDisk()
+        refreshBytesOnDisk()
         schedule()
     }
 
@@ -328,12 +330,13 @@ public final class DownloadsModel {
             // The task stops writing before the folder goes.
             await job?.value
             await stopped?.value
+            // Deleting a folder of audio is file system work: not on the main actor.
             do {
-                try store.remove(bookID: bookID)
+                try await Task.detached { try store.remove(bookID: bookID) }.value
             } catch {
                 logger.warning("Could not delete a download", metadata: ["book": "\(bookID)", "reason": "\(error)"])
             }
-            self.bytesOnDisk = store.totalBytesOnDisk()
+            self.refreshBytesOnDisk()
             self.schedule()
         }
         dependencies.logger.info("Download removed", metadata: ["book": "\(bookID)"])
@@ -413,8 +416,22 @@ public final class DownloadsModel {
             // left for the user to resume rather than tried in a loop.
             setStatus(bookID, .paused, failure: nil)
         }
-        bytesOnDisk = store.totalBytesOnDisk()
+        refreshBytesOnDisk()
         schedule()
+    }
+
+    /// Measures the downloads on disk (a walk of every book's folder) off
+    /// the main actor, then publishes ``bytesOnDisk``; of walks that overlap,
+    /// the last one started wins.
+    private func refreshBytesOnDisk() {
+        diskWalks += 1
+        let walk = diskWalks
+        let store = store
+        Task { [weak self] in
+            let total = await Task.detached { store.totalBytesOnDisk() }.value
+            guard let self, walk == self.diskWalks else { return }
+            self.bytesOnDisk = total
+        }
     }
 
     private func scheduleRetry(_ bookID: String) {

@@ -94,7 +94,8 @@ struct DownloadsModelTests {
         #expect(try onDisk(rig, "book-0-b") == rig.sources["book-0-b"])
         #expect(await rig.server.calls.contains("audio"), "fresh access is asked for when a download starts")
         #expect(rig.model.downloadedBookIDs == ["book-0"])
-        #expect(rig.model.bytesOnDisk >= item.totalBytes)
+        await settle { rig.model.bytesOnDisk >= item.totalBytes }
+        #expect(rig.model.bytesOnDisk >= item.totalBytes, "measured off the main actor, then published")
         let saved = try rig.store.downloads()
         #expect(saved.map(\.status) == [.done])
         #expect(saved.first?.chapters.map(\.title) == ["One"])
@@ -347,12 +348,15 @@ struct DownloadsModelTests {
         rig.model.send(.download(bookID: "book-0"))
         rig.model.send(.download(bookID: "book-1"))
         await settle { rig.model.items["book-0"]?.status == .done && rig.fetcher.offsets["book-1-a"] != nil }
-        let before = rig.model.bytesOnDisk
-        #expect(before > 0)
+        // Measured off the main actor, then published.
+        await settle { rig.model.bytesOnDisk > 0 }
+        #expect(rig.model.bytesOnDisk > 0)
         rig.model.send(.cancel(bookID: "book-1"))
         rig.model.send(.remove(bookID: "book-0"))
         #expect(rig.model.items.isEmpty)
-        await settle { rig.model.bytesOnDisk == 0 }
+        // The folders go off the main actor too.
+        let gone = { (book: String) in !FileManager.default.fileExists(atPath: rig.store.folder(bookID: book).path) }
+        await settle { rig.model.bytesOnDisk == 0 && gone("book-0") && gone("book-1") }
         #expect(rig.model.bytesOnDisk == 0)
         #expect(!FileManager.default.fileExists(atPath: rig.store.folder(bookID: "book-0").path))
         #expect(!FileManager.default.fileExists(atPath: rig.store.folder(bookID: "book-1").path))
@@ -363,9 +367,9 @@ struct DownloadsModelTests {
         let rig = try await rig(books: 2)
         rig.model.send(.download(bookID: "book-0"))
         rig.model.send(.download(bookID: "book-1"))
-        await settle { rig.model.downloadedBookIDs.count == 2 }
+        await settle { rig.model.downloadedBookIDs.count == 2 && rig.model.bytesOnDisk > 0 }
         rig.model.send(.removeAll)
-        await settle { rig.model.bytesOnDisk == 0 }
+        await settle { rig.model.bytesOnDisk == 0 && (try? rig.store.downloads().isEmpty) == true }
         #expect(rig.model.items.isEmpty)
         #expect(try rig.store.downloads().isEmpty)
     }
