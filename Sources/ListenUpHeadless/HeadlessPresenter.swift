@@ -45,8 +45,8 @@ public final class HeadlessPresenter {
     private var lastNotice: UUID?
     private var lastPositionNotices: [UUID] = []
     private var observedPlayer: ObjectIdentifier?
-    private var lastPlayerState: JSONValue?
-    private var lastPlayerEmit: ContinuousClock.Instant?
+    private var playerLines = PlayerLineThrottle()
+    private var playerRecheck: Task<Void, Never>?
     private var downloadsObservation: StateObservation?
     private var observedDownloads: ObjectIdentifier?
     private var downloadReporter = DownloadReporter()
@@ -79,6 +79,7 @@ public final class HeadlessPresenter {
         playerObservation?.cancel()
         downloadsObservation?.cancel()
         downloadRecheck?.cancel()
+        playerRecheck?.cancel()
         preferencesObservation?.cancel()
     }
 
@@ -224,7 +225,8 @@ public final class HeadlessPresenter {
     }
 
     /// Follows the session's player: `{"event":"player","state":{…}}` on
-    /// every change, and at most once a second for the position alone.
+    /// every change, and about once a second for the position alone
+    /// (``PlayerLineThrottle``).
     private func playerChanged() {
         let player = navigator.player
         let identity = player.map(ObjectIdentifier.init)
@@ -232,14 +234,16 @@ public final class HeadlessPresenter {
         observedPlayer = identity
         playerObservation?.cancel()
         playerObservation = nil
-        lastPlayerState = nil
+        playerLines = PlayerLineThrottle()
+        playerRecheck?.cancel()
+        playerRecheck = nil
         guard let player else { return }
         lastRemoteNotice = player.remoteNotice?.id
         lastNotice = player.notice?.id
         lastPositionNotices = [player.adoptedPosition?.id, player.positionOffer?.id].compactMap { $0 }
         playerObservation = StateObservation { [weak self, weak player] in
             guard let self, let player else { return }
-            self.playerStateChanged(player.snapshot)
+            self.playerStateChanged(player)
             self.remoteNoticeChanged(player.remoteNotice)
             self.noticeChanged(player.notice)
             self.positionNoticeChanged("positionAdopted", player.adoptedPosition)
@@ -272,21 +276,24 @@ public final class HeadlessPresenter {
               "device": .optional(notice.device)])
     }
 
-    private func playerStateChanged(_ state: JSONValue) {
-        guard state != lastPlayerState else { return }
-        func withoutPosition(_ value: JSONValue?) -> JSONValue? {
-            guard case .object(var members)? = value else { return value }
-            members["positionMs"] = nil
-            members["sleepRemainingMs"] = nil
-            return .object(members)
+    private func playerStateChanged(_ player: PlayerModel) {
+        let state = player.snapshot
+        switch playerLines.decide(state, now: .now) {
+        case .unchanged:
+            break
+        case .print:
+            playerRecheck?.cancel()
+            playerRecheck = nil
+            emit(["event": "player", "state": state])
+        case .wait(let wait):
+            // Printed when the interval is over, unless a newer state is by then.
+            playerRecheck?.cancel()
+            playerRecheck = Task { [weak self, weak player] in
+                try? await Task.sleep(for: wait)
+                guard !Task.isCancelled, let self, let player, self.observedPlayer == ObjectIdentifier(player) else { return }
+                self.playerStateChanged(player)
+            }
         }
-        let now = ContinuousClock.now
-        if withoutPosition(state) == withoutPosition(lastPlayerState), let lastPlayerEmit, now - lastPlayerEmit < .seconds(1) {
-            return
-        }
-        lastPlayerState = state
-        lastPlayerEmit = now
-        emit(["event": "player", "state": state])
     }
 
     private func routeChanged() {
