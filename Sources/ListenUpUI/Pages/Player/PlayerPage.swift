@@ -47,7 +47,7 @@ final class PlayerPage: RoutePage {
     private var connections: [SignalConnection] = []
     private var applying = false
     private var pendingSeek: Task<Void, Never>?
-    /// The sleep choices (minutes; nil: end of chapter; 0: off) by button.
+    /// The sleep choices by button (nil: off).
     private var sleepChoices: [(UnsafeMutablePointer<GtkWidget>, PlayerModel.SleepTimer?)] = []
 
     init(model: PlayerModel) {
