@@ -39,7 +39,8 @@ demo: deps
 	$(SWIFT) build --product listenup-demo-server
 	PROTOCOL="$(PROTOCOL)" build-aux/run-demo
 
-# Source rules (layering, no print/try!), then the Swift tests under a
+# Source rules (layering, no print/try!), the module diagram of
+# docs/architecture.md against Package.swift, then the Swift tests under a
 # virtual display (GTK needs one; the headless tests clear DISPLAY for their
 # child processes themselves) and inside a private D-Bus session with an
 # unlocked gnome-keyring (build-aux/with-keyring), so libsecret is real;
@@ -56,6 +57,7 @@ demo: deps
 # whole run takes about as long either way).
 test: deps-test
 	build-aux/check-sources
+	build-aux/module-diagram --check
 	build-aux/check-translatable
 	build-aux/update-po --check
 	$(SWIFT) build --build-tests

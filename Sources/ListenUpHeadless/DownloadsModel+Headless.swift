@@ -9,59 +9,29 @@ extension DownloadsModel {
     enum HeadlessOutcome: Equatable {
         /// Handed to the model.
         case sent
-        /// A book id is missing, empty or not a string.
-        case badArguments
         /// The book has no download to pause, resume, cancel or remove.
         case noDownload(String)
         /// The book is downloaded already: nothing to do but say so again.
         case alreadyDone(Item)
     }
 
-    /// The headless actions of the downloads.
-    static let headlessActions: Set<String> = [
-        "download", "pauseDownload", "resumeDownload", "cancelDownload", "removeDownload",
-        "pauseDownloads", "resumeDownloads", "removeDownloads",
-    ]
-
     /// Headless: `download {bookId}`, `pauseDownload {bookId}`,
     /// `resumeDownload {bookId}`, `cancelDownload {bookId}`,
     /// `removeDownload {bookId}`, `pauseDownloads`, `resumeDownloads`,
-    /// `removeDownloads`.
-    /// - Returns: what became of it; an action that is not a download
-    ///   action is ``HeadlessOutcome/badArguments``.
-    func handle(_ command: ScreenCommand) -> HeadlessOutcome {
-        switch command.action {
-        case "pauseDownloads":
-            send(.pauseAll)
-            return .sent
-        case "resumeDownloads":
-            send(.resumeAll)
-            return .sent
-        case "removeDownloads":
-            send(.removeAll)
-            return .sent
-        default:
+    /// `removeDownloads` (``HeadlessCommand/downloadsIntent``), checked
+    /// against the downloads there are.
+    /// - Returns: what became of it.
+    func handle(_ intent: Intent) -> HeadlessOutcome {
+        switch intent {
+        case .download(let bookID):
+            if let item = items[bookID], item.status == .done { return .alreadyDone(item) }
+        case .pause(let bookID), .resume(let bookID), .cancel(let bookID), .remove(let bookID):
+            guard items[bookID] != nil else { return .noDownload(bookID) }
+        case .pauseAll, .resumeAll, .removeAll:
             break
         }
-        guard let bookID = command.arguments["bookId"]?.stringValue, !bookID.isEmpty else { return .badArguments }
-        let item = items[bookID]
-        switch command.action {
-        case "download":
-            if let item, item.status == .done { return .alreadyDone(item) }
-            send(.download(bookID: bookID))
-            return .sent
-        case "pauseDownload", "resumeDownload", "cancelDownload", "removeDownload":
-            guard item != nil else { return .noDownload(bookID) }
-            switch command.action {
-            case "pauseDownload": send(.pause(bookID: bookID))
-            case "resumeDownload": send(.resume(bookID: bookID))
-            case "cancelDownload": send(.cancel(bookID: bookID))
-            default: send(.remove(bookID: bookID))
-            }
-            return .sent
-        default:
-            return .badArguments
-        }
+        send(intent)
+        return .sent
     }
 }
 
@@ -108,7 +78,7 @@ struct DownloadReporter {
             "bytes": .number(Double(bytes)), "totalBytes": .number(Double(totalBytes)),
         ]
         if let failure {
-            members["code"] = .string(failure.code)
+            members["code"] = .string(failure.code.rawValue)
             members["message"] = .string(failure.message)
         }
         return .object(members)

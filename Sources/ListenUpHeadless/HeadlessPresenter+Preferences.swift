@@ -14,9 +14,6 @@ import ListenUpCore
 ///   out of range is `badCommand`; a server that does not answer is an
 ///   `error` line with the connection's code (the old values stay).
 extension HeadlessPresenter {
-    /// The actions of the preferences.
-    static let preferencesActions: Set<String> = ["preferences", "setPreferences"]
-
     /// The `preferences` line for `playback`.
     static func preferencesLine(_ playback: PlaybackSettings) -> JSONValue {
         ["event": "preferences", "preferences": [
@@ -29,63 +26,20 @@ extension HeadlessPresenter {
         ]]
     }
 
-    /// What `setPreferences` asks for: nil when a field is of the wrong
-    /// type or out of range, or none is given.
-    static func preferencesRequest(_ arguments: [String: JSONValue])
-        -> (change: AccountPreferencesChange, sleepOff: Bool, evenLoudness: Bool?)? {
-        let known: Set = ["defaultPlaybackSpeed", "defaultSkipForwardSec", "defaultSkipBackwardSec", "defaultSleepTimerMin",
-                          "defaultVolumeBoostDb", "evenLoudness"]
-        guard !arguments.isEmpty, Set(arguments.keys).isSubset(of: known) else { return nil }
-        var change = AccountPreferencesChange()
-        var sleepOff = false
-        var evenLoudness: Bool?
-        func number(_ key: String, in range: ClosedRange<Double>) -> Double?? {
-            guard let value = arguments[key] else { return .some(nil) }
-            guard let number = value.numberValue, number.isFinite, range.contains(number) else { return nil }
-            return .some(number)
-        }
-        func whole(_ key: String, in range: ClosedRange<Int>) -> Int?? {
-            guard let number = number(key, in: Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
-            guard let value = number else { return .some(nil) }
-            return value.rounded() == value ? .some(Int(value)) : nil
-        }
-        guard let speed = number("defaultPlaybackSpeed", in: PlaybackSettings.rateRange),
-              let forward = whole("defaultSkipForwardSec", in: PlaybackSettings.skipRange),
-              let back = whole("defaultSkipBackwardSec", in: PlaybackSettings.skipRange),
-              let boost = number("defaultVolumeBoostDb", in: ListeningRules.boostRange) else { return nil }
-        change.defaultPlaybackSpeed = speed
-        change.skipForwardSeconds = forward
-        change.skipBackwardSeconds = back
-        change.volumeBoostDb = boost
-        if let sleep = arguments["defaultSleepTimerMin"] {
-            if case .null = sleep {
-                sleepOff = true
-            } else {
-                guard let minutes = whole("defaultSleepTimerMin", in: PlaybackSettings.sleepTimerRange), let minutes else { return nil }
-                change.sleepTimerMinutes = minutes
-            }
-        }
-        if let value = arguments["evenLoudness"] {
-            guard let on = value.boolValue else { return nil }
-            evenLoudness = on
-        }
-        return (change, sleepOff, evenLoudness)
-    }
+    /// What a `setPreferences` that does not fit is told.
+    static let preferencesUsage = "“setPreferences” takes defaultPlaybackSpeed (0.5–3), defaultSkipForwardSec and "
+        + "defaultSkipBackwardSec (5–300), defaultSleepTimerMin (1–480 or null), defaultVolumeBoostDb (0–12) "
+        + "and evenLoudness (true or false)."
 
-    /// Carries out `preferences` or `setPreferences`.
-    func handlePreferences(_ command: ScreenCommand) {
+    /// Carries out `preferences` or `setPreferences` (its values checked
+    /// already: ``HeadlessCommand/PreferencesChange``).
+    func handlePreferences(_ command: HeadlessCommand) {
         guard let sync = navigator.accountPreferences else {
             emitError(code: "notSignedIn", message: "Sign in to see the playback preferences.")
             return
         }
-        if command.action == "preferences" {
+        guard case .setPreferences(let request) = command else {
             printPreferences(sync.playback, evenIfUnchanged: true)
-            return
-        }
-        guard let request = Self.preferencesRequest(command.arguments) else {
-            emitError(code: "badCommand", message: "“setPreferences” takes defaultPlaybackSpeed (0.5–3), defaultSkipForwardSec and "
-                      + "defaultSkipBackwardSec (5–300), defaultSleepTimerMin (1–480 or null), defaultVolumeBoostDb (0–12) "
-                      + "and evenLoudness (true or false).")
             return
         }
         Task { [weak self, weak sync] in

@@ -7,9 +7,11 @@ import Logging
 /// Writes one JSON object per line: `{"event":"route","route":…}` on every
 /// navigation, `{"event":"state","route":…,"state":{…}}` whenever the active
 /// screen's model changes, and `{"event":"error","code":…,"message":…}` for
-/// commands it cannot carry out. Reads one JSON command per line:
-/// `{"action":"quit"}`, `{"action":"openPairing"}` (from any screen), or an
-/// action for the active screen. Never touches GTK.
+/// commands it cannot carry out. Reads one JSON command per line, a
+/// ``HeadlessCommand``: `{"action":"quit"}`, `{"action":"openPairing"}`
+/// (from any screen), a command for the player, the downloads or the
+/// preferences (from any signed-in screen), or one for the active screen.
+/// Never touches GTK.
 ///
 /// While the pairing screen is open it also writes
 /// `{"event":"pairingCode","uri":…,"expiresAt":…}` for each new code (after
@@ -43,8 +45,8 @@ public final class HeadlessPresenter {
     private var lastNotice: UUID?
     private var lastPositionNotices: [UUID] = []
     private var observedPlayer: ObjectIdentifier?
-    private var lastPlayerState: JSONValue?
-    private var lastPlayerEmit: ContinuousClock.Instant?
+    private var playerLines = PlayerLineThrottle()
+    private var playerRecheck: Task<Void, Never>?
     private var downloadsObservation: StateObservation?
     private var observedDownloads: ObjectIdentifier?
     private var downloadReporter = DownloadReporter()
@@ -77,6 +79,7 @@ public final class HeadlessPresenter {
         playerObservation?.cancel()
         downloadsObservation?.cancel()
         downloadRecheck?.cancel()
+        playerRecheck?.cancel()
         preferencesObservation?.cancel()
     }
 
@@ -86,69 +89,100 @@ public final class HeadlessPresenter {
         case quit
     }
 
-    /// Handles one line of input.
+    /// Handles one line of input: decodes it (``HeadlessCommand``) and
+    /// hands it to whoever carries it out, or prints why it cannot be.
     public func handle(line: String) -> Outcome {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return .carryOn }
-        guard let data = trimmed.data(using: .utf8),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: data),
-              case .object(var members) = value else {
-            emitError(code: "badCommand", message: "Each command must be one JSON object on one line.")
+        switch HeadlessCommand.decode(line: trimmed) {
+        case .success(let command):
+            return handle(command)
+        case .failure(let problem):
+            refuse(problem)
             return .carryOn
         }
-        guard let action = members.removeValue(forKey: "action")?.stringValue, !action.isEmpty else {
-            emitError(code: "badCommand", message: "A command needs an \"action\" string.")
-            return .carryOn
-        }
-        if action == "quit" { return .quit }
-        if action == "openPairing" {
+    }
+
+    /// Carries out `command`.
+    public func handle(_ command: HeadlessCommand) -> Outcome {
+        switch command {
+        case .quit:
+            return .quit
+        case .openPairing:
             if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
             return .carryOn
+        default:
+            break
         }
-        let command = ScreenCommand(action: action, arguments: members)
-        if DownloadsModel.headlessActions.contains(action) {
+        switch command.action.addressee {
+        case .front:
+            break
+        case .downloads:
             handleDownloads(command)
-            return .carryOn
-        }
-        if Self.preferencesActions.contains(action) {
+        case .preferences:
             handlePreferences(command)
-            return .carryOn
-        }
-        if Self.playerActions.contains(action) {
+        case .player:
             // The player answers from every signed-in screen.
             guard let player = navigator.player else {
                 emitError(code: "notSignedIn", message: "Sign in to listen.")
                 return .carryOn
             }
-            if !player.handle(command) {
-                emitError(code: "badCommand", message: "The “\(action)” command is missing an argument or has one out of range.")
+            if let intent = command.playerIntent { player.send(intent) }
+        case .screen:
+            guard let model = navigator.activeModel, screens.handle(command, by: model, on: navigator.activeRoute) else {
+                refuse(.unknownAction(command.action.rawValue))
+                return .carryOn
             }
-            return .carryOn
-        }
-        guard let model = navigator.activeModel,
-              screens.handle(command, by: model, on: navigator.activeRoute) else {
-            emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
-            return .carryOn
         }
         return .carryOn
     }
 
-    /// Commands for the player rather than the screen.
-    static let playerActions: Set<String> = [
-        "play", "pause", "resume", "stop", "seek", "skip", "chapter", "rate", "volume", "boost", "sleepTimer", "markFinished", "takeOffer",
-    ]
+    /// Prints why a line is not a command (signed out, a command for the
+    /// session says so first, whatever its arguments).
+    private func refuse(_ problem: HeadlessCommand.Problem) {
+        switch problem {
+        case .notAnObject:
+            emitError(code: "badCommand", message: "Each command must be one JSON object on one line.")
+        case .noAction:
+            emitError(code: "badCommand", message: "A command needs an \"action\" string.")
+        case .unknownAction(let action):
+            emitError(code: "badCommand", message: "Unknown action “\(action)” on the \(navigator.activeRoute.rawValue) screen.")
+        case .badArguments(let action):
+            switch action.addressee {
+            case .front, .screen:
+                refuse(.unknownAction(action.rawValue))
+            case .player:
+                if navigator.player == nil {
+                    emitError(code: "notSignedIn", message: "Sign in to listen.")
+                } else {
+                    emitError(code: "badCommand", message: "The “\(action.rawValue)” command is missing an argument or has one out of range.")
+                }
+            case .downloads:
+                if navigator.downloads == nil {
+                    emitError(code: "notSignedIn", message: "Sign in to download.")
+                } else {
+                    emitError(code: "badCommand", message: "The “\(action.rawValue)” command needs a \"bookId\" string.")
+                }
+            case .preferences:
+                if navigator.accountPreferences == nil {
+                    emitError(code: "notSignedIn", message: "Sign in to see the playback preferences.")
+                } else {
+                    emitError(code: "badCommand", message: Self.preferencesUsage)
+                }
+            }
+        }
+    }
 
     /// Carries out a download command from any signed-in screen.
-    private func handleDownloads(_ command: ScreenCommand) {
+    private func handleDownloads(_ command: HeadlessCommand) {
         guard let downloads = navigator.downloads else {
             emitError(code: "notSignedIn", message: "Sign in to download.")
             return
         }
-        switch downloads.handle(command) {
+        guard let intent = command.downloadsIntent else { return }
+        switch downloads.handle(intent) {
         case .sent:
             break
-        case .badArguments:
-            emitError(code: "badCommand", message: "The “\(command.action)” command needs a \"bookId\" string.")
         case .noDownload(let bookID):
             emitError(code: "noDownload", message: "There is no download of “\(bookID)”.")
         case .alreadyDone(let item):
@@ -191,7 +225,8 @@ public final class HeadlessPresenter {
     }
 
     /// Follows the session's player: `{"event":"player","state":{…}}` on
-    /// every change, and at most once a second for the position alone.
+    /// every change, and about once a second for the position alone
+    /// (``PlayerLineThrottle``).
     private func playerChanged() {
         let player = navigator.player
         let identity = player.map(ObjectIdentifier.init)
@@ -199,14 +234,16 @@ public final class HeadlessPresenter {
         observedPlayer = identity
         playerObservation?.cancel()
         playerObservation = nil
-        lastPlayerState = nil
+        playerLines = PlayerLineThrottle()
+        playerRecheck?.cancel()
+        playerRecheck = nil
         guard let player else { return }
         lastRemoteNotice = player.remoteNotice?.id
         lastNotice = player.notice?.id
         lastPositionNotices = [player.adoptedPosition?.id, player.positionOffer?.id].compactMap { $0 }
         playerObservation = StateObservation { [weak self, weak player] in
             guard let self, let player else { return }
-            self.playerStateChanged(player.snapshot)
+            self.playerStateChanged(player)
             self.remoteNoticeChanged(player.remoteNotice)
             self.noticeChanged(player.notice)
             self.positionNoticeChanged("positionAdopted", player.adoptedPosition)
@@ -239,21 +276,24 @@ public final class HeadlessPresenter {
               "device": .optional(notice.device)])
     }
 
-    private func playerStateChanged(_ state: JSONValue) {
-        guard state != lastPlayerState else { return }
-        func withoutPosition(_ value: JSONValue?) -> JSONValue? {
-            guard case .object(var members)? = value else { return value }
-            members["positionMs"] = nil
-            members["sleepRemainingMs"] = nil
-            return .object(members)
+    private func playerStateChanged(_ player: PlayerModel) {
+        let state = player.snapshot
+        switch playerLines.decide(state, now: .now) {
+        case .unchanged:
+            break
+        case .print:
+            playerRecheck?.cancel()
+            playerRecheck = nil
+            emit(["event": "player", "state": state])
+        case .wait(let wait):
+            // Printed when the interval is over, unless a newer state is by then.
+            playerRecheck?.cancel()
+            playerRecheck = Task { [weak self, weak player] in
+                try? await Task.sleep(for: wait)
+                guard !Task.isCancelled, let self, let player, self.observedPlayer == ObjectIdentifier(player) else { return }
+                self.playerStateChanged(player)
+            }
         }
-        let now = ContinuousClock.now
-        if withoutPosition(state) == withoutPosition(lastPlayerState), let lastPlayerEmit, now - lastPlayerEmit < .seconds(1) {
-            return
-        }
-        lastPlayerState = state
-        lastPlayerEmit = now
-        emit(["event": "player", "state": state])
     }
 
     private func routeChanged() {

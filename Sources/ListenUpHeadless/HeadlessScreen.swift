@@ -8,13 +8,14 @@ protocol HeadlessScreen: ScreenModel {
     /// tracks every property it depends on. Never holds a password or a token.
     var snapshot: JSONValue { get }
 
-    /// Carries out a command addressed to this screen.
-    /// - Returns: whether the screen knows the command.
-    func handle(_ command: ScreenCommand) -> Bool
+    /// Carries out a command addressed to this screen (its arguments are
+    /// checked already: ``HeadlessCommand``).
+    /// - Returns: whether the screen takes the command now.
+    func handle(_ command: HeadlessCommand) -> Bool
 }
 
 extension HeadlessScreen {
-    func handle(_ command: ScreenCommand) -> Bool { false }
+    func handle(_ command: HeadlessCommand) -> Bool { false }
 }
 
 extension [String: JSONValue] {
@@ -27,17 +28,6 @@ extension [String: JSONValue] {
     }
 }
 
-/// A command for the active screen: an action name and its JSON arguments.
-public struct ScreenCommand: Equatable, Sendable {
-    public var action: String
-    public var arguments: [String: JSONValue]
-
-    public init(action: String, arguments: [String: JSONValue] = [:]) {
-        self.action = action
-        self.arguments = arguments
-    }
-}
-
 /// The headless half of the route registry: how each screen's model is
 /// printed and commanded, reached through its ``ScreenKey`` (no casts).
 /// Adding a screen adds one line here.
@@ -45,7 +35,7 @@ struct HeadlessScreens {
     struct Entry {
         let route: Route
         let snapshot: @MainActor (any ScreenModel) -> JSONValue?
-        let handle: @MainActor (any ScreenModel, ScreenCommand) -> Bool
+        let handle: @MainActor (any ScreenModel, HeadlessCommand) -> Bool
 
         static func screen<Model: HeadlessScreen>(_ screen: ScreenKey<Model>) -> Entry {
             Entry(route: screen.route,
@@ -68,7 +58,7 @@ struct HeadlessScreens {
 
     /// Hands `command` to `route`'s `model`; false when it does not know it.
     @MainActor
-    func handle(_ command: ScreenCommand, by model: any ScreenModel, on route: Route) -> Bool {
+    func handle(_ command: HeadlessCommand, by model: any ScreenModel, on route: Route) -> Bool {
         entries[route]?.handle(model, command) ?? false
     }
 

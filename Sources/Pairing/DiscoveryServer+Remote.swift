@@ -16,7 +16,7 @@ extension DiscoveryServer {
         guard path == Self.playerPrefix || path.hasPrefix(Self.playerPrefix + "/") else { return nil }
         let action = String(path.dropFirst(Self.playerPrefix.count).drop { $0 == "/" })
         let reads: Set<String> = ["", "cover", "events"]
-        guard reads.contains(action) || RemoteCommandWire.actions.contains(action) else {
+        guard reads.contains(action) || RemoteCommand.Action(rawValue: action) != nil else {
             return .error(.notFound, "not_found", "No such endpoint.")
         }
         let method: HTTPMethod = reads.contains(action) ? .GET : .POST

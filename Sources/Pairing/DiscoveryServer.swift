@@ -11,7 +11,7 @@ import NIOSSL
 /// docs/pairing-protocol.md, the rotating codes, mDNS while pairing is open,
 /// the paired devices, and one event stream (``events()``) that carries state
 /// changes, pairing requests to answer by id (``answer(_:accept:)``) and
-/// device changes. The app drives it through `PairingClient.live(_:)`.
+/// device changes. The app drives it through `PairingClient.host(…)` (in `ListenUpLive`).
 ///
 /// Lifecycle: ``start()`` binds (handlers, timeouts and the TLS context are
 /// set up before the listener exists) and returns the real port, or throws;

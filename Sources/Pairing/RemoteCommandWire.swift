@@ -24,35 +24,33 @@ enum RemoteCommandWire {
         var message: String
     }
 
-    /// The actions, in the order the document lists them.
-    static let actions: Set<String> = ["play", "pause", "toggle", "stop", "seek", "skip", "chapter", "rate", "sleep"]
-
-    /// The endpoint path and JSON body that carry `command`.
+    /// The endpoint path and JSON body that carry `command`
+    /// (``RemoteCommand/request``), keys sorted.
     static func request(for command: RemoteCommand) -> (path: String, body: [UInt8]) {
-        let path = "/api/v1/player/" + command.name
-        let body: String
-        switch command {
-        case .play, .pause, .toggle, .stop: return (path, [])
-        case .seek(let position): body = "{\"positionMs\":\(position)}"
-        case .skip(let seconds): body = "{\"seconds\":\(seconds)}"
-        case .chapter(let index): body = "{\"index\":\(index)}"
-        case .rate(let value): body = "{\"value\":\(value)}"
-        case .sleep(.minutes(let minutes)): body = "{\"minutes\":\(minutes)}"
-        case .sleep(.endOfChapter): body = "{\"endOfChapter\":true}"
-        case .sleep(.off): body = "{\"off\":true}"
-        case .playBook(let id):
-            let encoded = (try? JSONEncoder().encode(["bookId": id])) ?? Data("{}".utf8)
-            return (path, Array(encoded))
+        let (action, fields) = command.request
+        let path = "/api/v1/player/" + action.rawValue
+        guard !fields.isEmpty else { return (path, []) }
+        let members = fields.sorted { $0.key < $1.key }.map { key, value in
+            let json = switch value {
+            case .integer(let number): String(number)
+            case .number(let number): "\(number)"
+            case .bool(let flag): flag ? "true" : "false"
+            case .string(let text): (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+            }
+            return "\"\(key)\":" + json
         }
-        return (path, Array(body.utf8))
+        return (path, Array(("{" + members.joined(separator: ",") + "}").utf8))
     }
 
     /// Reads the command `POST /api/v1/player/<action>` carries.
     /// - Parameters:
-    ///   - action: the last path component (one of ``actions``).
+    ///   - name: the last path component (a ``RemoteCommand/Action``).
     ///   - body: the request body, possibly empty.
     /// - Returns: the command, or why the body does not fit.
-    static func parse(action: String, body: [UInt8]) -> Result<RemoteCommand, BadBody> {
+    static func parse(action name: String, body: [UInt8]) -> Result<RemoteCommand, BadBody> {
+        guard let action = RemoteCommand.Action(rawValue: name) else {
+            return .failure(BadBody(message: "Unknown player command \(name)."))
+        }
         let fields: [String: Scalar]
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             fields = [:]
@@ -64,7 +62,7 @@ enum RemoteCommandWire {
         }
         do {
             switch action {
-            case "play":
+            case .play:
                 if fields.isEmpty { return .success(.play) }
                 try expectKeys(fields, ["bookId"], action)
                 guard case .string(let id) = fields["bookId"], (1...RemoteCommand.maxBookIDBytes).contains(id.utf8.count),
@@ -72,35 +70,39 @@ enum RemoteCommandWire {
                     throw BadBody(message: "\"bookId\" must be a string of 1-\(RemoteCommand.maxBookIDBytes) bytes without control characters.")
                 }
                 return .success(.playBook(bookID: id))
-            case "pause", "toggle", "stop":
+            case .pause:
                 try expectKeys(fields, [], action)
-                return .success(action == "pause" ? .pause : action == "toggle" ? .toggle : .stop)
-            case "seek":
+                return .success(.pause)
+            case .toggle:
+                try expectKeys(fields, [], action)
+                return .success(.toggle)
+            case .stop:
+                try expectKeys(fields, [], action)
+                return .success(.stop)
+            case .seek:
                 try expectKeys(fields, ["positionMs"], action)
                 let position = try whole(fields, "positionMs", in: 0...Double(RemoteCommand.maxPositionMs),
                                          "a whole number of milliseconds from 0 to \(RemoteCommand.maxPositionMs)")
                 return .success(.seek(positionMs: Int64(position)))
-            case "skip":
+            case .skip:
                 try expectKeys(fields, ["seconds"], action)
                 let range = RemoteCommand.skipSecondsRange
                 let seconds = try whole(fields, "seconds", in: Double(range.lowerBound)...Double(range.upperBound),
                                         "a whole number of seconds from \(range.lowerBound) to \(range.upperBound)")
                 return .success(.skip(seconds: Int(seconds)))
-            case "chapter":
+            case .chapter:
                 try expectKeys(fields, ["index"], action)
                 let index = try whole(fields, "index", in: 0...1_000_000, "a whole number, 0 for the first chapter")
                 return .success(.chapter(index: Int(index)))
-            case "rate":
+            case .rate:
                 try expectKeys(fields, ["value"], action)
                 let range = RemoteCommand.rateRange
                 guard case .number(let value) = fields["value"], range.contains(value) else {
                     throw BadBody(message: "\"value\" must be a number from \(range.lowerBound) to \(range.upperBound).")
                 }
                 return .success(.rate(value))
-            case "sleep":
+            case .sleep:
                 return .success(.sleep(try sleep(fields)))
-            default:
-                return .failure(BadBody(message: "Unknown player command \(action)."))
             }
         } catch let error as BadBody {
             return .failure(error)
@@ -126,14 +128,14 @@ enum RemoteCommandWire {
         }
     }
 
-    private static func expectKeys(_ fields: [String: Scalar], _ keys: Set<String>, _ action: String) throws {
+    private static func expectKeys(_ fields: [String: Scalar], _ keys: Set<String>, _ action: RemoteCommand.Action) throws {
         guard Set(fields.keys) != keys else { return }
-        if keys.isEmpty { throw BadBody(message: "\(action) takes no body (or {}).") }
+        if keys.isEmpty { throw BadBody(message: "\(action.rawValue) takes no body (or {}).") }
         let expected = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw BadBody(message: "Unknown field \"\(unknown)\"; \(action) takes exactly \(expected).")
+            throw BadBody(message: "Unknown field \"\(unknown)\"; \(action.rawValue) takes exactly \(expected).")
         }
-        throw BadBody(message: "Missing field; \(action) takes exactly \(expected).")
+        throw BadBody(message: "Missing field; \(action.rawValue) takes exactly \(expected).")
     }
 
     private static func whole(_ fields: [String: Scalar], _ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {

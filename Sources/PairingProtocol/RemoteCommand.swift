@@ -50,21 +50,45 @@ public enum RemoteCommand: Equatable, Sendable {
     /// The longest book id a remote may send, UTF-8 bytes.
     public static let maxBookIDBytes = 128
 
-    /// The endpoint's last path component (`seek`, `sleep`, …), for logs and
-    /// for the desktop's "Paused from *device*" message.
-    public var name: String {
+    /// The endpoints: `POST /api/v1/player/<action>`.
+    public enum Action: String, CaseIterable, Equatable, Sendable {
+        case play, pause, toggle, stop, seek, skip, chapter, rate, sleep
+    }
+
+    /// A value of a command's JSON body.
+    public enum Field: Equatable, Sendable {
+        case integer(Int64)
+        case number(Double)
+        case bool(Bool)
+        case string(String)
+    }
+
+    /// The command as it travels: its endpoint and the fields of its JSON
+    /// body (none: no body). The one mapping from a command to the wire:
+    /// the discovery server reads it back (`RemoteCommandWire.parse`, in
+    /// `Pairing`) and the companion writes it (`RemoteCommandWire.request(for:)`).
+    public var request: (action: Action, body: [String: Field]) {
         switch self {
-        case .play, .playBook: "play"
-        case .pause: "pause"
-        case .toggle: "toggle"
-        case .stop: "stop"
-        case .seek: "seek"
-        case .skip: "skip"
-        case .chapter: "chapter"
-        case .rate: "rate"
-        case .sleep: "sleep"
+        case .play: (.play, [:])
+        case .playBook(let bookID): (.play, ["bookId": .string(bookID)])
+        case .pause: (.pause, [:])
+        case .toggle: (.toggle, [:])
+        case .stop: (.stop, [:])
+        case .seek(let position): (.seek, ["positionMs": .integer(position)])
+        case .skip(let seconds): (.skip, ["seconds": .integer(Int64(seconds))])
+        case .chapter(let index): (.chapter, ["index": .integer(Int64(index))])
+        case .rate(let value): (.rate, ["value": .number(value)])
+        case .sleep(.minutes(let minutes)): (.sleep, ["minutes": .integer(Int64(minutes))])
+        case .sleep(.endOfChapter): (.sleep, ["endOfChapter": .bool(true)])
+        case .sleep(.off): (.sleep, ["off": .bool(true)])
         }
     }
+
+    /// The endpoint.
+    public var action: Action { request.action }
+
+    /// The endpoint's last path component (`seek`, `sleep`, …), for logs.
+    public var name: String { action.rawValue }
 }
 
 /// Why the player did not carry out a ``RemoteCommand``. The server turns

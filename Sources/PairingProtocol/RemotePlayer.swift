@@ -7,13 +7,22 @@ import Foundation
 ///
 /// Threading: the server calls every requirement from Swift concurrency tasks
 /// (never from the main thread or a NIO event loop), concurrently for
-/// different requests. An implementation over a `@MainActor` player hops
-/// itself (`await MainActor.run { … }`) and returns plain values.
+/// different requests. An implementation over a `@MainActor` player can be
+/// `@MainActor` itself (its `async` requirements are then run on the main
+/// actor), with ``stateChanges()`` `nonisolated`; it returns plain values.
+/// The app's is `PlayerRemote` (`ListenUpCore`):
 ///
 /// ```swift
-/// struct PlayerRemote: RemotePlayer {
-///     let player: PlayerModel   // @MainActor
-///     func state() async -> RemotePlayerState { await MainActor.run { player.remoteState } }
+/// @MainActor final class PlayerRemote: RemotePlayer {
+///     private var player: () -> PlayerModel? = { nil }   // the session's, or none
+///     func state() async -> RemotePlayerState { Self.state(of: player()) }
+///     nonisolated func stateChanges() -> AsyncStream<RemotePlayerState> { … }
+///     func perform(_ command: RemoteCommand, from device: RemoteDevice) async throws(RemoteCommandError) {
+///         guard let player = player() else { throw .unavailable(…) }
+///         let (intent, change) = try Self.map(command, on: player)
+///         player.send(intent)
+///         player.announceRemote(change, from: device.name)
+///     }
 ///     …
 /// }
 /// ```

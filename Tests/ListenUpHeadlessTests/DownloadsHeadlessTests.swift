@@ -55,20 +55,20 @@ struct DownloadsHeadlessTests {
         let later = reporter.report([Self.item("a", .downloading, bytes: 999)], refusal: nil, now: now.advanced(by: .milliseconds(200)))
         #expect(later.lines.first?["bytes"] == 999)
         // A status change goes out at once, with its failure.
-        let paused = reporter.report([Self.item("a", .paused, bytes: 999, failure: BookDownload.Failure(code: "network", message: "Gone."))],
+        let paused = reporter.report([Self.item("a", .paused, bytes: 999, failure: BookDownload.Failure(.network, message: "Gone."))],
                                      refusal: nil, now: now.advanced(by: .milliseconds(201)))
         #expect(paused.lines == [["event": "download", "bookId": "a", "status": "paused", "bytes": 999, "totalBytes": 1_000,
                                   "code": "network", "message": "Gone."]])
     }
 
     @Test func aBookThatGoesIsRemovedAndEachRefusalIsPrintedOnce() {
-        let old = DownloadsModel.Refusal(bookID: "x", failure: BookDownload.Failure(code: "noAudio", message: "No audio."), serial: 1)
+        let old = DownloadsModel.Refusal(bookID: "x", failure: BookDownload.Failure(.noAudio, message: "No audio."), serial: 1)
         var reporter = DownloadReporter(refusal: old)
         let start = ContinuousClock.now
         #expect(reporter.report([Self.item("a", .done, bytes: 1_000)], refusal: old, now: start).lines.count == 1, "the old refusal is not printed")
         let gone = reporter.report([], refusal: old, now: start)
         #expect(gone.lines == [["event": "download", "bookId": "a", "status": "removed", "bytes": 0, "totalBytes": 1_000]])
-        let noSpace = DownloadsModel.Refusal(bookID: "b", failure: BookDownload.Failure(code: "noSpace", message: "Needs 2 MB, 1 MB free."),
+        let noSpace = DownloadsModel.Refusal(bookID: "b", failure: BookDownload.Failure(.noSpace, message: "Needs 2 MB, 1 MB free."),
                                              totalBytes: 2_000_000, serial: 2)
         let refused = reporter.report([], refusal: noSpace, now: start)
         #expect(refused.lines == [["event": "download", "bookId": "b", "status": "failed", "bytes": 0, "totalBytes": 2_000_000,
@@ -82,20 +82,20 @@ struct DownloadsHeadlessTests {
         let model = DownloadsModel.preview("mixed", dependencies: .test())
         let done = try #require(model.items.values.first { $0.status == .done })
         let running = try #require(model.items.values.first { $0.status == .downloading })
-        #expect(model.handle(ScreenCommand(action: "download")) == .badArguments)
-        #expect(model.handle(ScreenCommand(action: "download", arguments: ["bookId": 12])) == .badArguments)
-        #expect(model.handle(ScreenCommand(action: "pauseDownload", arguments: ["bookId": ""])) == .badArguments)
-        #expect(model.handle(ScreenCommand(action: "removeDownload", arguments: ["bookId": "no-such-book"])) == .noDownload("no-such-book"))
-        #expect(model.handle(ScreenCommand(action: "download", arguments: ["bookId": .string(done.bookID)])) == .alreadyDone(done))
-        #expect(model.handle(ScreenCommand(action: "pauseDownload", arguments: ["bookId": .string(running.bookID)])) == .sent)
+        #expect(HeadlessCommand.decode(line: #"{"action":"download"}"#) == .failure(.badArguments(.download)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"download","bookId":12}"#) == .failure(.badArguments(.download)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"pauseDownload","bookId":""}"#) == .failure(.badArguments(.pauseDownload)))
+        #expect(model.handle(.remove(bookID: "no-such-book")) == .noDownload("no-such-book"))
+        #expect(model.handle(.download(bookID: done.bookID)) == .alreadyDone(done))
+        #expect(model.handle(.pause(bookID: running.bookID)) == .sent)
         #expect(model.items[running.bookID]?.status == .paused)
-        #expect(model.handle(ScreenCommand(action: "pauseDownloads")) == .sent)
+        #expect(model.handle(.pauseAll) == .sent)
         #expect(!model.items.values.contains { $0.download.isActive })
-        #expect(model.handle(ScreenCommand(action: "cancelDownload", arguments: ["bookId": .string(running.bookID)])) == .sent)
+        #expect(model.handle(.cancel(bookID: running.bookID)) == .sent)
         #expect(model.items[running.bookID] == nil)
-        #expect(model.handle(ScreenCommand(action: "removeDownloads")) == .sent)
+        #expect(model.handle(.removeAll) == .sent)
         #expect(model.items.isEmpty)
-        #expect(model.handle(ScreenCommand(action: "dance", arguments: ["bookId": "a"])) == .badArguments)
+        #expect(HeadlessCommand.decode(line: #"{"action":"dance","bookId":"a"}"#) == .failure(.unknownAction("dance")))
     }
 
     // MARK: The presenter

@@ -101,6 +101,34 @@ struct HeadlessPlaybackTests {
         #expect(!second.stderr.contains("analytical-engine") && !first.stderr.contains("analytical-engine"))
     }
 
+    /// README: a `player` line "every second while it plays". The
+    /// positions of two lines in a row, both playing, are never more than
+    /// 1.5 s apart (they were 2 s apart every other second when a report
+    /// that came a hair early was dropped).
+    @Test func aPlayingBookPrintsItsPositionEverySecond() async throws {
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-listen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try await Self.signIn(home: home, url: url)
+        app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
+        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 7_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        let states = app.allLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .compactMap(Self.player)
+        let firstPlaying = try #require(states.firstIndex { $0["status"] as? String == "playing" })
+        let playing = states[firstPlaying...]
+        var pairs = 0
+        for (earlier, later) in zip(playing, playing.dropFirst())
+            where earlier["status"] as? String == "playing" && later["status"] as? String == "playing" {
+            let from = earlier["positionMs"] as? Int ?? 0, to = later["positionMs"] as? Int ?? 0
+            #expect(to - from <= 1_500, "a gap of \(to - from) ms between two player lines: \(from) → \(to)")
+            pairs += 1
+        }
+        #expect(pairs >= 5, "\(playing.map { "\($0["status"] ?? "") \($0["positionMs"] ?? "")" })")
+        app.send(#"{"action":"quit"}"#)
+        #expect(await app.waitForExit() == 0)
+    }
+
     @Test func anExpiredTokenMidBookIsRefreshedAndPlaybackGoesOn() async throws {
         let (server, url) = try await Self.startServer(tokenLifetime: 3)
         defer { Task { await server.stop() } }

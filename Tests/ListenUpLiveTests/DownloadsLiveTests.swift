@@ -183,7 +183,7 @@ struct DownloadsLiveTests {
         await settle { rig.model.items[rig.book.id]?.status == .paused }
         let item = try #require(rig.model.items[rig.book.id])
         #expect(item.status == .paused)
-        #expect(item.failure?.code == "network")
+        #expect(item.failure?.code == .network)
         #expect(item.failure?.message.isEmpty == false)
         #expect(item.bytes > 0 && item.bytes < total, "what was written stays")
         #expect(try rig.store.downloads().first?.status == .paused, "the pause is saved")
@@ -218,7 +218,7 @@ struct DownloadsLiveTests {
         await rig.demo.server.stop()
         var pausedByTheNetwork = false
         await settle {
-            pausedByTheNetwork = rig.model.items[rig.book.id]?.failure?.code == "network"
+            pausedByTheNetwork = rig.model.items[rig.book.id]?.failure?.code == .network
             return pausedByTheNetwork
         }
         #expect(pausedByTheNetwork)

@@ -24,6 +24,24 @@ struct RemoteCommandWireTests {
         }
     }
 
+    @Test func theEndpointsAndBodiesAreTheDocumentedOnes() {
+        #expect(RemoteCommand.Action.allCases.map(\.rawValue) == ["play", "pause", "toggle", "stop", "seek", "skip", "chapter", "rate", "sleep"])
+        func wire(_ command: RemoteCommand) -> String {
+            let (path, body) = RemoteCommandWire.request(for: command)
+            return path + " " + String(decoding: body, as: UTF8.self)
+        }
+        #expect(wire(.play) == "/api/v1/player/play ")
+        #expect(wire(.playBook(bookID: "b-1")) == #"/api/v1/player/play {"bookId":"b-1"}"#)
+        #expect(wire(.toggle) == "/api/v1/player/toggle ")
+        #expect(wire(.seek(positionMs: 123_456)) == #"/api/v1/player/seek {"positionMs":123456}"#)
+        #expect(wire(.skip(seconds: -15)) == #"/api/v1/player/skip {"seconds":-15}"#)
+        #expect(wire(.chapter(index: 7)) == #"/api/v1/player/chapter {"index":7}"#)
+        #expect(wire(.rate(1.25)) == #"/api/v1/player/rate {"value":1.25}"#)
+        #expect(wire(.sleep(.minutes(15))) == #"/api/v1/player/sleep {"minutes":15}"#)
+        #expect(wire(.sleep(.endOfChapter)) == #"/api/v1/player/sleep {"endOfChapter":true}"#)
+        #expect(wire(.sleep(.off)) == #"/api/v1/player/sleep {"off":true}"#)
+    }
+
     @Test func bodilessCommandsAcceptNothingOrAnEmptyObject() throws {
         #expect(try parse("pause", "").get() == .pause)
         #expect(try parse("toggle", " {} ").get() == .toggle)

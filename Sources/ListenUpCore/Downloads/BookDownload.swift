@@ -26,17 +26,82 @@ public struct BookDownload: Codable, Equatable, Sendable {
     }
 
     /// Why a download stopped, for the user and for scripts.
+    ///
+    /// Kept in the book's manifest as `{"code","message"}` (the code's raw
+    /// value, so manifests written before the codes were an enum read the same).
     public struct Failure: Codable, Equatable, Sendable {
-        /// Stable, for scripts: `network`, `diskFull`, `noSpace`,
-        /// `notFound`, `forbidden`, `sessionLapsed`, `sizeMismatch`,
-        /// `storage`, `noAudio`, `unknownBook`.
-        public var code: String
+        /// Why, for scripts: the raw value is the headless `code`, stable.
+        public enum Code: String, Codable, CaseIterable, Equatable, Sendable {
+            /// The server cannot be reached (or is busy): tried again by itself.
+            case network
+            /// The disk filled up mid-download: waits for the user.
+            case diskFull
+            /// The book needs more space than the disk has free.
+            case noSpace
+            /// The server has no audio for the book any more.
+            case notFound
+            /// The server does not let this account download the book.
+            case forbidden
+            /// The server refused the session.
+            case sessionLapsed
+            /// A file came in at another size than the server reported.
+            case sizeMismatch
+            /// The download could not be written to disk.
+            case storage
+            /// The server lists no audio for the book.
+            case noAudio
+            /// The book is not in the library's cache.
+            case unknownBook
+            /// The server does not say how big the book's files are.
+            case unknownSize
+            /// The server refused to send the book (another HTTP error).
+            case refused
+
+            /// What the user is told: the one table of the downloads'
+            /// failure messages.
+            /// - Parameter space: for ``noSpace``, the bytes the book still
+            ///   needs and the bytes free; the other codes ignore it.
+            public func message(space: (needed: Int64, available: Int64) = (0, 0)) -> String {
+                switch self {
+                case .network:
+                    tr("The server cannot be reached. The download goes on from where it stopped when the server is back.")
+                case .diskFull:
+                    tr("The disk is full. Free some space, then resume the download: what is downloaded is kept.")
+                case .noSpace:
+                    tr("Not enough space to download this book: it needs %@ and only %@ are free.",
+                       Localization.bytes(space.needed), Localization.bytes(max(0, space.available)))
+                case .notFound: tr("The server has no audio for this book any more. Refresh the library and try again.")
+                case .forbidden: tr("The server does not let this account download this book.")
+                case .sessionLapsed: tr("The server refused this session. Sign in again to download.")
+                case .sizeMismatch: tr("The server sent a file of another size than it reported. Refresh the library and try again.")
+                case .storage: tr("The download could not be written to disk.")
+                case .noAudio: tr("The server lists no audio for this book. Refresh the library and try again.")
+                case .unknownBook: tr("This book is not in the library any more.")
+                case .unknownSize:
+                    tr("The server does not say how big this book's files are, so it cannot be downloaded. Refresh the library and try again.")
+                case .refused: tr("The server refused to send this book. Try again later.")
+                }
+            }
+        }
+
+        public var code: Code
         /// Translated; names what to do next.
         public var message: String
 
-        public init(code: String, message: String) {
+        /// A failure told with its code's message (``Code/message(space:)``).
+        public init(_ code: Code) {
+            self.init(code, message: code.message())
+        }
+
+        /// A failure with the message given (as a manifest kept it).
+        public init(_ code: Code, message: String) {
             self.code = code
             self.message = message
+        }
+
+        /// Not enough space: the message names what is needed and what is free.
+        public static func noSpace(needed: Int64, available: Int64) -> Failure {
+            Failure(.noSpace, message: Code.noSpace.message(space: (needed, available)))
         }
     }
 

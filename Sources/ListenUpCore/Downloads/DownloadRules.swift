@@ -37,10 +37,7 @@ public enum DownloadRules {
     /// bytes still to fetch, `available` free (nil: unknown, allowed).
     public static func spaceRefusal(needed: Int64, available: Int64?) -> BookDownload.Failure? {
         guard let available, needed > available else { return nil }
-        return BookDownload.Failure(
-            code: "noSpace",
-            message: tr("Not enough space to download this book: it needs %@ and only %@ are free.",
-                        Localization.bytes(needed), Localization.bytes(max(0, available))))
+        return .noSpace(needed: needed, available: available)
     }
 
     /// What a fetch's failure leads to.
@@ -75,14 +72,13 @@ public enum DownloadRules {
         case .status(let status) where status == 408 || status == 429 || status >= 500:
             return .pause(network)
         case .status:
-            return .fail(BookDownload.Failure(code: "refused", message: tr("The server refused to send this book. Try again later.")))
+            return .fail(BookDownload.Failure(.refused))
         case .network:
             return .pause(network)
         case .diskFull:
-            return .pause(BookDownload.Failure(
-                code: "diskFull", message: tr("The disk is full. Free some space, then resume the download: what is downloaded is kept.")))
+            return .pause(BookDownload.Failure(.diskFull))
         case .storage:
-            return .fail(BookDownload.Failure(code: "storage", message: tr("The download could not be written to disk.")))
+            return .fail(BookDownload.Failure(.storage))
         }
     }
 
@@ -96,16 +92,11 @@ public enum DownloadRules {
     /// The waits of ``retryDelay(attempt:delays:)`` in the app.
     public static let retryDelays: [Duration] = [.seconds(5), .seconds(15), .seconds(30), .seconds(60), .seconds(120), .seconds(300)]
 
-    static let network = BookDownload.Failure(
-        code: "network", message: tr("The server cannot be reached. The download goes on from where it stopped when the server is back."))
-    static let sessionLapsed = BookDownload.Failure(
-        code: "sessionLapsed", message: tr("The server refused this session. Sign in again to download."))
-    static let forbidden = BookDownload.Failure(
-        code: "forbidden", message: tr("The server does not let this account download this book."))
-    static let notFound = BookDownload.Failure(
-        code: "notFound", message: tr("The server has no audio for this book any more. Refresh the library and try again."))
-    static let sizeMismatch = BookDownload.Failure(
-        code: "sizeMismatch", message: tr("The server sent a file of another size than it reported. Refresh the library and try again."))
+    static var network: BookDownload.Failure { BookDownload.Failure(.network) }
+    static var sessionLapsed: BookDownload.Failure { BookDownload.Failure(.sessionLapsed) }
+    static var forbidden: BookDownload.Failure { BookDownload.Failure(.forbidden) }
+    static var notFound: BookDownload.Failure { BookDownload.Failure(.notFound) }
+    static var sizeMismatch: BookDownload.Failure { BookDownload.Failure(.sizeMismatch) }
 }
 
 extension Localization {

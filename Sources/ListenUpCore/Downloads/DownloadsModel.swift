@@ -189,7 +189,7 @@ public final class DownloadsModel {
         for (bookID, retry) in retries {
             retry.task.cancel()
             retries[bookID] = nil
-            if items[bookID]?.status == .paused, items[bookID]?.failure?.code == "network" { setStatus(bookID, .queued) }
+            if items[bookID]?.status == .paused, items[bookID]?.failure?.code == .network { setStatus(bookID, .queued) }
         }
         schedule()
     }
@@ -257,17 +257,17 @@ public final class DownloadsModel {
             cached = nil
         }
         guard let cached else {
-            refuse(bookID, BookDownload.Failure(code: "unknownBook", message: tr("This book is not in the library any more.")))
+            refuse(bookID, BookDownload.Failure(.unknownBook))
             return
         }
         guard let download = BookDownload(book: cached) else {
-            refuse(bookID, BookDownload.Failure(code: "noAudio", message: tr("The server lists no audio for this book. Refresh the library and try again.")))
+            refuse(bookID, BookDownload.Failure(.noAudio))
             return
         }
         // A file counts as done at the size the server reported: without
         // one, nothing could tell a whole file from an empty one.
         guard download.files.allSatisfy({ $0.size > 0 }) else {
-            refuse(bookID, BookDownload.Failure(code: "unknownSize", message: tr("The server does not say how big this book's files are, so it cannot be downloaded. Refresh the library and try again.")))
+            refuse(bookID, BookDownload.Failure(.unknownSize))
             return
         }
         if let refusal = spaceRefusal(for: download, alsoQueued: true) {
@@ -292,12 +292,12 @@ public final class DownloadsModel {
     }
 
     private func refuse(_ bookID: String, _ failure: BookDownload.Failure, totalBytes: Int64 = 0) {
-        dependencies.logger.info("Download refused", metadata: ["book": "\(bookID)", "code": "\(failure.code)"])
+        dependencies.logger.info("Download refused", metadata: ["book": "\(bookID)", "code": "\(failure.code.rawValue)"])
         refusal = Refusal(bookID: bookID, failure: failure, totalBytes: totalBytes, serial: (refusal?.serial ?? 0) + 1)
     }
 
     private func pause(_ bookID: String) {
-        guard let item = items[bookID], item.download.isActive || item.failure?.code == "network" else { return }
+        guard let item = items[bookID], item.download.isActive || item.failure?.code == .network else { return }
         cancelRetry(bookID)
         stopJob(bookID)
         setStatus(bookID, .paused, failure: nil)
@@ -408,7 +408,7 @@ public final class DownloadsModel {
             dependencies.logger.info("Download done", metadata: ["book": "\(bookID)"])
         case .paused(let failure):
             setStatus(bookID, .paused, failure: failure)
-            if failure.code == "network" { scheduleRetry(bookID) }
+            if failure.code == .network { scheduleRetry(bookID) }
         case .failed(let failure):
             setStatus(bookID, .failed, failure: failure)
         case .stopped:
@@ -439,7 +439,7 @@ public final class DownloadsModel {
         guard let delay = DownloadRules.retryDelay(attempt: attempt, delays: configuration.retryDelays) else { return }
         let task = Task { [weak self] in
             try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self, self.items[bookID]?.status == .paused, self.items[bookID]?.failure?.code == "network" else { return }
+            guard !Task.isCancelled, let self, self.items[bookID]?.status == .paused, self.items[bookID]?.failure?.code == .network else { return }
             self.setStatus(bookID, .queued, failure: nil)
             self.schedule()
         }
@@ -454,7 +454,7 @@ public final class DownloadsModel {
         items[bookID]?.download = download
         if status != .downloading { items[bookID]?.bytes = store.bytesOnDisk(download) }
         if let failure {
-            dependencies.logger.info("Download stopped", metadata: ["book": "\(bookID)", "status": "\(status.rawValue)", "code": "\(failure.code)"])
+            dependencies.logger.info("Download stopped", metadata: ["book": "\(bookID)", "status": "\(status.rawValue)", "code": "\(failure.code.rawValue)"])
         }
     }
 

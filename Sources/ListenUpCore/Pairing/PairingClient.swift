@@ -2,8 +2,10 @@ import Foundation
 import PairingProtocol
 
 /// What ``PairingModel`` needs from the pairing machinery, as closures so
-/// tests and previews can swap them. `PairingClient.live(_:)` (in `ListenUpLive`)
-/// drives a real `DiscoveryServer`.
+/// tests and previews can swap them. In `ListenUpLive`, `PairingClient.host(…)`
+/// is the app's (a `DiscoveryServer` built on first use, through
+/// `live(building:built:)`) and `live(_:)` drives a server built beforehand
+/// (tests).
 public struct PairingClient: Sendable {
     /// A new subscription to the server's events (current state first).
     public var events: @Sendable () -> AsyncStream<PairingEvent>

@@ -63,7 +63,7 @@ public final class PairingModel {
     @ObservationIgnored private var rendering: Task<Void, Never>?
 
     /// - Parameters:
-    ///   - client: the pairing machinery (`PairingClient.live(_:)` in the app, in `ListenUpLive`).
+    ///   - client: the pairing machinery (the app's is `PairingClient.host(…)`, in `ListenUpLive`).
     ///   - moduleSize: QR pixels per module.
     ///   - codeGrace: how long a code stays valid after its replacement (the server's rule).
     ///   - dismiss: closes the screen (the navigator's overlay); ``dismiss()`` calls it.

@@ -78,13 +78,13 @@ extension PlayerModel {
                     engine.load(renewed, at: resumeAt)
                     if wantsToPlay { engine.play() }
                 } catch {
-                    fail(Failure(code: error.code == "sessionLapsed" ? "sessionLapsed" : reason.kind.rawValue, message: error.userMessage))
+                    fail(Failure(error == .sessionLapsed ? .sessionLapsed : Failure.Code(reason.kind), message: error.userMessage))
                 }
             }
             return
         }
         dependencies.logger.warning("Playback failed", metadata: ["kind": "\(reason.kind.rawValue)", "detail": "\(reason.detail)"])
-        fail(Failure(code: reason.kind.rawValue, message: Self.message(for: reason)))
+        fail(Failure(Failure.Code(reason.kind)))
     }
 
     func fail(_ reason: Failure) {

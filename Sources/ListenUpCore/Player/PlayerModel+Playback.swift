@@ -12,7 +12,7 @@ extension PlayerModel {
             return
         }
         guard let session else {
-            fail(Failure(code: "sessionLapsed", message: tr("Sign in to listen.")))
+            fail(Failure(.sessionLapsed))
             return
         }
         closeSpan()
@@ -25,13 +25,13 @@ extension PlayerModel {
             cached = nil
         }
         guard let cached else {
-            fail(Failure(code: "unknownBook", message: tr("This book is not in the library any more.")))
+            fail(Failure(.unknownBook))
             return
         }
         let details = cached.decodedDetails
         guard let files = details.audioFiles, !files.isEmpty else {
             nowPlaying = NowPlaying(book: cached, chapters: [], duration: cached.duration)
-            fail(Failure(code: "noAudio", message: tr("The server lists no audio for this book. Refresh the library and try again.")))
+            fail(Failure(.noAudio))
             return
         }
         let base = PlaybackTimeline(
@@ -65,7 +65,7 @@ extension PlayerModel {
             guard nowPlaying?.bookID == bookID, status == .loading else { return }
             switch audio {
             case .failure(let error):
-                fail(Failure(code: error.code == "sessionLapsed" ? "sessionLapsed" : "network", message: error.userMessage))
+                fail(Failure(error == .sessionLapsed ? .sessionLapsed : .network, message: error.userMessage))
             case .success(let access):
                 var timeline = base
                 timeline.headers = access.headers

@@ -8,7 +8,7 @@ extension PlayerModel {
         .init("loading") { $0.showForPreview(status: .loading, position: 0) },
         .init("error") {
             $0.showForPreview(status: .error, position: 4_380_000,
-                              failure: Failure(code: "network", message: PlayerModel.message(for: PlaybackFailure(.network))))
+                              failure: Failure(.network))
         },
         .init("sleep") { $0.showForPreview(status: .playing, position: 4_380_000, sleep: .minutes(15), sleepRemaining: 734_000) },
         .init("sleep-chapter") { $0.showForPreview(status: .playing, position: 4_380_000, sleep: .endOfChapter, sleepRemaining: 1_020_000) },

@@ -75,45 +75,64 @@ public final class PlayerRemote: RemotePlayer {
 
     public func perform(_ command: RemoteCommand, from device: RemoteDevice) async throws(RemoteCommandError) {
         guard let player = player() else { throw .unavailable(tr("Nobody is signed in on this desktop.")) }
-        let intent = try Self.intent(for: command, on: player)
+        let (intent, change) = try Self.map(command, on: player)
         player.send(intent)
-        player.announceRemote(command, from: device.name)
+        player.announceRemote(change, from: device.name)
     }
 
     // MARK: Mapping
 
-    /// What `command` asks of `player`, checked against the book loaded.
-    static func intent(for command: RemoteCommand, on player: PlayerModel) throws(RemoteCommandError) -> PlayerModel.Intent {
+    /// What a remote command changed, for the window to say
+    /// (``PlayerModel/RemoteNotice``).
+    enum Change: Equatable, Sendable {
+        case playing
+        case paused
+        /// Playing or paused, whichever the player does now.
+        case toggled
+        case stopped
+        case moved
+        case speed
+        case sleepSet
+        case sleepOff
+    }
+
+    /// The one mapping of a remote command: what `command` asks of
+    /// `player`, checked against the book loaded, and what changes for the
+    /// user.
+    static func map(_ command: RemoteCommand, on player: PlayerModel) throws(RemoteCommandError)
+        -> (intent: PlayerModel.Intent, change: Change) {
         if case .playBook(let bookID) = command {
             guard player.canPlay(bookID: bookID) else { throw .unknownBook(bookID) }
-            return .play(bookID: bookID)
+            return (.play(bookID: bookID), .playing)
         }
         guard let book = player.nowPlaying, player.status != .idle, player.status != .stopped else {
             // A stopped book can still be resumed.
-            if command == .play || command == .toggle, let book = player.nowPlaying { return .play(bookID: book.bookID) }
+            if command == .play || command == .toggle, let book = player.nowPlaying {
+                return (.play(bookID: book.bookID), command == .play ? .playing : .toggled)
+            }
             throw .nothingLoaded
         }
         switch command {
-        case .play: return .resume
-        case .pause: return .pause
-        case .toggle: return .togglePlayPause
-        case .stop: return .stop
+        case .play: return (.resume, .playing)
+        case .pause: return (.pause, .paused)
+        case .toggle: return (.togglePlayPause, .toggled)
+        case .stop: return (.stop, .stopped)
         case .seek(let position):
             guard position <= book.duration else {
                 throw .invalidValue(tr("The position is past the end of the book."))
             }
-            return .seek(position)
-        case .skip(let seconds): return .skip(seconds: seconds)
+            return (.seek(position), .moved)
+        case .skip(let seconds): return (.skip(seconds: seconds), .moved)
         case .chapter(let index):
             guard book.chapters.indices.contains(index) else {
                 throw .invalidValue(tr("The book has no chapter at index %@ (it has %@).", String(index), String(book.chapters.count)))
             }
-            return .chapter(index)
-        case .rate(let value): return .rate(value)
-        case .sleep(.minutes(let minutes)): return .sleep(.minutes(minutes))
-        case .sleep(.endOfChapter): return .sleep(.endOfChapter)
-        case .sleep(.off): return .sleep(nil)
-        case .playBook(let bookID): return .play(bookID: bookID)
+            return (.chapter(index), .moved)
+        case .rate(let value): return (.rate(value), .speed)
+        case .sleep(.minutes(let minutes)): return (.sleep(.minutes(minutes)), .sleepSet)
+        case .sleep(.endOfChapter): return (.sleep(.endOfChapter), .sleepSet)
+        case .sleep(.off): return (.sleep(nil), .sleepOff)
+        case .playBook(let bookID): return (.play(bookID: bookID), .playing)
         }
     }
 
@@ -173,17 +192,17 @@ extension PlayerModel {
         return !(book.decodedDetails.audioFiles ?? []).isEmpty
     }
 
-    /// Records where `command` came from (``remoteNotice``).
-    func announceRemote(_ command: RemoteCommand, from device: String) {
-        let message = switch command {
-        case .play, .playBook: tr("Playing from %@", device)
-        case .pause: tr("Paused from %@", device)
-        case .toggle: wantsToPlay ? tr("Playing from %@", device) : tr("Paused from %@", device)
-        case .stop: tr("Stopped from %@", device)
-        case .seek, .skip, .chapter: tr("Moved from %@", device)
-        case .rate: tr("Speed changed from %@", device)
-        case .sleep(.off): tr("Sleep timer turned off from %@", device)
-        case .sleep: tr("Sleep timer set from %@", device)
+    /// Says what a paired device changed (``remoteNotice``).
+    func announceRemote(_ change: PlayerRemote.Change, from device: String) {
+        let message = switch change {
+        case .playing: tr("Playing from %@", device)
+        case .paused: tr("Paused from %@", device)
+        case .toggled: wantsToPlay ? tr("Playing from %@", device) : tr("Paused from %@", device)
+        case .stopped: tr("Stopped from %@", device)
+        case .moved: tr("Moved from %@", device)
+        case .speed: tr("Speed changed from %@", device)
+        case .sleepOff: tr("Sleep timer turned off from %@", device)
+        case .sleepSet: tr("Sleep timer set from %@", device)
         }
         remoteNotice = RemoteNotice(id: UUID(), deviceName: device, message: message)
     }

@@ -23,28 +23,17 @@ extension AdminSetupModel: HeadlessScreen {
 
     /// Headless: `setupAdmin {firstName, lastName, email, password}` (or
     /// `name` split at its last space), `changeServer`.
-    func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "setupAdmin":
-            var first = command.arguments["firstName"]?.stringValue ?? ""
-            var last = command.arguments["lastName"]?.stringValue ?? ""
-            if let name = command.arguments["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), first.isEmpty, last.isEmpty {
-                if let space = name.lastIndex(of: " ") {
-                    first = String(name[..<space]).trimmingCharacters(in: .whitespaces)
-                    last = String(name[name.index(after: space)...])
-                } else {
-                    first = name
-                }
-            }
-            let password = command.arguments["password"]?.stringValue ?? ""
-            send(.changed(.firstName, first))
-            send(.changed(.lastName, last))
-            send(.changed(.email, command.arguments["email"]?.stringValue ?? ""))
-            send(.changed(.password, password))
-            send(.changed(.confirmation, command.arguments["confirmation"]?.stringValue ?? password))
+    func handle(_ command: HeadlessCommand) -> Bool {
+        switch command {
+        case .setupAdmin(let fields):
+            send(.changed(.firstName, fields.firstName))
+            send(.changed(.lastName, fields.lastName))
+            send(.changed(.email, fields.email))
+            send(.changed(.password, fields.password))
+            send(.changed(.confirmation, fields.confirmation))
             send(.create)
             return true
-        case "changeServer":
+        case .changeServer:
             send(.changeServer)
             return true
         default:

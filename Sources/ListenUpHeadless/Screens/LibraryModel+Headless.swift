@@ -45,29 +45,17 @@ extension LibraryModel: HeadlessScreen {
     /// Headless: `reload`, `logout`, `search {query}`, `sort {by}`,
     /// `layout {as}`, `select {id}` (null closes), `filter {finished:
     /// true|false|null, downloaded: true|false}` (each one given changes).
-    func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "reload": send(.reload)
-        case "logout": send(.signOut)
-        case "search": send(.search(command.arguments["query"]?.stringValue ?? ""))
-        case "sort":
-            guard let by = command.arguments["by"]?.stringValue.flatMap(LibrarySort.init(rawValue:)) else { return false }
-            send(.sort(by))
-        case "layout":
-            guard let layout = command.arguments["as"]?.stringValue.flatMap(LibraryLayout.init(rawValue:)) else { return false }
-            send(.layout(layout))
-        case "select": send(.select(command.arguments["id"]?.stringValue))
-        case "filter":
-            let arguments = command.arguments
-            guard arguments["finished"] != nil || arguments["downloaded"] != nil else { return false }
-            if let finished = arguments["finished"] {
-                guard finished == .null || finished.boolValue != nil else { return false }
-                send(.finished(finished.boolValue))
-            }
-            if let downloaded = arguments["downloaded"] {
-                guard let only = downloaded.boolValue else { return false }
-                send(.filter(only ? .downloaded : .all))
-            }
+    func handle(_ command: HeadlessCommand) -> Bool {
+        switch command {
+        case .reload: send(.reload)
+        case .logout: send(.signOut)
+        case .search(let query): send(.search(query))
+        case .sort(let by): send(.sort(by))
+        case .layout(let layout): send(.layout(layout))
+        case .select(let id): send(.select(id))
+        case .filter(let finished, let downloaded):
+            if let finished { send(.finished(finished)) }
+            if let downloaded { send(.filter(downloaded ? .downloaded : .all)) }
         default: return false
         }
         return true

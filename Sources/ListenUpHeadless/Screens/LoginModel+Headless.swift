@@ -19,14 +19,14 @@ extension LoginModel: HeadlessScreen {
     }
 
     /// Headless: `login {email, password}`, `changeServer`.
-    func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "login":
-            send(.emailChanged(command.arguments["email"]?.stringValue ?? ""))
-            send(.passwordChanged(command.arguments["password"]?.stringValue ?? ""))
+    func handle(_ command: HeadlessCommand) -> Bool {
+        switch command {
+        case .login(let email, let password):
+            send(.emailChanged(email))
+            send(.passwordChanged(password))
             send(.signIn)
             return true
-        case "changeServer":
+        case .changeServer:
             send(.changeServer)
             return true
         default:

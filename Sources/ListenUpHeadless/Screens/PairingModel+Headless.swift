@@ -23,17 +23,16 @@ extension PairingModel: HeadlessScreen {
 
     /// `confirmPairing {"accept": Bool}` (only with a pending request), `closePairing`,
     /// `showNewCode`, `revokeDevice {"id": String}`.
-    func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "confirmPairing":
-            guard request != nil, case .bool(let accept)? = command.arguments["accept"], command.arguments.count == 1 else { return false }
+    func handle(_ command: HeadlessCommand) -> Bool {
+        switch command {
+        case .confirmPairing(let accept):
+            guard request != nil else { return false }
             send(.answer(accept: accept))
-        case "closePairing":
+        case .closePairing:
             dismiss()
-        case "showNewCode":
+        case .showNewCode:
             send(.showNewCode)
-        case "revokeDevice":
-            guard case .string(let id)? = command.arguments["id"] else { return false }
+        case .revokeDevice(let id):
             send(.revoke(deviceID: id))
         default:
             return false

@@ -5,7 +5,8 @@ extension PlayerModel: HeadlessScreen {
     /// `{"bookId","status","positionMs","durationMs","chapterIndex",
     /// "chapterTitle","rate","volume","volumeBoostDb","finished",
     /// "sleepRemainingMs","skipBackSeconds","skipForwardSeconds"}`, with `code` and `message` when the status is
-    /// `error`.
+    /// `error`. (Its commands are the session's, taken on every signed-in
+    /// screen: ``HeadlessCommand/playerIntent``.)
     var snapshot: JSONValue {
         var state: [String: JSONValue] = [
             "bookId": .optional(nowPlaying?.bookID),
@@ -24,60 +25,9 @@ extension PlayerModel: HeadlessScreen {
             "skipForwardSeconds": .number(Double(skipForwardSeconds)),
         ]
         if status == .error, let failure {
-            state["code"] = .string(failure.code)
+            state["code"] = .string(failure.code.rawValue)
             state["message"] = .string(failure.message)
         }
         return .object(state)
-    }
-
-    /// Headless: `play {bookId}`, `pause`, `resume`, `stop`, `seek
-    /// {positionMs}`, `skip {seconds}`, `chapter {index}` (0-based), `rate
-    /// {value}`, `volume {value}`, `boost {db}` (0–12), `sleepTimer {minutes}|{endOfChapter:
-    /// true}|{off: true}`, `markFinished {bookId, finished}`.
-    func handle(_ command: ScreenCommand) -> Bool {
-        let arguments = command.arguments
-        func number(_ key: String) -> Double? { arguments[key]?.numberValue }
-        switch command.action {
-        case "play":
-            guard let bookID = arguments["bookId"]?.stringValue, !bookID.isEmpty else { return false }
-            send(.play(bookID: bookID))
-        case "pause": send(.pause)
-        case "resume": send(.resume)
-        case "stop": send(.stop)
-        case "seek":
-            guard let position = number("positionMs"), position.isFinite else { return false }
-            send(.seek(Int64(position)))
-        case "skip":
-            guard let seconds = number("seconds"), seconds.isFinite, abs(seconds) < 1_000_000 else { return false }
-            send(.skip(seconds: Int(seconds)))
-        case "chapter":
-            guard let index = number("index"), index.isFinite, index >= 0, index < 1_000_000 else { return false }
-            send(.chapter(Int(index)))
-        case "rate":
-            guard let value = number("value"), value.isFinite else { return false }
-            send(.rate(value))
-        case "volume":
-            guard let value = number("value"), value.isFinite else { return false }
-            send(.volume(value))
-        case "boost":
-            guard let decibels = number("db"), ListeningRules.boostRange.contains(decibels) else { return false }
-            send(.boost(decibels))
-        case "sleepTimer":
-            if arguments["off"]?.boolValue == true {
-                send(.sleep(nil))
-            } else if arguments["endOfChapter"]?.boolValue == true {
-                send(.sleep(.endOfChapter))
-            } else if let minutes = number("minutes"), minutes.isFinite, minutes >= 1, minutes <= 24 * 60 {
-                send(.sleep(.minutes(Int(minutes))))
-            } else {
-                return false
-            }
-        case "takeOffer": send(.takeOffer)
-        case "markFinished":
-            guard let bookID = arguments["bookId"]?.stringValue, !bookID.isEmpty else { return false }
-            send(.markFinished(bookID: bookID, finished: arguments["finished"]?.boolValue ?? true))
-        default: return false
-        }
-        return true
     }
 }

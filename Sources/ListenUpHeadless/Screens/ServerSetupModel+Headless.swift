@@ -40,16 +40,14 @@ extension ServerSetupModel: HeadlessScreen {
 
     /// Headless: `{"action":"connect","url":"…"}` types the URL and presses
     /// Connect; `{"action":"pick","id":"…"}` picks a discovered server.
-    func handle(_ command: ScreenCommand) -> Bool {
-        switch command.action {
-        case "connect":
-            send(.urlChanged(command.arguments["url"]?.stringValue ?? ""))
+    func handle(_ command: HeadlessCommand) -> Bool {
+        switch command {
+        case .connect(let url):
+            send(.urlChanged(url))
             send(.connect)
             return true
-        case "pick":
-            guard let id = command.arguments["id"]?.stringValue, let server = discovered.first(where: { $0.id == id }) else {
-                return false
-            }
+        case .pick(let id):
+            guard let server = discovered.first(where: { $0.id == id }) else { return false }
             send(.pick(server))
             return true
         default:

@@ -31,7 +31,7 @@ struct DownloadRulesTests {
         #expect(DownloadRules.spaceRefusal(needed: 100, available: 100) == nil)
         #expect(DownloadRules.spaceRefusal(needed: 100, available: nil) == nil, "unknown free space does not refuse")
         let refusal = try #require(DownloadRules.spaceRefusal(needed: 512_300_000, available: 120_000_000))
-        #expect(refusal.code == "noSpace")
+        #expect(refusal.code == .noSpace)
         #expect(refusal.message.contains("512 MB"))
         #expect(refusal.message.contains("120 MB"))
     }
@@ -52,12 +52,12 @@ struct DownloadRulesTests {
             Issue.record("a full disk pauses")
             return
         }
-        #expect(full.code == "diskFull")
+        #expect(full.code == .diskFull)
         guard case .fail(let refused) = DownloadRules.reaction(to: .status(400), refreshed: false, refetched: false) else {
             Issue.record("another refusal fails")
             return
         }
-        #expect(refused.code == "refused")
+        #expect(refused.code == .refused)
     }
 
     @Test func retriesWaitLongerEachTimeUpToTheLast() {

@@ -311,7 +311,7 @@ struct PlayerModelTests {
 
         rig.engine.report(.status(.failed(PlaybackFailure(.notFound, detail: "404"))))
         await settle { rig.model.status == .error }
-        #expect(rig.model.failure?.code == "notFound")
+        #expect(rig.model.failure?.code == .notFound)
     }
 
     @Test func positionsFromOtherDevicesNeverMoveTheBookPlayingHere() async throws {

@@ -1,0 +1,435 @@
+import Foundation
+import ListenUpCore
+
+/// One command of the headless front: a line of JSON on stdin,
+/// `{"action":"…", …arguments}` (README, "Headless mode", has the table).
+///
+/// Every command the front takes is a case here, decoded in one place
+/// (``init(action:arguments:)``) with its arguments checked and typed, so
+/// the screens, the player, the downloads and the preferences switch over
+/// cases, never over action strings. Encoding writes the same line back
+/// (the tests use it). Lenient where the protocol always was: a missing
+/// `url`, `email`, `password` or `query` is an empty string, a `select`
+/// without a string `id` closes the details.
+///
+/// A line that is not a command decodes to a ``Problem``, which the
+/// presenter turns into the `error` line the protocol promises.
+public enum HeadlessCommand: Equatable, Sendable, Codable {
+    // Any screen
+    case quit
+    case openPairing
+    // Server setup
+    case connect(url: String)
+    /// A server from `state.discovered`.
+    case pick(id: String)
+    // Create admin and Sign in
+    case setupAdmin(AdminFields)
+    case changeServer
+    case login(email: String, password: String)
+    // The library
+    case reload
+    case logout
+    case search(query: String)
+    case sort(LibrarySort)
+    case layout(LibraryLayout)
+    /// nil closes the details.
+    case select(id: String?)
+    /// Each filter given changes: `finished` `.some(nil)` shows finished
+    /// and unfinished books; nil leaves a filter as it is.
+    case filter(finished: Bool??, downloaded: Bool?)
+    // Pairing
+    case confirmPairing(accept: Bool)
+    case closePairing
+    case showNewCode
+    case revokeDevice(id: String)
+    // The player (any signed-in screen)
+    case play(bookID: String)
+    case pause
+    case resume
+    case stop
+    case seek(positionMs: Int64)
+    case skip(seconds: Int)
+    /// 0-based.
+    case chapter(index: Int)
+    case rate(Double)
+    case volume(Double)
+    case boost(db: Double)
+    /// nil turns the timer off.
+    case sleepTimer(PlayerModel.SleepTimer?)
+    case markFinished(bookID: String, finished: Bool)
+    case takeOffer
+    // The account's playback preferences (any signed-in screen)
+    case preferences
+    case setPreferences(PreferencesChange)
+    // Downloads (any signed-in screen)
+    case download(bookID: String)
+    case pauseDownload(bookID: String)
+    case resumeDownload(bookID: String)
+    case cancelDownload(bookID: String)
+    case removeDownload(bookID: String)
+    case pauseDownloads
+    case resumeDownloads
+    case removeDownloads
+
+    /// The `action` names, one per case.
+    public enum Action: String, CaseIterable, Equatable, Sendable {
+        case quit, openPairing
+        case connect, pick
+        case setupAdmin, changeServer, login
+        case reload, logout, search, sort, layout, select, filter
+        case confirmPairing, closePairing, showNewCode, revokeDevice
+        case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer
+        case preferences, setPreferences
+        case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
+
+        /// Who carries it out.
+        public var addressee: Addressee {
+            switch self {
+            case .quit, .openPairing: .front
+            case .play, .pause, .resume, .stop, .seek, .skip, .chapter, .rate, .volume, .boost, .sleepTimer, .markFinished,
+                 .takeOffer: .player
+            case .preferences, .setPreferences: .preferences
+            case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
+                 .resumeDownloads, .removeDownloads: .downloads
+            default: .screen
+            }
+        }
+    }
+
+    /// Who carries out a command.
+    public enum Addressee: Equatable, Sendable {
+        /// The headless front itself (`quit`, `openPairing`).
+        case front
+        /// The screen on show.
+        case screen
+        /// The session's player, from any signed-in screen.
+        case player
+        /// The session's downloads, from any signed-in screen.
+        case downloads
+        /// The account's playback preferences, from any signed-in screen.
+        case preferences
+    }
+
+    /// Why a line is not a command.
+    public enum Problem: Error, Equatable, Sendable {
+        /// Not one JSON object.
+        case notAnObject
+        /// No `action` string, or an empty one.
+        case noAction
+        /// An action the front does not know.
+        case unknownAction(String)
+        /// A known action whose arguments are missing, of the wrong type or
+        /// out of range.
+        case badArguments(Action)
+    }
+
+    /// `setupAdmin`'s fields, as the form gets them: `name` is split at its
+    /// last space when `firstName` and `lastName` are not given, and
+    /// `confirmation` is the password unless given.
+    public struct AdminFields: Equatable, Sendable {
+        public var firstName: String
+        public var lastName: String
+        public var email: String
+        public var password: String
+        public var confirmation: String
+
+        public init(firstName: String, lastName: String, email: String, password: String, confirmation: String) {
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+            self.password = password
+            self.confirmation = confirmation
+        }
+    }
+
+    /// What `setPreferences` changes.
+    public struct PreferencesChange: Equatable, Sendable {
+        /// The values for the account (nil: unchanged).
+        public var change: AccountPreferencesChange
+        /// `defaultSleepTimerMin: null`: no default sleep timer.
+        public var sleepOff: Bool
+        /// Even out loudness (this computer's), nil: unchanged.
+        public var evenLoudness: Bool?
+
+        public init(change: AccountPreferencesChange, sleepOff: Bool = false, evenLoudness: Bool? = nil) {
+            self.change = change
+            self.sleepOff = sleepOff
+            self.evenLoudness = evenLoudness
+        }
+    }
+
+    /// Reads one input line.
+    /// - Returns: the command, or why the line is not one.
+    public static func decode(line: String) -> Result<HeadlessCommand, Problem> {
+        do {
+            return .success(try JSONDecoder().decode(HeadlessCommand.self, from: Data(line.utf8)))
+        } catch let problem as Problem {
+            return .failure(problem)
+        } catch {
+            return .failure(.notAnObject)
+        }
+    }
+
+    /// Reads a command object.
+    /// - Throws: ``Problem`` when the object is not a command; a
+    ///   `DecodingError` when it is not a JSON object.
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.singleValueContainer().decode([String: JSONValue].self)
+        var arguments = members
+        guard let name = arguments.removeValue(forKey: "action")?.stringValue, !name.isEmpty else { throw Problem.noAction }
+        guard let action = Action(rawValue: name) else { throw Problem.unknownAction(name) }
+        try self.init(action: action, arguments: arguments)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = arguments
+        members["action"] = .string(action.rawValue)
+        var container = encoder.singleValueContainer()
+        try container.encode(members)
+    }
+
+    /// The command `action` with `arguments` (the line's other members).
+    /// - Throws: ``Problem/badArguments(_:)`` when they do not fit.
+    public init(action: Action, arguments: [String: JSONValue]) throws(Problem) {
+        func string(_ key: String) -> String { arguments[key]?.stringValue ?? "" }
+        func nonEmpty(_ key: String) throws(Problem) -> String {
+            guard let value = arguments[key]?.stringValue, !value.isEmpty else { throw .badArguments(action) }
+            return value
+        }
+        func number(_ key: String, _ fits: (Double) -> Bool = { _ in true }) throws(Problem) -> Double {
+            guard let value = arguments[key]?.numberValue, value.isFinite, fits(value) else { throw .badArguments(action) }
+            return value
+        }
+        switch action {
+        case .quit: self = .quit
+        case .openPairing: self = .openPairing
+        case .connect: self = .connect(url: string("url"))
+        case .pick:
+            guard let id = arguments["id"]?.stringValue else { throw .badArguments(action) }
+            self = .pick(id: id)
+        case .setupAdmin: self = .setupAdmin(Self.adminFields(arguments))
+        case .changeServer: self = .changeServer
+        case .login: self = .login(email: string("email"), password: string("password"))
+        case .reload: self = .reload
+        case .logout: self = .logout
+        case .search: self = .search(query: string("query"))
+        case .sort:
+            guard let by = arguments["by"]?.stringValue.flatMap(LibrarySort.init(rawValue:)) else { throw .badArguments(action) }
+            self = .sort(by)
+        case .layout:
+            guard let layout = arguments["as"]?.stringValue.flatMap(LibraryLayout.init(rawValue:)) else { throw .badArguments(action) }
+            self = .layout(layout)
+        case .select: self = .select(id: arguments["id"]?.stringValue)
+        case .filter:
+            let finished = arguments["finished"], downloaded = arguments["downloaded"]
+            guard finished != nil || downloaded != nil else { throw .badArguments(action) }
+            if let finished, finished != .null, finished.boolValue == nil { throw .badArguments(action) }
+            if let downloaded, downloaded.boolValue == nil { throw .badArguments(action) }
+            self = .filter(finished: finished.map { $0.boolValue }, downloaded: downloaded?.boolValue)
+        case .confirmPairing:
+            guard case .bool(let accept)? = arguments["accept"], arguments.count == 1 else { throw .badArguments(action) }
+            self = .confirmPairing(accept: accept)
+        case .closePairing: self = .closePairing
+        case .showNewCode: self = .showNewCode
+        case .revokeDevice:
+            guard case .string(let id)? = arguments["id"] else { throw .badArguments(action) }
+            self = .revokeDevice(id: id)
+        case .play: self = .play(bookID: try nonEmpty("bookId"))
+        case .pause: self = .pause
+        case .resume: self = .resume
+        case .stop: self = .stop
+        case .seek: self = .seek(positionMs: Int64(try number("positionMs") { abs($0) < 9e18 }))
+        case .skip: self = .skip(seconds: Int(try number("seconds") { abs($0) < 1_000_000 }))
+        case .chapter: self = .chapter(index: Int(try number("index") { $0 >= 0 && $0 < 1_000_000 }))
+        case .rate: self = .rate(try number("value"))
+        case .volume: self = .volume(try number("value"))
+        case .boost: self = .boost(db: try number("db") { ListeningRules.boostRange.contains($0) })
+        case .sleepTimer:
+            if arguments["off"]?.boolValue == true {
+                self = .sleepTimer(nil)
+            } else if arguments["endOfChapter"]?.boolValue == true {
+                self = .sleepTimer(.endOfChapter)
+            } else {
+                self = .sleepTimer(.minutes(Int(try number("minutes") { $0 >= 1 && $0 <= 24 * 60 })))
+            }
+        case .markFinished:
+            self = .markFinished(bookID: try nonEmpty("bookId"), finished: arguments["finished"]?.boolValue ?? true)
+        case .takeOffer: self = .takeOffer
+        case .preferences: self = .preferences
+        case .setPreferences:
+            guard let change = Self.preferencesChange(arguments) else { throw .badArguments(action) }
+            self = .setPreferences(change)
+        case .download: self = .download(bookID: try nonEmpty("bookId"))
+        case .pauseDownload: self = .pauseDownload(bookID: try nonEmpty("bookId"))
+        case .resumeDownload: self = .resumeDownload(bookID: try nonEmpty("bookId"))
+        case .cancelDownload: self = .cancelDownload(bookID: try nonEmpty("bookId"))
+        case .removeDownload: self = .removeDownload(bookID: try nonEmpty("bookId"))
+        case .pauseDownloads: self = .pauseDownloads
+        case .resumeDownloads: self = .resumeDownloads
+        case .removeDownloads: self = .removeDownloads
+        }
+    }
+
+    /// The action name and the arguments that carry this command.
+    public var action: Action { parts.action }
+
+    /// The members of the command's line besides `action`.
+    public var arguments: [String: JSONValue] { parts.arguments }
+
+    private var parts: (action: Action, arguments: [String: JSONValue]) {
+        func number<Value: BinaryInteger>(_ value: Value) -> JSONValue { .number(Double(value)) }
+        switch self {
+        case .quit: return (.quit, [:])
+        case .openPairing: return (.openPairing, [:])
+        case .connect(let url): return (.connect, ["url": .string(url)])
+        case .pick(let id): return (.pick, ["id": .string(id)])
+        case .setupAdmin(let fields):
+            return (.setupAdmin, ["firstName": .string(fields.firstName), "lastName": .string(fields.lastName),
+                                  "email": .string(fields.email), "password": .string(fields.password),
+                                  "confirmation": .string(fields.confirmation)])
+        case .changeServer: return (.changeServer, [:])
+        case .login(let email, let password): return (.login, ["email": .string(email), "password": .string(password)])
+        case .reload: return (.reload, [:])
+        case .logout: return (.logout, [:])
+        case .search(let query): return (.search, ["query": .string(query)])
+        case .sort(let by): return (.sort, ["by": .string(by.rawValue)])
+        case .layout(let layout): return (.layout, ["as": .string(layout.rawValue)])
+        case .select(let id): return (.select, ["id": .optional(id)])
+        case .filter(let finished, let downloaded):
+            var arguments: [String: JSONValue] = [:]
+            if let finished { arguments["finished"] = finished.map(JSONValue.bool) ?? .null }
+            if let downloaded { arguments["downloaded"] = .bool(downloaded) }
+            return (.filter, arguments)
+        case .confirmPairing(let accept): return (.confirmPairing, ["accept": .bool(accept)])
+        case .closePairing: return (.closePairing, [:])
+        case .showNewCode: return (.showNewCode, [:])
+        case .revokeDevice(let id): return (.revokeDevice, ["id": .string(id)])
+        case .play(let bookID): return (.play, ["bookId": .string(bookID)])
+        case .pause: return (.pause, [:])
+        case .resume: return (.resume, [:])
+        case .stop: return (.stop, [:])
+        case .seek(let position): return (.seek, ["positionMs": number(position)])
+        case .skip(let seconds): return (.skip, ["seconds": number(seconds)])
+        case .chapter(let index): return (.chapter, ["index": number(index)])
+        case .rate(let value): return (.rate, ["value": .number(value)])
+        case .volume(let value): return (.volume, ["value": .number(value)])
+        case .boost(let decibels): return (.boost, ["db": .number(decibels)])
+        case .sleepTimer(nil): return (.sleepTimer, ["off": true])
+        case .sleepTimer(.endOfChapter?): return (.sleepTimer, ["endOfChapter": true])
+        case .sleepTimer(.minutes(let minutes)?): return (.sleepTimer, ["minutes": number(minutes)])
+        case .markFinished(let bookID, let finished): return (.markFinished, ["bookId": .string(bookID), "finished": .bool(finished)])
+        case .takeOffer: return (.takeOffer, [:])
+        case .preferences: return (.preferences, [:])
+        case .setPreferences(let request):
+            var arguments: [String: JSONValue] = [:]
+            let change = request.change
+            if let speed = change.defaultPlaybackSpeed { arguments["defaultPlaybackSpeed"] = .number(speed) }
+            if let forward = change.skipForwardSeconds { arguments["defaultSkipForwardSec"] = number(forward) }
+            if let back = change.skipBackwardSeconds { arguments["defaultSkipBackwardSec"] = number(back) }
+            if let minutes = change.sleepTimerMinutes { arguments["defaultSleepTimerMin"] = number(minutes) }
+            if request.sleepOff { arguments["defaultSleepTimerMin"] = .null }
+            if let boost = change.volumeBoostDb { arguments["defaultVolumeBoostDb"] = .number(boost) }
+            if let even = request.evenLoudness { arguments["evenLoudness"] = .bool(even) }
+            return (.setPreferences, arguments)
+        case .download(let bookID): return (.download, ["bookId": .string(bookID)])
+        case .pauseDownload(let bookID): return (.pauseDownload, ["bookId": .string(bookID)])
+        case .resumeDownload(let bookID): return (.resumeDownload, ["bookId": .string(bookID)])
+        case .cancelDownload(let bookID): return (.cancelDownload, ["bookId": .string(bookID)])
+        case .removeDownload(let bookID): return (.removeDownload, ["bookId": .string(bookID)])
+        case .pauseDownloads: return (.pauseDownloads, [:])
+        case .resumeDownloads: return (.resumeDownloads, [:])
+        case .removeDownloads: return (.removeDownloads, [:])
+        }
+    }
+
+    /// The player's intent, for a player command (nil for the others).
+    public var playerIntent: PlayerModel.Intent? {
+        switch self {
+        case .play(let bookID): .play(bookID: bookID)
+        case .pause: .pause
+        case .resume: .resume
+        case .stop: .stop
+        case .seek(let position): .seek(position)
+        case .skip(let seconds): .skip(seconds: seconds)
+        case .chapter(let index): .chapter(index)
+        case .rate(let value): .rate(value)
+        case .volume(let value): .volume(value)
+        case .boost(let decibels): .boost(decibels)
+        case .sleepTimer(let timer): .sleep(timer)
+        case .markFinished(let bookID, let finished): .markFinished(bookID: bookID, finished: finished)
+        case .takeOffer: .takeOffer
+        default: nil
+        }
+    }
+
+    /// The downloads' intent, for a download command (nil for the others).
+    public var downloadsIntent: DownloadsModel.Intent? {
+        switch self {
+        case .download(let bookID): .download(bookID: bookID)
+        case .pauseDownload(let bookID): .pause(bookID: bookID)
+        case .resumeDownload(let bookID): .resume(bookID: bookID)
+        case .cancelDownload(let bookID): .cancel(bookID: bookID)
+        case .removeDownload(let bookID): .remove(bookID: bookID)
+        case .pauseDownloads: .pauseAll
+        case .resumeDownloads: .resumeAll
+        case .removeDownloads: .removeAll
+        default: nil
+        }
+    }
+
+    private static func adminFields(_ arguments: [String: JSONValue]) -> AdminFields {
+        var first = arguments["firstName"]?.stringValue ?? ""
+        var last = arguments["lastName"]?.stringValue ?? ""
+        if let name = arguments["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), first.isEmpty, last.isEmpty {
+            if let space = name.lastIndex(of: " ") {
+                first = String(name[..<space]).trimmingCharacters(in: .whitespaces)
+                last = String(name[name.index(after: space)...])
+            } else {
+                first = name
+            }
+        }
+        let password = arguments["password"]?.stringValue ?? ""
+        return AdminFields(firstName: first, lastName: last, email: arguments["email"]?.stringValue ?? "", password: password,
+                           confirmation: arguments["confirmation"]?.stringValue ?? password)
+    }
+
+    /// What `setPreferences` asks for: nil when a field is unknown, of the
+    /// wrong type or out of range, or none is given.
+    private static func preferencesChange(_ arguments: [String: JSONValue]) -> PreferencesChange? {
+        let known: Set = ["defaultPlaybackSpeed", "defaultSkipForwardSec", "defaultSkipBackwardSec", "defaultSleepTimerMin",
+                          "defaultVolumeBoostDb", "evenLoudness"]
+        guard !arguments.isEmpty, Set(arguments.keys).isSubset(of: known) else { return nil }
+        var request = PreferencesChange(change: AccountPreferencesChange())
+        func number(_ key: String, in range: ClosedRange<Double>) -> Double?? {
+            guard let value = arguments[key] else { return .some(nil) }
+            guard let number = value.numberValue, number.isFinite, range.contains(number) else { return nil }
+            return .some(number)
+        }
+        func whole(_ key: String, in range: ClosedRange<Int>) -> Int?? {
+            guard let number = number(key, in: Double(range.lowerBound)...Double(range.upperBound)) else { return nil }
+            guard let value = number else { return .some(nil) }
+            return value.rounded() == value ? .some(Int(value)) : nil
+        }
+        guard let speed = number("defaultPlaybackSpeed", in: PlaybackSettings.rateRange),
+              let forward = whole("defaultSkipForwardSec", in: PlaybackSettings.skipRange),
+              let back = whole("defaultSkipBackwardSec", in: PlaybackSettings.skipRange),
+              let boost = number("defaultVolumeBoostDb", in: ListeningRules.boostRange) else { return nil }
+        request.change.defaultPlaybackSpeed = speed
+        request.change.skipForwardSeconds = forward
+        request.change.skipBackwardSeconds = back
+        request.change.volumeBoostDb = boost
+        if let sleep = arguments["defaultSleepTimerMin"] {
+            if case .null = sleep {
+                request.sleepOff = true
+            } else {
+                guard let minutes = whole("defaultSleepTimerMin", in: PlaybackSettings.sleepTimerRange), let minutes else { return nil }
+                request.change.sleepTimerMinutes = minutes
+            }
+        }
+        if let value = arguments["evenLoudness"] {
+            guard let on = value.boolValue else { return nil }
+            request.evenLoudness = on
+        }
+        return request
+    }
+}

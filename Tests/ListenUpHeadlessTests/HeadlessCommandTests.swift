@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import ListenUpCore
+@testable import ListenUpHeadless
+
+/// The headless commands as one `Codable` enum: every action reads into its
+/// case and writes back to the same command; what is not a command says why.
+@Suite("Headless commands")
+struct HeadlessCommandTests {
+    /// One well-formed line per action.
+    static let lines: [HeadlessCommand.Action: String] = [
+        .quit: #"{"action":"quit"}"#,
+        .openPairing: #"{"action":"openPairing"}"#,
+        .connect: #"{"action":"connect","url":"http://127.0.0.1:9"}"#,
+        .pick: #"{"action":"pick","id":"lib-den"}"#,
+        .setupAdmin: #"{"action":"setupAdmin","name":"Ada King Lovelace","email":"ada@example.com","password":"analytical-engine"}"#,
+        .changeServer: #"{"action":"changeServer"}"#,
+        .login: #"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#,
+        .reload: #"{"action":"reload"}"#,
+        .logout: #"{"action":"logout"}"#,
+        .search: #"{"action":"search","query":"dune"}"#,
+        .sort: #"{"action":"sort","by":"recentlyAdded"}"#,
+        .layout: #"{"action":"layout","as":"list"}"#,
+        .select: #"{"action":"select","id":"book-1"}"#,
+        .filter: #"{"action":"filter","finished":null,"downloaded":true}"#,
+        .confirmPairing: #"{"action":"confirmPairing","accept":true}"#,
+        .closePairing: #"{"action":"closePairing"}"#,
+        .showNewCode: #"{"action":"showNewCode"}"#,
+        .revokeDevice: #"{"action":"revokeDevice","id":"device-1"}"#,
+        .play: #"{"action":"play","bookId":"book-1"}"#,
+        .pause: #"{"action":"pause"}"#,
+        .resume: #"{"action":"resume"}"#,
+        .stop: #"{"action":"stop"}"#,
+        .seek: #"{"action":"seek","positionMs":16500}"#,
+        .skip: #"{"action":"skip","seconds":-30}"#,
+        .chapter: #"{"action":"chapter","index":2}"#,
+        .rate: #"{"action":"rate","value":1.25}"#,
+        .volume: #"{"action":"volume","value":0.5}"#,
+        .boost: #"{"action":"boost","db":6}"#,
+        .sleepTimer: #"{"action":"sleepTimer","minutes":15}"#,
+        .markFinished: #"{"action":"markFinished","bookId":"book-1","finished":false}"#,
+        .takeOffer: #"{"action":"takeOffer"}"#,
+        .preferences: #"{"action":"preferences"}"#,
+        .setPreferences: #"{"action":"setPreferences","defaultPlaybackSpeed":1.5,"defaultSleepTimerMin":null,"evenLoudness":true}"#,
+        .download: #"{"action":"download","bookId":"book-1"}"#,
+        .pauseDownload: #"{"action":"pauseDownload","bookId":"book-1"}"#,
+        .resumeDownload: #"{"action":"resumeDownload","bookId":"book-1"}"#,
+        .cancelDownload: #"{"action":"cancelDownload","bookId":"book-1"}"#,
+        .removeDownload: #"{"action":"removeDownload","bookId":"book-1"}"#,
+        .pauseDownloads: #"{"action":"pauseDownloads"}"#,
+        .resumeDownloads: #"{"action":"resumeDownloads"}"#,
+        .removeDownloads: #"{"action":"removeDownloads"}"#,
+    ]
+
+    @Test func everyActionReadsIntoItsCaseAndWritesBackTheSameCommand() throws {
+        #expect(Set(Self.lines.keys) == Set(HeadlessCommand.Action.allCases), "a line for every action")
+        for (action, line) in Self.lines {
+            let command = try HeadlessCommand.decode(line: line).get()
+            #expect(command.action == action, "\(line)")
+            let written = String(decoding: try JSONEncoder().encode(command), as: UTF8.self)
+            #expect(HeadlessCommand.decode(line: written) == .success(command), "\(line) → \(written)")
+        }
+    }
+
+    @Test func argumentsAreTyped() throws {
+        #expect(try HeadlessCommand.decode(line: Self.lines[.setupAdmin] ?? "").get()
+            == .setupAdmin(.init(firstName: "Ada King", lastName: "Lovelace", email: "ada@example.com",
+                                 password: "analytical-engine", confirmation: "analytical-engine")))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.filter] ?? "").get() == .filter(finished: .some(nil), downloaded: true))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"filter","finished":false}"#).get() == .filter(finished: false, downloaded: nil))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"select","id":null}"#).get() == .select(id: nil))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"connect"}"#).get() == .connect(url: ""))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"sleepTimer","endOfChapter":true}"#).get() == .sleepTimer(.endOfChapter))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"sleepTimer","off":true,"minutes":5}"#).get() == .sleepTimer(nil))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"markFinished","bookId":"b"}"#).get() == .markFinished(bookID: "b", finished: true))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.seek] ?? "").get().playerIntent == .seek(16_500))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.cancelDownload] ?? "").get().downloadsIntent == .cancel(bookID: "book-1"))
+        #expect(HeadlessCommand.reload.playerIntent == nil && HeadlessCommand.pause.downloadsIntent == nil)
+    }
+
+    @Test func whatIsNotACommandSaysWhy() {
+        #expect(HeadlessCommand.decode(line: "oops") == .failure(.notAnObject))
+        #expect(HeadlessCommand.decode(line: "[1]") == .failure(.notAnObject))
+        #expect(HeadlessCommand.decode(line: #"{"action":7}"#) == .failure(.noAction))
+        #expect(HeadlessCommand.decode(line: #"{"action":""}"#) == .failure(.noAction))
+        #expect(HeadlessCommand.decode(line: #"{"action":"teleport"}"#) == .failure(.unknownAction("teleport")))
+        #expect(HeadlessCommand.decode(line: #"{"action":"seek","positionMs":1e300}"#) == .failure(.badArguments(.seek)),
+                "out of range, not a crash")
+        #expect(HeadlessCommand.decode(line: #"{"action":"sort","by":"colour"}"#) == .failure(.badArguments(.sort)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"filter","finished":true,"downloaded":"x"}"#) == .failure(.badArguments(.filter)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"setPreferences","defaultSkipForwardSec":4}"#)
+            == .failure(.badArguments(.setPreferences)))
+    }
+}
