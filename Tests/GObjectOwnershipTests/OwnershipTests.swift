@@ -100,7 +100,7 @@ struct OwnershipTests {
     @Test func aContextReachesItsTargetWeaklyAndIsFreedByItsDestroyNotify() {
         var target: Target? = Target()
         let data = CallbackContext.retained(target!)
-        weak var box = Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue()
+        weak let box = Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue()
         #expect(CallbackContext.target(of: data, as: Target.self) === target)
         #expect(CallbackContext.target(of: data, as: Counts.self) == nil, "another type is not it")
         target = nil
@@ -114,7 +114,7 @@ struct OwnershipTests {
         let object = Self.make(g_object_get_type())
         let target = Target()
         let data = CallbackContext.retained(target)
-        weak var box = Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue()
+        weak let box = Unmanaged<CallbackContext>.fromOpaque(data).takeUnretainedValue()
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _, _ in }
         g_signal_connect_data(object, "notify", unsafeBitCast(handler, to: GCallback.self), data,
                               { data, _ in CallbackContext.release(data) }, GConnectFlags(rawValue: 0))
