@@ -42,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "GtkBridge",
-            dependencies: ["CAdwaita", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAdwaita", "GObjectOwnership", .product(name: "Logging", package: "swift-log")]
         ),
         // gettext's header (the functions are in glibc).
         .systemLibrary(name: "CGettext"),
@@ -57,10 +57,15 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
-        .target(name: "Keyring", dependencies: ["CLibSecret"]),
+        .target(name: "Keyring", dependencies: ["CLibSecret", "GObjectOwnership"]),
         // GIO's GSettings (no GTK): the app's settings under the schema in data/.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "GSettings", dependencies: ["CGio"]),
+        // The one way the app owns GObjects and GStreamer objects
+        // (OwnedReference) and hands `self` to C callbacks (CallbackContext):
+        // on untyped pointers, so every module can use it whichever C
+        // umbrella (CAdwaita, CGio, CGStreamer, CAvahi…) it sees GLib through.
+        .target(name: "GObjectOwnership", dependencies: ["CGio"]),
+        .target(name: "GSettings", dependencies: ["CGio", "GObjectOwnership"]),
         // Avahi (avahi-client with avahi-glib): ListenUp servers on the LAN.
         .systemLibrary(
             name: "CAvahi",
@@ -69,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "LANDiscovery",
-            dependencies: ["CAvahi", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAvahi", "GObjectOwnership", .product(name: "Logging", package: "swift-log")]
         ),
         // GStreamer: the audio engine (playbin, scaletempo, souphttpsrc), opened
         // with dlopen on first play, not linked (start-ups that never play do
@@ -86,12 +91,12 @@ let package = Package(
         // The GStreamer engine behind the core's PlaybackEngine: no GTK.
         .target(
             name: "Playback",
-            dependencies: ["CGStreamer", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CGStreamer", "GObjectOwnership", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
         ),
         // The desktop's media controls: MPRIS over GDBus, on a thread of its own.
         .target(
             name: "MPRIS",
-            dependencies: ["CGio", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CGio", "GObjectOwnership", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
         ),
         // The kRPC wire contract of today's ListenUp server (v0.9, Kotlin): the
         // kRPC envelope, AppResult / RpcEvent / AppError, sync frames and the DTOs
@@ -264,6 +269,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
+        .testTarget(name: "GObjectOwnershipTests", dependencies: ["GObjectOwnership", "CGio"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),

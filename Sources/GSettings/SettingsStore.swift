@@ -1,5 +1,6 @@
 internal import CGio
 import Foundation
+import GObjectOwnership
 
 /// Why a settings schema could not be opened.
 public enum SettingsStoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -53,7 +54,8 @@ public final class SettingsStore: @unchecked Sendable {
     /// otherwise. The app says so once.
     public let keyfileWithoutSessionBus: String?
 
-    private let settings: UnsafeMutablePointer<CGio.GSettings>
+    private let owned: OwnedReference<UnsafeMutablePointer<CGio.GSettings>>
+    private var settings: UnsafeMutablePointer<CGio.GSettings> { owned.pointer }
     private let schema: OpaquePointer
     private let lock = NSLock()
 
@@ -82,16 +84,17 @@ public final class SettingsStore: @unchecked Sendable {
             throw SettingsStoreError.schemaNotFound(id: schemaID, searched: extraSchemaDirectories)
         }
         var keyfileForLackOfBus: String?
+        // Each a reference of its own (a new backend, or GLib's default).
         let chosen: UnsafeMutablePointer<GSettingsBackend>? = switch backend {
         case .default: Self.defaultBackend(noBusKeyfile: &keyfileForLackOfBus)
         case .keyfile(let path): g_keyfile_settings_backend_new(path, "/", nil)
         case .memory: g_memory_settings_backend_new()
         }
         // nil means GLib's default backend, which is then the one in use.
-        let inUse = chosen ?? g_settings_backend_get_default()
-        backendName = inUse.map(Self.typeName) ?? "unknown"
-        settings = g_settings_new_full(found, inUse, nil)
-        if let inUse { g_object_unref(inUse) }
+        let inUse = OwnedReference(taking: chosen ?? g_settings_backend_get_default())
+        backendName = inUse.map { Self.typeName($0.pointer) } ?? "unknown"
+        // GSettings keeps a reference to the backend of its own.
+        owned = OwnedReference(taking: g_settings_new_full(found, inUse?.pointer, nil))
         schema = found
         self.schemaID = schemaID
         schemaDirectory = foundIn
@@ -100,8 +103,8 @@ public final class SettingsStore: @unchecked Sendable {
 
     deinit {
         g_settings_sync()
-        g_object_unref(UnsafeMutableRawPointer(settings))
         g_settings_schema_unref(schema)
+        // `owned` lets the settings object go after this.
     }
 
     /// GLib's default backend, unless it cannot keep what is written: then
@@ -113,10 +116,9 @@ public final class SettingsStore: @unchecked Sendable {
     /// every write); the second case is reported in `noBusKeyfile`.
     private static func defaultBackend(noBusKeyfile: inout String?) -> UnsafeMutablePointer<GSettingsBackend>? {
         if ProcessInfo.processInfo.environment["GSETTINGS_BACKEND"] != nil { return nil }
-        guard let standard = g_settings_backend_get_default() else { return nil }
-        defer { g_object_unref(standard) }
+        guard let standard = OwnedReference(taking: g_settings_backend_get_default()) else { return nil }
         let path = String(cString: g_get_user_config_dir()) + "/glib-2.0/settings/keyfile"
-        switch typeName(standard) {
+        switch typeName(standard.pointer) {
         case "GMemorySettingsBackend":
             return g_keyfile_settings_backend_new(path, "/", nil)
         case "DConfSettingsBackend" where !sessionBusAnswers():
@@ -132,11 +134,11 @@ public final class SettingsStore: @unchecked Sendable {
     /// runtime directory's `bus` socket, then X11 autolaunch.
     private static func sessionBusAnswers() -> Bool {
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        // A reference of its own, let go at once: only the answer matters.
+        guard OwnedReference(taking: g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)) != nil else {
             g_error_free(error)
             return false
         }
-        g_object_unref(UnsafeMutableRawPointer(bus))
         return true
     }
 

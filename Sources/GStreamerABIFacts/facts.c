@@ -10,12 +10,13 @@ long long listenup_gst_abi_fact(const char *name) {
     FACT(GST_STATE_CHANGE_FAILURE) FACT(GST_STATE_CHANGE_SUCCESS) FACT(GST_STATE_CHANGE_ASYNC) FACT(GST_STATE_CHANGE_NO_PREROLL)
     FACT(GST_MESSAGE_EOS) FACT(GST_MESSAGE_ERROR) FACT(GST_MESSAGE_BUFFERING) FACT(GST_MESSAGE_STATE_CHANGED)
     FACT(GST_MESSAGE_APPLICATION) FACT(GST_MESSAGE_ASYNC_DONE) FACT(GST_MESSAGE_STREAM_START)
+    FACT(GST_BUS_DROP) FACT(GST_BUS_PASS)
     FACT(GST_FORMAT_TIME) FACT(GST_SEEK_TYPE_NONE) FACT(GST_SEEK_TYPE_SET) FACT(GST_SEEK_FLAG_FLUSH) FACT(GST_SEEK_FLAG_ACCURATE)
     FACT(GST_RESOURCE_ERROR_NOT_FOUND) FACT(GST_RESOURCE_ERROR_NOT_AUTHORIZED)
     FACT(sizeof(GstMiniObject)) FACT(offsetof(GstMiniObject, refcount)) FACT(offsetof(GstMiniObject, priv_pointer))
     FACT(offsetof(GstMessage, type)) FACT(offsetof(GstMessage, timestamp)) FACT(offsetof(GstMessage, src))
     FACT(offsetof(GstMessage, seqnum))
-    FACT(sizeof(GstClockTime)) FACT(sizeof(GstState)) FACT(sizeof(GstMessageType)) FACT(sizeof(GstSeekFlags))
+    FACT(sizeof(GstClockTime)) FACT(sizeof(GstState)) FACT(sizeof(GstMessageType)) FACT(sizeof(GstSeekFlags)) FACT(sizeof(GstBusSyncReply))
 #undef FACT
     return -1;
 }

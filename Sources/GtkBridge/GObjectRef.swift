@@ -1,8 +1,9 @@
 import CAdwaita
+import GObjectOwnership
 
-/// An owning reference to a GObject instance: the one way the app holds a
-/// GObject it must keep or release (no raw `g_object_ref`/`g_object_unref`
-/// outside this module).
+/// An owning reference to a GObject instance on the GTK side: GObjectOwnership's
+/// `OwnedReference` (the one way the app holds a GObject it must keep or
+/// release), typed with a GtkBridge pointer and kept off other threads.
 ///
 /// The initialiser label says who owns what: `init(taking:)` takes over a
 /// reference the caller already holds (a constructor's result, a
@@ -12,40 +13,44 @@ import CAdwaita
 /// may be released right after its last use, so hand the object over
 /// (append it to a parent, set it on a widget) before that use ends.
 ///
-/// Threading: GObject reference counting is atomic, so releasing from any thread
-/// is safe for the count itself; but the last reference to a *widget* must go on
-/// the GTK thread, which is why owners of `GObjectRef`s are `@MainActor` types.
+/// Threading: not `Sendable`. The count itself is atomic, but the last
+/// reference to a *widget* must go on the GTK thread, which is why owners
+/// of `GObjectRef`s are `@MainActor` types (the `OwnedReference` inside
+/// never leaves this value).
 public final class GObjectRef<Pointer: GPointer> {
     /// The referenced instance. Valid for as long as this value lives.
     public let pointer: Pointer
+    private let owned: OwnedReference<UnsafeMutableRawPointer>
 
     /// Takes over the caller's reference, sinking it first if it is floating.
     /// - Parameter pointer: a freshly created or transferred-full instance.
     public init(taking pointer: Pointer) {
         self.pointer = pointer
-        if g_object_is_floating(pointer.rawPointer) != 0 {
-            g_object_ref_sink(pointer.rawPointer)
-        }
+        owned = OwnedReference(taking: pointer.rawPointer)
     }
 
     /// Adds a reference of its own to an instance somebody else owns.
     public init(borrowing pointer: Pointer) {
         self.pointer = pointer
-        g_object_ref(pointer.rawPointer)
+        owned = OwnedReference(borrowing: pointer.rawPointer)
+    }
+
+    fileprivate init(pointer: Pointer, owned: OwnedReference<UnsafeMutableRawPointer>) {
+        self.pointer = pointer
+        self.owned = owned
     }
 
     /// The instance with one more reference, for a C function that takes
     /// over the reference it is given ("transfer full" parameters, such as
     /// the model of `gtk_no_selection_new`).
     public func newReference() -> Pointer {
-        g_object_ref(pointer.rawPointer)
+        _ = owned.newReference()
         return pointer
     }
-
-    deinit {
-        g_object_unref(pointer.rawPointer)
-    }
 }
+
+@available(*, unavailable)
+extension GObjectRef: Sendable {}
 
 /// A weak reference to a GObject: tells whether the instance is still alive
 /// without keeping it so.
@@ -62,18 +67,16 @@ public final class GWeakObject {
     /// The instance, held strongly for as long as the result lives, or nil
     /// once it has been finalised.
     public func strongReference() -> GObjectRef<UnsafeMutableRawPointer>? {
+        // `g_weak_ref_get` returns a reference of its own, which the
+        // GObjectRef takes over without sinking: a floating object (a widget
+        // not yet given to a parent) stays floating, for its parent to sink.
         guard let strong = g_weak_ref_get(storage) else { return nil }
-        // `g_weak_ref_get` added a reference; the GObjectRef adds its own
-        // (never sinking: a floating object stays floating) and this one goes.
-        defer { g_object_unref(strong) }
-        return GObjectRef(borrowing: strong)
+        return GObjectRef(pointer: strong, owned: OwnedReference(taking: strong, sinkingFloating: false))
     }
 
     /// Whether the instance is still alive.
     public var isAlive: Bool {
-        guard let strong = g_weak_ref_get(storage) else { return false }
-        g_object_unref(strong)
-        return true
+        strongReference() != nil
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import CLibSecret
 import Dispatch
 import Foundation
+import GObjectOwnership
 
 /// Why the keyring could not do what was asked.
 public enum KeyringError: Error, Equatable, Sendable {
@@ -65,18 +66,19 @@ public struct Keyring: Sendable {
         let timeout = timeout
         let outcome: Result<T, KeyringError> = await withCheckedContinuation { continuation in
             Self.queue.async {
-                let cancellable = g_cancellable_new()
-                // GCancellable is thread-safe; pass its address to the timer.
-                let address = Int(bitPattern: cancellable)
+                // GCancellable is thread-safe; the timer holds a reference of
+                // its own, so a timer that fires as the call ends cancels a
+                // live object, never a freed one.
+                let made: UnsafeMutablePointer<GCancellable>? = g_cancellable_new()
+                let cancellable = OwnedReference(taking: made)
                 let timer = DispatchWorkItem {
-                    g_cancellable_cancel(UnsafeMutablePointer<GCancellable>(bitPattern: address))
+                    if let cancellable { g_cancellable_cancel(cancellable.pointer) }
                 }
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
                 var error: UnsafeMutablePointer<GError>?
-                let value = call(cancellable, &error)
+                let value = call(cancellable?.pointer, &error)
                 timer.cancel()
-                g_object_unref(cancellable)
                 if let error {
                     let message = String(cString: error.pointee.message)
                     g_error_free(error)

@@ -1,5 +1,6 @@
 import CAvahi
 import Foundation
+import GObjectOwnership
 import Logging
 
 /// Announces one DNS-SD service through Avahi (an entry group), renaming it
@@ -8,7 +9,10 @@ import Logging
 ///
 /// `@unchecked Sendable`: the Avahi objects and `name` are touched only on the
 /// advertiser's thread; `stop()` only schedules work onto it through the
-/// (thread-safe) GLib context.
+/// (thread-safe) GLib context. Avahi reaches the advertiser through a
+/// `CallbackContext`; Avahi takes no destroy notify, so the thread releases
+/// it after `avahi_client_free`, past which no callback of the client or
+/// its entry group can come.
 public final class ServiceAdvertiser: @unchecked Sendable {
     private var name: String
     private let type: String
@@ -21,6 +25,8 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     private var poll: OpaquePointer?
     private var client: OpaquePointer?
     private var group: OpaquePointer?
+    /// The user data of Avahi's callbacks (the client's, the group's).
+    private var callbackContext: UnsafeMutableRawPointer?
 
     /// - Parameters:
     ///   - name: the service instance name.
@@ -65,16 +71,20 @@ public final class ServiceAdvertiser: @unchecked Sendable {
             g_main_context_push_thread_default(context)
             poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)
             var error: Int32 = 0
+            let callbackContext = CallbackContext.retained(self)
+            self.callbackContext = callbackContext
             client = avahi_client_new(avahi_glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
-                guard let data else { return }
-                Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeUnretainedValue().clientChanged(client, state)
-            }, Unmanaged.passUnretained(self).toOpaque(), &error)
+                CallbackContext.target(of: data, as: ServiceAdvertiser.self)?.clientChanged(client, state)
+            }, callbackContext, &error)
             if client == nil { logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(String(cString: avahi_strerror(error)))"]) }
             g_main_loop_run(loop)
             if let group { avahi_entry_group_free(group) }
             group = nil
             if let client { avahi_client_free(client) }
             client = nil
+            // No callback can come now: the context is Avahi's no longer.
+            CallbackContext.release(callbackContext)
+            self.callbackContext = nil
             if let poll { avahi_glib_poll_free(poll) }
             poll = nil
             g_main_context_pop_thread_default(context)
@@ -85,13 +95,12 @@ public final class ServiceAdvertiser: @unchecked Sendable {
 
     /// Withdraws the service and stops.
     public func stop() {
-        let box = Unmanaged.passRetained(self).toOpaque()
+        // Keeps the context (not the advertiser) until GLib has run or
+        // dropped the call; a loop already gone has nothing to quit.
         g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            guard let data else { return 0 }
-            let advertiser = Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeRetainedValue()
-            g_main_loop_quit(advertiser.loop)
+            if let advertiser = CallbackContext.target(of: data, as: ServiceAdvertiser.self) { g_main_loop_quit(advertiser.loop) }
             return 0
-        }, box, nil)
+        }, CallbackContext.retained(self), CallbackContext.destroyNotify)
     }
 
     private func clientChanged(_ client: OpaquePointer?, _ state: AvahiClientState) {
@@ -111,9 +120,9 @@ public final class ServiceAdvertiser: @unchecked Sendable {
         guard let client else { return }
         if group == nil {
             group = avahi_entry_group_new(client, { _, state, data in
-                guard let data, state == AVAHI_ENTRY_GROUP_COLLISION else { return }
-                Unmanaged<ServiceAdvertiser>.fromOpaque(data).takeUnretainedValue().collided()
-            }, Unmanaged.passUnretained(self).toOpaque())
+                guard state == AVAHI_ENTRY_GROUP_COLLISION else { return }
+                CallbackContext.target(of: data, as: ServiceAdvertiser.self)?.collided()
+            }, callbackContext)
         }
         guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
         var list: UnsafeMutablePointer<AvahiStringList>?

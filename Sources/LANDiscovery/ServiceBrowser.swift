@@ -1,5 +1,6 @@
 import CAvahi
 import Foundation
+import GObjectOwnership
 import Logging
 
 /// A DNS-SD service found on the local network and resolved.
@@ -75,7 +76,10 @@ public enum ServiceBrowser {
 /// `@unchecked Sendable`: everything mutable is touched only on the session's
 /// own thread (Avahi callbacks, start and teardown run there); `stop()` only
 /// schedules work onto that thread through the GLib context, which is
-/// thread-safe.
+/// thread-safe. Avahi reaches the session through one `CallbackContext`
+/// (client, browser and resolvers); Avahi takes no destroy notify, so
+/// `close()` releases it after `avahi_client_free`, which frees the
+/// browser and every resolver: no callback can come after it.
 private final class BrowseSession: @unchecked Sendable {
     let type: String
     let interface: AvahiIfIndex
@@ -86,6 +90,8 @@ private final class BrowseSession: @unchecked Sendable {
     private var poll: OpaquePointer?
     private var client: OpaquePointer?
     private var browser: OpaquePointer?
+    /// The user data of every Avahi callback of this session.
+    private var me: UnsafeMutableRawPointer?
     /// Resolved instances by (interface, protocol, name).
     private var instances: [String: DiscoveredService] = [:]
     /// What was last reported for each identity.
@@ -120,24 +126,22 @@ private final class BrowseSession: @unchecked Sendable {
 
     /// Ends the browse from any thread.
     func stop() {
-        let box = Unmanaged.passRetained(self).toOpaque()
+        // Keeps the context (not the session) until GLib has run or dropped
+        // the call; a session already gone has nothing to quit.
         g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            guard let data else { return 0 }
-            let session = Unmanaged<BrowseSession>.fromOpaque(data).takeRetainedValue()
-            g_main_loop_quit(session.loop)
+            if let session = CallbackContext.target(of: data, as: BrowseSession.self) { g_main_loop_quit(session.loop) }
             return 0
-        }, box, nil)
+        }, CallbackContext.retained(self), CallbackContext.destroyNotify)
     }
-
-    private var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     private func open() {
         poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)
         var error: Int32 = 0
+        let callbackContext = CallbackContext.retained(self)
+        me = callbackContext
         client = avahi_client_new(avahi_glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
-            guard let data else { return }
-            Unmanaged<BrowseSession>.fromOpaque(data).takeUnretainedValue().clientChanged(client, state)
-        }, me, &error)
+            CallbackContext.target(of: data, as: BrowseSession.self)?.clientChanged(client, state)
+        }, callbackContext, &error)
         if client == nil {
             report(.unavailable(reason: String(cString: avahi_strerror(error))))
         }
@@ -149,6 +153,9 @@ private final class BrowseSession: @unchecked Sendable {
         // Freeing the client frees its resolvers too.
         if let client { avahi_client_free(client) }
         client = nil
+        // No callback can come now: the context is Avahi's no longer.
+        CallbackContext.release(me)
+        me = nil
         if let poll { avahi_glib_poll_free(poll) }
         poll = nil
         continuation.finish()
@@ -172,9 +179,7 @@ private final class BrowseSession: @unchecked Sendable {
             guard browser == nil, let client else { return }
             browser = avahi_service_browser_new(client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(0), {
                 _, interface, proto, event, name, type, domain, _, data in
-                guard let data else { return }
-                Unmanaged<BrowseSession>.fromOpaque(data).takeUnretainedValue()
-                    .browsed(interface, proto, event, name, type, domain)
+                CallbackContext.target(of: data, as: BrowseSession.self)?.browsed(interface, proto, event, name, type, domain)
             }, me)
             if browser == nil {
                 report(.unavailable(reason: String(cString: avahi_strerror(avahi_client_errno(client)))))
@@ -200,7 +205,8 @@ private final class BrowseSession: @unchecked Sendable {
             let resolver = avahi_service_resolver_new(client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), {
                 resolver, interface, proto, event, name, _, _, host, address, port, txt, _, data in
                 defer { avahi_service_resolver_free(resolver) }
-                guard let data, event == AVAHI_RESOLVER_FOUND, let name, let host, let address else { return }
+                guard event == AVAHI_RESOLVER_FOUND, let name, let host, let address,
+                      let session = CallbackContext.target(of: data, as: BrowseSession.self) else { return }
                 var printed = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
                 avahi_address_snprint(&printed, printed.count, address)
                 var entries: [[UInt8]] = []
@@ -216,8 +222,7 @@ private final class BrowseSession: @unchecked Sendable {
                                                 address: String(decoding: printed.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
                                                 port: Int(port),
                                                 txt: ListenUpTXTRecord(entries: entries.reversed()))
-                Unmanaged<BrowseSession>.fromOpaque(data).takeUnretainedValue()
-                    .resolved(key: BrowseSession.key(interface, proto, String(cString: name)), service)
+                session.resolved(key: BrowseSession.key(interface, proto, String(cString: name)), service)
             }, me)
             if resolver == nil {
                 logger.debug("Could not resolve a service", metadata: ["name": "\(String(cString: name))"])

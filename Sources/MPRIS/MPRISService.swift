@@ -1,5 +1,6 @@
 import CGio
 import Foundation
+import GObjectOwnership
 import ListenUpCore
 import Logging
 
@@ -7,8 +8,11 @@ import Logging
 ///
 /// `@unchecked Sendable`: the GDBus objects are made, used and freed on the
 /// service's thread, except the connection's signal emission (GDBus
-/// connections are thread-safe); the state the thread answers from and the
-/// handles other threads touch (`connection`, `loop`) are behind `lock`.
+/// connections are thread-safe; an emitter holds its own reference to the
+/// connection, so the thread's teardown cannot free it under it); the state
+/// the thread answers from and the handles other threads touch
+/// (`connection`, `loop`) are behind `lock`. GDBus reaches the service
+/// through `CallbackContext`s, released by GDBus's destroy notifies.
 final class MPRISService: @unchecked Sendable {
     struct Commands: Sendable {
         var send: @Sendable (PlayerModel.Intent) -> Void
@@ -27,7 +31,7 @@ final class MPRISService: @unchecked Sendable {
     private let lock = NSLock()
     private var state = MediaState()
     private var stateTaken = ContinuousClock.now
-    private var connection: OpaquePointer?
+    private var connection: OwnedReference<OpaquePointer>?
     private var loop: OpaquePointer?
     private var owned: String?
     private var thread: Thread?
@@ -63,7 +67,7 @@ final class MPRISService: @unchecked Sendable {
     // MARK: State (main actor → D-Bus thread)
 
     func update(_ new: MediaState) {
-        let (old, connection) = lock.withLock { () -> (MediaState, OpaquePointer?) in
+        let (old, connection) = lock.withLock { () -> (MediaState, OwnedReference<OpaquePointer>?) in
             defer {
                 state = new
                 stateTaken = ContinuousClock.now
@@ -84,12 +88,12 @@ final class MPRISService: @unchecked Sendable {
         guard !changed.isEmpty else { return }
         let dictionary = Variant.dictionary(changed)
         let body = Variant.tuple([Variant.string(Self.playerInterface), dictionary, Variant.stringArray([])])
-        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, "org.freedesktop.DBus.Properties", "PropertiesChanged", body, nil)
+        g_dbus_connection_emit_signal(connection.pointer, nil, Self.objectPath, "org.freedesktop.DBus.Properties", "PropertiesChanged", body, nil)
     }
 
     func emitSeeked(_ position: Int64) {
         guard let connection = lock.withLock({ self.connection }) else { return }
-        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, Self.playerInterface, "Seeked",
+        g_dbus_connection_emit_signal(connection.pointer, nil, Self.objectPath, Self.playerInterface, "Seeked",
                                       Variant.tuple([g_variant_new_int64(gint64(position))]), nil)
     }
 
@@ -115,48 +119,51 @@ final class MPRISService: @unchecked Sendable {
             g_main_context_unref(context)
         }
         var error: UnsafeMutablePointer<GError>?
-        let bus: OpaquePointer?
+        let made: OpaquePointer?
         if let busAddress {
             let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                                              | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            bus = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error)
+            made = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error)
         } else {
-            bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+            made = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
         }
-        guard let bus else {
+        // Both return a reference of their own: the connection's owner.
+        guard let connection = OwnedReference(taking: made) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown"
             if let error { g_error_free(error) }
             logger.info("No D-Bus session bus: the desktop's media controls are off", metadata: ["reason": "\(reason)"])
             return
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let bus = connection.pointer
+        // Until the very end (the last `defer` to run): `bus` is used after
+        // `self.connection` lets its reference go.
+        defer { withExtendedLifetime(connection) {} }
         guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error), let interfaces = node.pointee.interfaces else {
             if let error { g_error_free(error) }
             logger.error("The MPRIS interface description is invalid")
             return
         }
         defer { g_dbus_node_info_unref(node) }
-        let me = Unmanaged.passUnretained(self).toOpaque()
         var vtable = GDBusInterfaceVTable()
         vtable.method_call = { _, _, _, interface, method, parameters, invocation, context in
-            guard let context, let interface, let method, let invocation else { return }
-            Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue()
-                .call(String(cString: interface), String(cString: method), parameters, invocation)
+            guard let interface, let method, let invocation, let service = CallbackContext.target(of: context, as: MPRISService.self) else { return }
+            service.call(String(cString: interface), String(cString: method), parameters, invocation)
         }
         vtable.get_property = { _, _, _, interface, property, _, context in
-            guard let context, let interface, let property else { return nil }
-            return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue()
-                .property(String(cString: interface), String(cString: property))
+            guard let interface, let property, let service = CallbackContext.target(of: context, as: MPRISService.self) else { return nil }
+            return service.property(String(cString: interface), String(cString: property))
         }
         vtable.set_property = { _, _, _, interface, property, value, _, context in
-            guard let context, let interface, let property, let value else { return 0 }
-            return Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue()
-                .set(String(cString: interface), String(cString: property), value) ? 1 : 0
+            guard let interface, let property, let value, let service = CallbackContext.target(of: context, as: MPRISService.self) else { return 0 }
+            return service.set(String(cString: interface), String(cString: property), value) ? 1 : 0
         }
         var registrations: [guint] = []
         var index = 0
         while let interface = interfaces[index] {
-            let id = g_dbus_connection_register_object(bus, Self.objectPath, interface, &vtable, me, nil, &error)
+            // GDBus releases the context when the object is unregistered
+            // (or when registering fails).
+            let id = g_dbus_connection_register_object(bus, Self.objectPath, interface, &vtable, CallbackContext.retained(self),
+                                                       CallbackContext.destroyNotify, &error)
             if id == 0 {
                 logger.error("Cannot export MPRIS", metadata: ["reason": "\(error.map { String(cString: $0.pointee.message) } ?? "")"])
                 if let error { g_error_free(error) }
@@ -169,7 +176,7 @@ final class MPRISService: @unchecked Sendable {
         defer { for id in registrations { g_dbus_connection_unregister_object(bus, id) } }
         guard let loop = g_main_loop_new(g_main_context_get_thread_default(), 0) else { return }
         lock.withLock {
-            self.connection = bus
+            self.connection = connection
             self.loop = loop
         }
         let owner = own(MPRISService.busName, on: bus)
@@ -187,15 +194,12 @@ final class MPRISService: @unchecked Sendable {
     /// Asks for `name`; when another instance has it, for
     /// `name.instance<pid>` (what the MPRIS spec asks of second instances).
     private func own(_ name: String, on bus: OpaquePointer) -> guint {
-        let context = Unmanaged.passUnretained(self).toOpaque()
         let acquired: GBusNameAcquiredCallback = { _, name, context in
-            guard let context, let name else { return }
-            let service = Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue()
+            guard let name, let service = CallbackContext.target(of: context, as: MPRISService.self) else { return }
             service.lock.withLock { service.owned = String(cString: name) }
         }
         let lost: GBusNameLostCallback = { connection, name, context in
-            guard let context, let connection, let name else { return }
-            let service = Unmanaged<MPRISService>.fromOpaque(context).takeUnretainedValue()
+            guard let connection, let name, let service = CallbackContext.target(of: context, as: MPRISService.self) else { return }
             let lostName = String(cString: name)
             guard lostName == MPRISService.busName else {
                 service.logger.warning("MPRIS bus name lost", metadata: ["name": "\(lostName)"])
@@ -205,7 +209,9 @@ final class MPRISService: @unchecked Sendable {
             service.logger.info("Another ListenUp has the media controls; this one is \(fallback)")
             service.fallbackOwner = service.own(fallback, on: connection)
         }
-        return g_bus_own_name_on_connection(bus, name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, acquired, lost, context, nil)
+        // GDBus releases the context when the name is unowned.
+        return g_bus_own_name_on_connection(bus, name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, acquired, lost,
+                                            CallbackContext.retained(self), CallbackContext.destroyNotify)
     }
 
     private var fallbackOwner: guint = 0 {
@@ -308,92 +314,5 @@ final class MPRISService: @unchecked Sendable {
             if let art = state.artURL { entries.append(("mpris:artUrl", Variant.string(art.absoluteString))) }
         }
         return Variant.dictionary(entries)
-    }
-
-    static let introspection = """
-    <node>
-      <interface name="org.mpris.MediaPlayer2">
-        <method name="Raise"/>
-        <method name="Quit"/>
-        <property name="CanQuit" type="b" access="read"/>
-        <property name="CanRaise" type="b" access="read"/>
-        <property name="HasTrackList" type="b" access="read"/>
-        <property name="Identity" type="s" access="read"/>
-        <property name="DesktopEntry" type="s" access="read"/>
-        <property name="SupportedUriSchemes" type="as" access="read"/>
-        <property name="SupportedMimeTypes" type="as" access="read"/>
-      </interface>
-      <interface name="org.mpris.MediaPlayer2.Player">
-        <method name="Next"/>
-        <method name="Previous"/>
-        <method name="Pause"/>
-        <method name="PlayPause"/>
-        <method name="Stop"/>
-        <method name="Play"/>
-        <method name="Seek"><arg direction="in" name="Offset" type="x"/></method>
-        <method name="SetPosition"><arg direction="in" name="TrackId" type="o"/><arg direction="in" name="Position" type="x"/></method>
-        <method name="OpenUri"><arg direction="in" name="Uri" type="s"/></method>
-        <signal name="Seeked"><arg name="Position" type="x"/></signal>
-        <property name="PlaybackStatus" type="s" access="read"/>
-        <property name="Rate" type="d" access="readwrite"/>
-        <property name="Metadata" type="a{sv}" access="read"/>
-        <property name="Volume" type="d" access="readwrite"/>
-        <property name="Position" type="x" access="read"/>
-        <property name="MinimumRate" type="d" access="read"/>
-        <property name="MaximumRate" type="d" access="read"/>
-        <property name="CanGoNext" type="b" access="read"/>
-        <property name="CanGoPrevious" type="b" access="read"/>
-        <property name="CanPlay" type="b" access="read"/>
-        <property name="CanPause" type="b" access="read"/>
-        <property name="CanSeek" type="b" access="read"/>
-        <property name="CanControl" type="b" access="read"/>
-      </interface>
-    </node>
-    """
-}
-
-/// GVariant constructors Swift can call (no varargs).
-enum Variant {
-    static func string(_ text: String) -> OpaquePointer? { g_variant_new_string(text) }
-
-    static func stringArray(_ items: [String]) -> OpaquePointer? {
-        let children: [OpaquePointer?] = items.map { g_variant_new_string($0) }
-        return withType("s") { type in
-            children.withUnsafeBufferPointer { buffer in
-                g_variant_new_array(type, buffer.baseAddress, gsize(buffer.count))
-            }
-        }
-    }
-
-    /// `a{sv}` of `entries` (each value wrapped in a variant).
-    static func dictionary(_ entries: [(String, OpaquePointer?)]) -> OpaquePointer? {
-        let children: [OpaquePointer?] = entries.map { key, value in
-            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value))
-        }
-        return withType("{sv}") { type in
-            children.withUnsafeBufferPointer { g_variant_new_array(type, $0.baseAddress, gsize($0.count)) }
-        }
-    }
-
-    static func tuple(_ children: [OpaquePointer?]) -> OpaquePointer? {
-        children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    }
-
-    static func int64(_ tuple: OpaquePointer, child: Int) -> Int64 {
-        guard let value = g_variant_get_child_value(tuple, gsize(child)) else { return 0 }
-        defer { g_variant_unref(value) }
-        return Int64(g_variant_get_int64(value))
-    }
-
-    static func string(_ tuple: OpaquePointer, child: Int) -> String {
-        guard let value = g_variant_get_child_value(tuple, gsize(child)) else { return "" }
-        defer { g_variant_unref(value) }
-        return String(cString: g_variant_get_string(value, nil))
-    }
-
-    private static func withType<Result>(_ text: String, _ body: (OpaquePointer?) -> Result) -> Result {
-        let type = g_variant_type_new(text)
-        defer { g_variant_type_free(type) }
-        return body(type)
     }
 }

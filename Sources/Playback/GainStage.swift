@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import GObjectOwnership
 import ListenUpCore
 import Logging
 
@@ -111,7 +112,7 @@ final class GainStage {
     private(set) var decibels: Double = 0
     private var applied: Settings?
     /// The three elements of the current bin, each with a reference.
-    private var elements: (gain: OpaquePointer, limiter: OpaquePointer, ceiling: OpaquePointer)?
+    private var elements: (gain: OwnedElement, limiter: OwnedElement, ceiling: OwnedElement)?
 
     init(logger: Logger) {
         self.logger = logger
@@ -126,7 +127,7 @@ final class GainStage {
 
     /// autoaudiosink inside the sink bin (with a reference), when it is
     /// the output: which sink it chose tells whether there is audio.
-    private(set) var autoOutput: OpaquePointer?
+    private(set) var autoOutput: OwnedElement?
 
     /// A new sink bin for playbin's `audio-sink` (floating, as
     /// `gst_element_factory_make` returns), set to the current gain, ending
@@ -142,12 +143,6 @@ final class GainStage {
 
     /// Lets the elements of the bin go (the pipeline is torn down).
     func release() {
-        if let elements {
-            gst_object_unref(elements.gain)
-            gst_object_unref(elements.limiter)
-            gst_object_unref(elements.ceiling)
-        }
-        if let autoOutput { gst_object_unref(autoOutput) }
         elements = nil
         autoOutput = nil
         applied = nil
@@ -162,14 +157,15 @@ final class GainStage {
             g_error_free(error)
         }
         guard let bin = made else { return nil }
-        let gain = gst_bin_get_by_name(bin, Name.gain)
-        let limiter = gst_bin_get_by_name(bin, Name.limiter)
-        let ceiling = gst_bin_get_by_name(bin, Name.ceiling)
-        let output = auto ? gst_bin_get_by_name(bin, Self.autoOutputName) : nil
+        // Each with a reference of its own (transfer full).
+        let gain = OwnedElement(taking: gst_bin_get_by_name(bin, Name.gain))
+        let limiter = OwnedElement(taking: gst_bin_get_by_name(bin, Name.limiter))
+        let ceiling = OwnedElement(taking: gst_bin_get_by_name(bin, Name.ceiling))
+        let output = auto ? OwnedElement(taking: gst_bin_get_by_name(bin, Self.autoOutputName)) : nil
         guard !failed, let gain, let limiter, let ceiling, output != nil || !auto else {
-            for element in [gain, limiter, ceiling, output] { if let element { gst_object_unref(element) } }
-            // Sunk first: a floating object must not be finalised by an unref.
-            gst_object_unref(gst_object_ref_sink(bin))
+            // Taken (so sunk: a floating object must not be finalised by an
+            // unref) and let go at once, with the elements' references.
+            _ = OwnedElement(taking: bin)
             return nil
         }
         elements = (gain, limiter, ceiling)
@@ -188,13 +184,13 @@ final class GainStage {
         guard settings != applied else { return }
         applied = settings
         if settings.limiting {
-            listenup_gst_set_boolean(elements.limiter, "enabled", 1)
-            listenup_gst_set_double(elements.ceiling, "amplification", settings.ceiling)
-            listenup_gst_set_double(elements.gain, "amplification", settings.gain)
+            listenup_gst_set_boolean(elements.limiter.pointer, "enabled", 1)
+            listenup_gst_set_double(elements.ceiling.pointer, "amplification", settings.ceiling)
+            listenup_gst_set_double(elements.gain.pointer, "amplification", settings.gain)
         } else {
-            listenup_gst_set_double(elements.gain, "amplification", settings.gain)
-            listenup_gst_set_double(elements.ceiling, "amplification", settings.ceiling)
-            listenup_gst_set_boolean(elements.limiter, "enabled", 0)
+            listenup_gst_set_double(elements.gain.pointer, "amplification", settings.gain)
+            listenup_gst_set_double(elements.ceiling.pointer, "amplification", settings.ceiling)
+            listenup_gst_set_boolean(elements.limiter.pointer, "enabled", 0)
         }
     }
 }

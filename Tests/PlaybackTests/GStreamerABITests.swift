@@ -28,6 +28,8 @@ struct GStreamerABITests {
         ("GST_MESSAGE_APPLICATION", Int64(GST_MESSAGE_APPLICATION.rawValue)),
         ("GST_MESSAGE_ASYNC_DONE", Int64(GST_MESSAGE_ASYNC_DONE.rawValue)),
         ("GST_MESSAGE_STREAM_START", Int64(GST_MESSAGE_STREAM_START.rawValue)),
+        ("GST_BUS_DROP", Int64(GST_BUS_DROP.rawValue)),
+        ("GST_BUS_PASS", Int64(GST_BUS_PASS.rawValue)),
         ("GST_FORMAT_TIME", Int64(GST_FORMAT_TIME.rawValue)),
         ("GST_SEEK_TYPE_NONE", Int64(GST_SEEK_TYPE_NONE.rawValue)),
         ("GST_SEEK_TYPE_SET", Int64(GST_SEEK_TYPE_SET.rawValue)),
@@ -54,6 +56,7 @@ struct GStreamerABITests {
         #expect(Self.fact("sizeof(GstState)") == Int64(MemoryLayout<GstState>.size))
         #expect(Self.fact("sizeof(GstMessageType)") == Int64(MemoryLayout<GstMessageType>.size))
         #expect(Self.fact("sizeof(GstSeekFlags)") == Int64(MemoryLayout<GstSeekFlags>.size))
+        #expect(Self.fact("sizeof(GstBusSyncReply)") == Int64(MemoryLayout<GstBusSyncReply>.size))
     }
 
     @Test func theLoaderFindsEveryFunction() {

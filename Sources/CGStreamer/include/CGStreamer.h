@@ -75,6 +75,15 @@ typedef struct _GstMessage {
     guint32 seqnum;
 } GstMessage;
 
+/// What a bus's sync handler tells the bus to do with a message.
+typedef enum {
+    GST_BUS_DROP = 0,
+    GST_BUS_PASS = 1,
+} GstBusSyncReply;
+
+/// Called on the thread that posts each message (gstbus.h).
+typedef GstBusSyncReply (*GstBusSyncHandler)(GstBus *bus, GstMessage *message, gpointer user_data);
+
 typedef enum {
     GST_FORMAT_TIME = 3,
 } GstFormat;
@@ -107,19 +116,14 @@ typedef struct {
                              GstSeekType start_type, gint64 start, GstSeekType stop_type, gint64 stop);
     GstElementFactory *(*element_get_factory)(GstElement *element);
     gchar *(*object_get_name)(GstObject *object);
-    GstMessage *(*bus_timed_pop_filtered)(GstBus *bus, GstClockTime timeout, GstMessageType types);
-    gboolean (*bus_post)(GstBus *bus, GstMessage *message);
-    void (*bus_set_flushing)(GstBus *bus, gboolean flushing);
-    GstMessage *(*message_new_application)(GstObject *source, GstStructure *structure);
+    void (*bus_set_sync_handler)(GstBus *bus, GstBusSyncHandler func, gpointer user_data, GDestroyNotify notify);
     void (*message_parse_buffering)(GstMessage *message, gint *percent);
     void (*message_parse_error)(GstMessage *message, GError **error, gchar **debug);
     void (*message_parse_error_details)(GstMessage *message, const GstStructure **details);
     void (*message_parse_state_changed)(GstMessage *message, GstState *old, GstState *current, GstState *pending);
+    GstMiniObject *(*mini_object_ref)(GstMiniObject *object);
     void (*mini_object_unref)(GstMiniObject *object);
     gboolean (*object_has_as_ancestor)(GstObject *object, GstObject *ancestor);
-    gpointer (*object_ref)(gpointer object);
-    gpointer (*object_ref_sink)(gpointer object);
-    void (*object_unref)(gpointer object);
     GstElement *(*parse_bin_from_description)(const gchar *description, gboolean ghost_unlinked_pads, GError **error);
     GstStructure *(*structure_new_empty)(const gchar *name);
     void (*structure_free)(GstStructure *structure);
@@ -141,9 +145,6 @@ extern ListenUpGstAPI listenup_gst;
 /// @return NULL when GStreamer is ready, else why not (a static string).
 const char *listenup_gst_load(void);
 
-/// Names the calling thread (at most 15 bytes), as the kernel shows it.
-void listenup_name_current_thread(const char *name);
-
 // MARK: GStreamer's names, through the table
 
 static inline gboolean gst_init_check(int *argc, char ***argv, GError **error) { return listenup_gst.init_check(argc, argv, error); }
@@ -161,13 +162,11 @@ static inline gboolean gst_element_seek(GstElement *element, gdouble rate, GstFo
                                         GstSeekType start_type, gint64 start, GstSeekType stop_type, gint64 stop) {
     return listenup_gst.element_seek(element, rate, format, flags, start_type, start, stop_type, stop);
 }
-static inline GstMessage *gst_bus_timed_pop_filtered(GstBus *bus, GstClockTime timeout, GstMessageType types) {
-    return listenup_gst.bus_timed_pop_filtered(bus, timeout, types);
-}
-static inline gboolean gst_bus_post(GstBus *bus, GstMessage *message) { return listenup_gst.bus_post(bus, message); }
-static inline void gst_bus_set_flushing(GstBus *bus, gboolean flushing) { listenup_gst.bus_set_flushing(bus, flushing); }
-static inline GstMessage *gst_message_new_application(GstObject *source, GstStructure *structure) {
-    return listenup_gst.message_new_application(source, structure);
+// Replaces the bus's sync handler (func NULL: none); `notify` releases
+// `user_data` once the handler is replaced or the bus is finalised, after
+// any call under way.
+static inline void gst_bus_set_sync_handler(GstBus *bus, GstBusSyncHandler func, gpointer user_data, GDestroyNotify notify) {
+    listenup_gst.bus_set_sync_handler(bus, func, user_data, notify);
 }
 static inline void gst_message_parse_buffering(GstMessage *message, gint *percent) {
     listenup_gst.message_parse_buffering(message, percent);
@@ -178,14 +177,14 @@ static inline void gst_message_parse_error(GstMessage *message, GError **error, 
 static inline void gst_message_parse_state_changed(GstMessage *message, GstState *old, GstState *current, GstState *pending) {
     listenup_gst.message_parse_state_changed(message, old, current, pending);
 }
-static inline void gst_message_unref(GstMessage *message) { listenup_gst.mini_object_unref(&message->mini_object); }
+static inline GstMiniObject *gst_mini_object_ref(GstMiniObject *object) { return listenup_gst.mini_object_ref(object); }
+static inline void gst_mini_object_unref(GstMiniObject *object) { listenup_gst.mini_object_unref(object); }
 static inline gboolean gst_object_has_as_ancestor(GstObject *object, GstObject *ancestor) {
     return listenup_gst.object_has_as_ancestor(object, ancestor);
 }
-// Typed as GstObject (any GStreamer object: Swift sees every one as an OpaquePointer).
-static inline GstObject *gst_object_ref(GstObject *object) { return (GstObject *)listenup_gst.object_ref(object); }
-static inline void gst_object_unref(GstObject *object) { listenup_gst.object_unref(object); }
-static inline GstObject *gst_object_ref_sink(GstObject *object) { return (GstObject *)listenup_gst.object_ref_sink(object); }
+// GStreamer objects (elements, bins, buses) are GObjects: the engine holds
+// them with GObjectOwnership's OwnedReference (GObject's own count, which
+// gst_object_ref/unref wrap with tracer hooks), so they are not declared here.
 // Typed as GstElement (a GstBin is one): the named element inside `bin`, with a reference, or NULL.
 static inline GstElement *gst_bin_get_by_name(GstElement *bin, const gchar *name) { return listenup_gst.bin_get_by_name(bin, name); }
 static inline GstElement *gst_parse_bin_from_description(const gchar *description, gboolean ghost_unlinked_pads, GError **error) {

@@ -1,0 +1,145 @@
+import CGStreamer
+import Foundation
+import GObjectOwnership
+import ListenUpCore
+
+/// The state shared with GStreamer's threads, and the two playbin signals
+/// that read it: which file plays, its source element, the position.
+extension Pipeline {
+    /// What playbin's signal handlers (streaming threads) and position
+    /// queries (any thread) read and update, always under `streaming`'s
+    /// lock. The references in it are released outside the lock: whoever
+    /// takes one out lets it go after the lock is left.
+    struct StreamingState: Sendable {
+        /// playbin, for position queries from other threads (a reference of
+        /// their own for the length of a query, so a teardown meanwhile
+        /// cannot finalise it under them).
+        var playbin: OwnedElement?
+        var files: [PlaybackTimeline.File] = []
+        var headers: [String: String] = [:]
+        /// The file playing now.
+        var fileIndex = 0
+        /// The file queued in `about-to-finish`, which becomes the one
+        /// playing at its stream-start.
+        var queuedFileIndex: Int?
+        /// The last book position known: what a position query answers
+        /// while the pipeline cannot (a flushing seek, a file switch).
+        var lastPosition: Int64 = 0
+        /// Counts the pipeline's restarts (a load, a move to another
+        /// file): a bus message posted before one is stale after it.
+        var epoch = 0
+        /// Set at a gapless move to the next file: how long the file before
+        /// lasted. Until the sink plays the new file's segment, a position
+        /// query can still answer in the old one (near its end), which
+        /// would read as a jump ahead in the new file.
+        var previousFileDuration: Int64?
+        /// The source element of this run (`source-setup`), and the one
+        /// retired by the last restart. An HTTP source can post an error
+        /// after its run has ended (a 401 on the token just replaced, from
+        /// its session's own thread): that error is the retired source's,
+        /// not the new run's.
+        var source: OwnedElement?
+        var retiredSource: OwnedElement?
+
+        /// Where the file playing starts on the book's timeline.
+        var fileStart: Int64 { files.indices.contains(fileIndex) ? files[fileIndex].start : 0 }
+    }
+
+    /// How close to the previous file's end an answer must be, just after
+    /// a gapless move, to be taken for one from that file.
+    static let switchTolerance: Int64 = 500
+
+    func setHeaders(_ headers: [String: String]) {
+        streaming.withLock { $0.headers = headers }
+    }
+
+    /// The book position: the file's start plus the position in it; while
+    /// the pipeline cannot say (mid-seek, mid-switch), the last one known.
+    /// Any thread.
+    func currentPosition() -> Int64 {
+        let (start, last, element) = streaming.withLock { ($0.fileStart, $0.lastPosition, $0.playbin) }
+        guard let element else { return last }
+        var nanoseconds: gint64 = 0
+        guard gst_element_query_position(element.pointer, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return last }
+        let inFile = Int64(nanoseconds / 1_000_000)
+        return streaming.withLock { shared -> Int64 in
+            // Just after a gapless move, an answer from the old file's end
+            // is the new file's start (until the sink says otherwise).
+            if let previous = shared.previousFileDuration {
+                if inFile >= previous - Self.switchTolerance { return start }
+                shared.previousFileDuration = nil
+            }
+            shared.lastPosition = start + inFile
+            return start + inFile
+        }
+    }
+
+    func currentFileStart() -> Int64 {
+        streaming.withLock { $0.fileStart }
+    }
+
+    // MARK: Signals (streaming threads)
+
+    /// Connects `about-to-finish` and `source-setup`; each connection holds
+    /// a context released when it is disconnected (teardown) or playbin is
+    /// finalised, whichever comes first.
+    func connectSignals(_ element: OpaquePointer) {
+        let aboutToFinish: @convention(c) (OpaquePointer?, gpointer?) -> Void = { element, context in
+            guard let element, let pipeline = CallbackContext.target(of: context, as: Pipeline.self) else { return }
+            pipeline.queueNextFile(element)
+        }
+        let sourceSetup: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, source, context in
+            guard let source, let pipeline = CallbackContext.target(of: context, as: Pipeline.self) else { return }
+            pipeline.configure(source: source)
+        }
+        let release: GClosureNotify = { context, _ in CallbackContext.release(context) }
+        signalHandlers.append(g_signal_connect_data(listenup_gst_instance(element), "about-to-finish", unsafeBitCast(aboutToFinish, to: GCallback.self),
+                                                    CallbackContext.retained(self), release, GConnectFlags(rawValue: 0)))
+        signalHandlers.append(g_signal_connect_data(listenup_gst_instance(element), "source-setup", unsafeBitCast(sourceSetup, to: GCallback.self),
+                                                    CallbackContext.retained(self), release, GConnectFlags(rawValue: 0)))
+    }
+
+    /// Disconnects the signals (their contexts are released by GLib).
+    func disconnectSignals(_ element: OpaquePointer) {
+        for handler in signalHandlers { g_signal_handler_disconnect(listenup_gst_instance(element), handler) }
+        signalHandlers = []
+    }
+
+    /// `about-to-finish`: the next file's URI, set now for a gapless move.
+    private func queueNextFile(_ element: OpaquePointer) {
+        let next = streaming.withLock { shared -> URL? in
+            let index = shared.fileIndex + 1
+            guard shared.files.indices.contains(index) else { return nil }
+            shared.queuedFileIndex = index
+            return shared.files[index].url
+        }
+        guard let next else { return }
+        listenup_gst_set_string(element, "uri", next.absoluteString)
+    }
+
+    /// `source-setup`: keeps the run's source; the headers (the Bearer
+    /// token) for HTTP sources.
+    private func configure(source: OpaquePointer) {
+        let held = OwnedElement(borrowing: source)
+        let replaced = streaming.withLock { shared -> OwnedElement? in
+            defer { shared.source = held }
+            return shared.source
+        }
+        _ = replaced // released here, outside the lock
+        guard listenup_gst_has_property(source, "extra-headers") != 0 else { return }
+        let headers = streaming.withLock { $0.headers }
+        if !headers.isEmpty, let structure = gst_structure_new_empty("extra-headers") {
+            for (name, value) in headers { listenup_gst_structure_set_string(structure, name, value) }
+            listenup_gst_set_structure(source, "extra-headers", structure)
+            gst_structure_free(structure)
+        }
+        if listenup_gst_has_property(source, "retries") != 0 { listenup_gst_set_int(source, "retries", 5) }
+        if listenup_gst_has_property(source, "timeout") != 0 { listenup_gst_set_uint(source, "timeout", 15) }
+        if listenup_gst_has_property(source, "user-agent") != 0 { listenup_gst_set_string(source, "user-agent", "ListenUp-Linux") }
+    }
+
+    /// Whether `source` is the source the last restart retired.
+    func isRetiredSource(_ source: OpaquePointer) -> Bool {
+        streaming.withLock { $0.retiredSource?.refers(to: source) ?? false }
+    }
+}

@@ -1,0 +1,165 @@
+import CGStreamer
+import Dispatch
+import Foundation
+import GObjectOwnership
+import ListenUpCore
+import Logging
+
+/// The pipeline and its state (``GStreamerEngine`` explains the threads).
+///
+/// The stored properties below are the queue's: read and written only on
+/// `queue` (every entry point goes through ``perform(_:)``, the bus's
+/// messages and the ticker are delivered there). What other threads touch
+/// is ``streaming``, behind its lock (`Pipeline+Sources.swift`).
+///
+/// The parts: this file (state and commands), `Pipeline+Building.swift`
+/// (making, restarting and tearing down playbin; opening files, seeking),
+/// `Pipeline+Bus.swift` (the bus's messages), `Pipeline+Sources.swift`
+/// (the state shared with GStreamer's threads: files, sources, position)
+/// and `Pipeline+Reporting.swift` (status, failures, the position ticker).
+///
+/// `@unchecked Sendable`: the queue's state is confined to `queue`, and
+/// `streaming` is a `LockedValue`; nothing else is mutable.
+final class Pipeline: @unchecked Sendable {
+    let queue = DispatchQueue(label: "io.github.listenup.playback")
+    let logger: Logger
+    let emit: @Sendable (PlaybackEngineEvent) -> Void
+    let sinkDescription: String?
+    /// The state GStreamer's threads share with the queue: the one lock.
+    let streaming = LockedValue(StreamingState())
+
+    // MARK: The queue's state
+
+    /// playbin (also in `streaming`, for position queries from other threads).
+    var playbin: OwnedElement?
+    /// The audio sink bin playbin plays into.
+    var audioSink: OwnedElement?
+    /// playbin's bus, while its sync handler is ours.
+    var bus: OwnedElement?
+    /// The signal connections on playbin (each releases its context when
+    /// disconnected).
+    var signalHandlers: [gulong] = []
+    /// The gain and limiter at the head of the audio sink.
+    let gain: GainStage
+
+    var duration: Int64 = 0
+    /// The user wants audio (play was asked and not paused since).
+    var wantsPlaying = false
+    /// A position to seek to once the pipeline is prerolled (after a load or
+    /// a file switch), in the file playing.
+    var pendingOffset: Int64?
+    /// A state change or flushing seek is under way.
+    var settling = false
+    var buffering = false
+    var rate: Double = 1
+    /// Whether the current rate has been applied to the file playing (a
+    /// file starts at rate 1).
+    var rateApplied = false
+    var volume: Double = 1
+    var ended = false
+    var failed = false
+    var lastStatus: PlaybackEngineStatus = .idle
+    var ticker: DispatchSourceTimer?
+    /// How often the ticker reports the position while playing.
+    var positionInterval: Duration = PlaybackEngineDefaults.positionInterval
+
+    init(sinkDescription: String?, logger: Logger, emit: @escaping @Sendable (PlaybackEngineEvent) -> Void) {
+        self.sinkDescription = sinkDescription
+        self.logger = logger
+        self.emit = emit
+        gain = GainStage(logger: logger)
+    }
+
+    /// Runs `body` on the pipeline's queue.
+    func perform(_ body: @escaping @Sendable (Pipeline) -> Void) {
+        queue.async { body(self) }
+    }
+
+    /// Tears the pipeline down on its queue, without waiting: a state change
+    /// to NULL waits for the streaming threads, and souphttpsrc's can hang on
+    /// a connection that died silently, which must not freeze the thread
+    /// that let the engine go (the main thread, when a session ends).
+    func shutDown() {
+        queue.async { self.teardown() }
+    }
+
+    // MARK: Commands (on the queue)
+
+    func load(_ timeline: PlaybackTimeline, at position: Int64) {
+        guard ensurePipeline(), let playbin else { return }
+        failed = false
+        ended = false
+        duration = timeline.duration
+        restart(playbin.pointer)
+        streaming.withLock {
+            $0.files = timeline.files
+            $0.headers = timeline.headers
+            $0.queuedFileIndex = nil
+        }
+        guard let (index, offset) = timeline.locate(position) else {
+            fail(PlaybackFailure(.notFound, detail: "the book has no audio files", position: position))
+            return
+        }
+        streaming.withLock { $0.lastPosition = position }
+        open(file: index, offset: offset)
+    }
+
+    func play() {
+        guard let playbin, !failed else { return }
+        wantsPlaying = true
+        if ended {
+            ended = false
+            seek(to: 0, reportLoading: false)
+        }
+        if !settling, !buffering { gst_element_set_state(playbin.pointer, GST_STATE_PLAYING) }
+    }
+
+    func pause() {
+        guard let playbin else { return }
+        wantsPlaying = false
+        gst_element_set_state(playbin.pointer, GST_STATE_PAUSED)
+        stopTicker()
+        if !settling { report(.paused) }
+    }
+
+    func stop() {
+        teardown()
+        report(.idle)
+    }
+
+    func seek(to position: Int64, reportLoading: Bool) {
+        guard let playbin, !failed else { return }
+        let files = streaming.withLock { $0.files }
+        let timeline = PlaybackTimeline(bookID: "", files: files, chapters: [])
+        guard let (index, offset) = timeline.locate(position) else { return }
+        ended = false
+        if reportLoading { report(.loading) }
+        streaming.withLock {
+            $0.lastPosition = timeline.files[index].start + offset
+            $0.previousFileDuration = nil
+        }
+        if index != streaming.withLock({ $0.fileIndex }) {
+            restart(playbin.pointer)
+            open(file: index, offset: offset)
+        } else if settling {
+            pendingOffset = offset
+        } else {
+            flushingSeek(to: offset)
+        }
+        emit(.position(timeline.files[index].start + offset))
+    }
+
+    func setRate(_ rate: Double) {
+        let rate = min(max(rate, 0.5), 3)
+        guard rate != self.rate else { return }
+        self.rate = rate
+        guard playbin != nil, !settling, !failed else { return }
+        // A flushing seek where we are, at the new rate.
+        flushingSeek(to: max(0, currentPosition() - currentFileStart()))
+    }
+
+    func setVolume(_ volume: Double) {
+        self.volume = min(max(volume, 0), 1)
+        if let playbin { listenup_gst_set_double(playbin.pointer, "volume", self.volume) }
+    }
+}
