@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 
 /// The headless form of the account's playback preferences (signed in only):
@@ -41,7 +42,7 @@ extension HeadlessPresenter {
         var evenLoudness: Bool?
         func number(_ key: String, in range: ClosedRange<Double>) -> Double?? {
             guard let value = arguments[key] else { return .some(nil) }
-            guard let number = value.numberValue, number.isFinite, range.contains(number) else { return nil }
+            guard let number = value.doubleValue, number.isFinite, range.contains(number) else { return nil }
             return .some(number)
         }
         func whole(_ key: String, in range: ClosedRange<Int>) -> Int?? {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 
 /// How a ``RemoteCommand`` travels: `POST /api/v1/player/<action>` with a
 /// strict JSON body. The server reads commands with ``parse(action:body:)``;
@@ -30,21 +31,19 @@ enum RemoteCommandWire {
     /// The endpoint path and JSON body that carry `command`.
     static func request(for command: RemoteCommand) -> (path: String, body: [UInt8]) {
         let path = "/api/v1/player/" + command.name
-        let body: String
+        var body = JSONWriter.object(capacity: 32)
         switch command {
         case .play, .pause, .toggle, .stop: return (path, [])
-        case .seek(let position): body = "{\"positionMs\":\(position)}"
-        case .skip(let seconds): body = "{\"seconds\":\(seconds)}"
-        case .chapter(let index): body = "{\"index\":\(index)}"
-        case .rate(let value): body = "{\"value\":\(value)}"
-        case .sleep(.minutes(let minutes)): body = "{\"minutes\":\(minutes)}"
-        case .sleep(.endOfChapter): body = "{\"endOfChapter\":true}"
-        case .sleep(.off): body = "{\"off\":true}"
-        case .playBook(let id):
-            let encoded = (try? JSONEncoder().encode(["bookId": id])) ?? Data("{}".utf8)
-            return (path, Array(encoded))
+        case .seek(let position): body.integer("positionMs", position)
+        case .skip(let seconds): body.integer("seconds", Int64(seconds))
+        case .chapter(let index): body.integer("index", Int64(index))
+        case .rate(let value): body.raw("value", "\(value)")
+        case .sleep(.minutes(let minutes)): body.integer("minutes", Int64(minutes))
+        case .sleep(.endOfChapter): body.bool("endOfChapter", true)
+        case .sleep(.off): body.bool("off", true)
+        case .playBook(let id): body.string("bookId", id)
         }
-        return (path, Array(body.utf8))
+        return (path, body.finishedBytes())
     }
 
     /// Reads the command `POST /api/v1/player/<action>` carries.
@@ -53,11 +52,11 @@ enum RemoteCommandWire {
     ///   - body: the request body, possibly empty.
     /// - Returns: the command, or why the body does not fit.
     static func parse(action: String, body: [UInt8]) -> Result<RemoteCommand, BadBody> {
-        let fields: [String: Scalar]
+        let fields: [String: JSONValue]
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             fields = [:]
         } else {
-            guard let object = try? JSONDecoder().decode([String: Scalar].self, from: Data(body)) else {
+            guard let object = (try? JSONValue(parsing: Data(body)))?.objectValue else {
                 return .failure(BadBody(message: "The body must be a JSON object."))
             }
             fields = object
@@ -93,7 +92,7 @@ enum RemoteCommandWire {
             case "rate":
                 try expectKeys(fields, ["value"], action)
                 let range = RemoteCommand.rateRange
-                guard case .number(let value) = fields["value"], range.contains(value) else {
+                guard let value = fields["value"]?.doubleValue, range.contains(value) else {
                     throw BadBody(message: "\"value\" must be a number from \(range.lowerBound) to \(range.upperBound).")
                 }
                 return .success(.rate(value))
@@ -109,7 +108,7 @@ enum RemoteCommandWire {
         }
     }
 
-    private static func sleep(_ fields: [String: Scalar]) throws -> RemoteCommand.Sleep {
+    private static func sleep(_ fields: [String: JSONValue]) throws -> RemoteCommand.Sleep {
         let usage = "Send exactly one of {\"minutes\":N}, {\"endOfChapter\":true} or {\"off\":true}."
         guard fields.count == 1, let (key, value) = fields.first else { throw BadBody(message: usage) }
         switch key {
@@ -126,7 +125,7 @@ enum RemoteCommandWire {
         }
     }
 
-    private static func expectKeys(_ fields: [String: Scalar], _ keys: Set<String>, _ action: String) throws {
+    private static func expectKeys(_ fields: [String: JSONValue], _ keys: Set<String>, _ action: String) throws {
         guard Set(fields.keys) != keys else { return }
         if keys.isEmpty { throw BadBody(message: "\(action) takes no body (or {}).") }
         let expected = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
@@ -136,30 +135,10 @@ enum RemoteCommandWire {
         throw BadBody(message: "Missing field; \(action) takes exactly \(expected).")
     }
 
-    private static func whole(_ fields: [String: Scalar], _ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
-        guard case .number(let value) = fields[key], value.rounded() == value, range.contains(value) else {
+    private static func whole(_ fields: [String: JSONValue], _ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
+        guard let value = fields[key]?.doubleValue, value.rounded() == value, range.contains(value) else {
             throw BadBody(message: "\"\(key)\" must be \(what).")
         }
         return value
-    }
-
-    /// One JSON value of a body, as strictly typed as JSON is: `true` is not 1, `"5"` is not 5.
-    enum Scalar: Decodable, Equatable {
-        case bool(Bool), number(Double), string(String), null, composite
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = value.isFinite ? .number(value) : .composite
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else {
-                self = .composite
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 
 extension PlayerModel: HeadlessScreen {
@@ -36,7 +37,7 @@ extension PlayerModel: HeadlessScreen {
     /// true}|{off: true}`, `markFinished {bookId, finished}`.
     func handle(_ command: ScreenCommand) -> Bool {
         let arguments = command.arguments
-        func number(_ key: String) -> Double? { arguments[key]?.numberValue }
+        func number(_ key: String) -> Double? { arguments[key]?.doubleValue }
         switch command.action {
         case "play":
             guard let bookID = arguments["bookId"]?.stringValue, !bookID.isEmpty else { return false }
