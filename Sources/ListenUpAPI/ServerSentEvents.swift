@@ -1,5 +1,8 @@
 import Foundation
 
+// The live events' payloads (the stream itself is parsed by the
+// ServerSentEvents module) and cover sniffing.
+
 /// What an image's bytes are, whatever the `Content-Type` says (the server
 /// labels every cover `image/jpeg`, PNGs and WebPs included).
 public enum ImageFormat: String, Equatable, Sendable {
