@@ -2,6 +2,9 @@
 //
 // ListenUp for Linux. Modules are split by weight (see docs/architecture.md):
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
+//   JSONToolkit (reader, writer, escaper, JSONValue; pure Swift, no dependencies) ← ListenUpAPI,
+//     ListenUpKRPC, KRPCSession, ListenUpCore, ListenUpHeadless, Pairing, DemoServer
+//   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpCore, ListenUpLive, Pairing
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (models, state machines, service
 //     interfaces: no GTK, no NIO, no SQLite) ← ListenUpHeadless ← listenup
 //   ListenUpCore ← ListenUpLive (the adapters: HTTP, SQLite, keyring, GSettings, Avahi,
@@ -48,9 +51,17 @@ let package = Package(
         .systemLibrary(name: "CGettext"),
         // glibc's allocator header, for malloc_trim (the functions are in glibc).
         .systemLibrary(name: "CMalloc"),
+        // JSON without Foundation's Codable machinery, pure Swift, no dependencies:
+        // the strict fast reader (and its declarative per-type helper), the one
+        // writer, the one string escaper and the one JSON value type. Both wire
+        // contracts, the core, the headless front, pairing and the demo server use it.
+        .target(name: "JSONToolkit"),
+        // The one `text/event-stream` parser (pure Swift, no dependencies): the REST
+        // client's live events and the companion's player events.
+        .target(name: "ServerSentEvents"),
         // The ListenUp REST v1 wire contract: Codable types, the envelope,
         // endpoint descriptions. Pure data, no networking.
-        .target(name: "ListenUpAPI"),
+        .target(name: "ListenUpAPI", dependencies: ["JSONToolkit"]),
         // libsecret (the Secret Service): where sessions are kept.
         .systemLibrary(
             name: "CLibSecret",
@@ -101,7 +112,7 @@ let package = Package(
         // The kRPC wire contract of today's ListenUp server (v0.9, Kotlin): the
         // kRPC envelope, AppResult / RpcEvent / AppError, sync frames and the DTOs
         // (shared/contract/listenup-krpc-v0.9.md). Pure data, like ListenUpAPI.
-        .target(name: "ListenUpKRPC"),
+        .target(name: "ListenUpKRPC", dependencies: ["JSONToolkit"]),
         // A WebSocket client on SwiftNIO (NIOWebSocket; NIOSSL for wss): whole
         // text messages in and out, pongs that echo pings, masking, clean close.
         .target(
@@ -120,14 +131,14 @@ let package = Package(
         // rules are a pure state machine, the actor around it does the I/O.
         .target(
             name: "KRPCSession",
-            dependencies: ["ListenUpKRPC", "WebSocketTransport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["JSONToolkit", "ListenUpKRPC", "WebSocketTransport", .product(name: "Logging", package: "swift-log")]
         ),
         // Models, state machines and the interfaces of the services they use
         // (the server seam, stores, settings): no GTK, no NIO, no SQLite.
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "ListenUpAPI", "PairingProtocol", "QRCode",
+                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "QRCode", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -139,7 +150,7 @@ let package = Package(
             name: "ListenUpLive",
             dependencies: [
                 "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "Playback",
-                "ListenUpKRPC", "KRPCSession", "WebSocketTransport",
+                "ListenUpKRPC", "KRPCSession", "WebSocketTransport", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -168,7 +179,7 @@ let package = Package(
         .target(
             name: "Pairing",
             dependencies: [
-                "PairingProtocol", "LANDiscovery",
+                "PairingProtocol", "LANDiscovery", "JSONToolkit", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -204,7 +215,7 @@ let package = Package(
         .target(
             name: "DemoServer",
             dependencies: [
-                "ListenUpAPI", "ListenUpKRPC", "LANDiscovery", "PNGEncoding",
+                "JSONToolkit", "ListenUpAPI", "ListenUpKRPC", "LANDiscovery", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -223,7 +234,7 @@ let package = Package(
         ),
         .target(
             name: "ListenUpHeadless",
-            dependencies: ["ListenUpCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["JSONToolkit", "ListenUpCore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "ListenUpUI",
@@ -241,7 +252,7 @@ let package = Package(
         .target(
             name: "ListenUpTestSupport",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI",
+                "ListenUpCore", "ListenUpAPI", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -250,7 +261,9 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ListenUpKRPCTests", dependencies: ["ListenUpKRPC"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "JSONToolkitTests", dependencies: ["JSONToolkit"]),
+        .testTarget(name: "ServerSentEventsTests", dependencies: ["ServerSentEvents"]),
+        .testTarget(name: "ListenUpKRPCTests", dependencies: ["JSONToolkit", "ListenUpKRPC"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "KRPCSessionTests",
             dependencies: [
@@ -276,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "PairingTests",
             dependencies: [
-                "Pairing", "QRCode", "ListenUpTestSupport",
+                "Pairing", "QRCode", "ListenUpTestSupport", "ServerSentEvents",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -299,11 +312,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ListenUpAPITests", dependencies: ["ListenUpAPI"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ListenUpAPITests", dependencies: ["JSONToolkit", "ListenUpAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "DemoServerTests",
             dependencies: [
-                "DemoServer", "ListenUpAPI", "ListenUpKRPC", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport",
+                "DemoServer", "ListenUpAPI", "ListenUpKRPC", "ListenUpCore", "ListenUpLive", "ListenUpTestSupport", "ServerSentEvents",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -314,19 +327,20 @@ let package = Package(
             name: "ListenUpLiveTests",
             dependencies: [
                 "ListenUpLive", "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "Keyring", "GSettings", "Pairing", "QRCode",
-                "ListenUpKRPC", "KRPCSession", "DemoServer",
+                "ListenUpKRPC", "KRPCSession", "DemoServer", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "ListenUpCoreTests",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "PairingProtocol", "QRCode",
+                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "PairingProtocol", "QRCode", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ListenUpHeadlessTests",
-                    dependencies: ["ListenUpHeadless", "ListenUpCore", "listenup", "listenup-demo-server", "DemoServer", "ListenUpTestSupport"]),
+                    dependencies: ["JSONToolkit", "ListenUpHeadless", "ListenUpCore", "listenup", "listenup-demo-server", "DemoServer",
+                                   "ListenUpTestSupport"]),
         .testTarget(
             name: "ListenUpUITests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpAPI
 import ListenUpKRPC
 
@@ -127,8 +128,13 @@ extension DemoServer {
         /// The one-line JSON `--report-audio` prints:
         /// `{"event":"audio","bookId":…,"fileId":…,"range":"bytes=123-"|null,"status":206}`.
         public var jsonLine: String {
-            let range = self.range.map { JSONQuoting.quoted($0) } ?? "null"
-            return #"{"event":"audio","bookId":\#(JSONQuoting.quoted(bookID)),"fileId":\#(JSONQuoting.quoted(fileID)),"range":\#(range),"status":\#(status)}"#
+            var object = JSONWriter.object()
+            object.string("event", "audio")
+            object.string("bookId", bookID)
+            object.string("fileId", fileID)
+            object.string("range", range)
+            object.integer("status", Int64(status))
+            return object.finished()
         }
     }
 

@@ -1,5 +1,7 @@
 /// The few facts about JSON string literals the redactor needs, on UTF-8
-/// bytes: where one ends, its value, and how to write a value back.
+/// bytes: where one ends and its value, read leniently (a frame being
+/// redacted may be cut short or malformed; values are written back with
+/// JSONToolkit's `JSONEscaping`).
 ///
 /// Pure functions; any thread.
 enum JSONStringLiteral {
@@ -69,31 +71,6 @@ enum JSONStringLiteral {
                 output.append(escape)
             }
         }
-        return output
-    }
-
-    /// `value` as a JSON string literal, written as kotlinx writes it: quotes,
-    /// backslashes and control characters escaped, `/` and non-ASCII raw.
-    static func quoted(_ value: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = [UInt8(ascii: "\"")]
-        output.reserveCapacity(value.count + value.count / 8 + 2)
-        for byte in value {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
         return output
     }
 

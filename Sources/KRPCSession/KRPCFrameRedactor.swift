@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// Hides secrets in kRPC frames and upgrade headers before they are logged,
 /// so a user can attach a debug log (`LISTENUP_LOG=debug`) to a bug report.
 ///
@@ -139,7 +141,7 @@ struct RedactingScanner {
         } else if depth < KRPCFrameRedactor.maximumDepth, JSONStringLiteral.opensContainer(content) {
             let inner = KRPCFrameRedactor.redact(JSONStringLiteral.unescaped(content), depth: depth + 1)
             if inner.changed {
-                output.append(contentsOf: JSONStringLiteral.quoted(inner.bytes).dropLast(closing))
+                output.append(contentsOf: JSONEscaping.quoted(inner.bytes).dropLast(closing))
                 changed = true
             } else {
                 output.append(contentsOf: bytes[start..<end])

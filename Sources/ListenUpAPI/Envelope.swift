@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 
 /// A ListenUp v1 response body, decoded. The server wraps every huma
 /// response in an envelope whose `v` must be 1 (contract §2).
@@ -50,9 +51,9 @@ extension APIEnvelope where Payload: Decodable {
     /// Decodes `data` as an envelope carrying `Payload`.
     public static func decode(_ data: Data, as type: Payload.Type = Payload.self) throws(EnvelopeDecodingError) -> APIEnvelope<Payload> {
         // A page of books is read by hand (JSONReader: the same values, or
-        // a mismatch that leaves the text to the paths below).
+        // an error that leaves the text to the paths below).
         if let readable = Payload.self as? any JSONReadable.Type,
-           let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in ReadPayload(try reader.successEnvelope(readable)) }) {
+           let read = JSONReader.read(data, { reader throws(JSONReadError) in ReadPayload(try reader.successEnvelope(readable)) }) {
             return .success(read.payload.flatMap { $0 as? Payload })
         }
         // The common case in one Codable pass. Anything else (errors, odd

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 
 /// The headless form of the session's downloads. Like the player's, it is
@@ -120,7 +121,7 @@ struct DownloadReporter {
         for (bookID, last) in printed.sorted(by: { $0.key < $1.key }) where !present.contains(bookID) {
             printed[bookID] = nil
             report.lines.append(Self.line(bookID: bookID, status: "removed", bytes: 0,
-                                          totalBytes: last.line["totalBytes"]?.numberValue.map { Int64($0) } ?? 0, failure: nil))
+                                          totalBytes: last.line["totalBytes"]?.doubleValue.map { Int64($0) } ?? 0, failure: nil))
         }
         if let refusal, refusal.serial != refusalSerial {
             refusalSerial = refusal.serial

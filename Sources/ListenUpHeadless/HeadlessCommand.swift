@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 
 /// One command of the headless front: a line of JSON on stdin,
@@ -197,7 +198,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             return value
         }
         func number(_ key: String, _ fits: (Double) -> Bool = { _ in true }) throws(Problem) -> Double {
-            guard let value = arguments[key]?.numberValue, value.isFinite, fits(value) else { throw .badArguments(action) }
+            guard let value = arguments[key]?.doubleValue, value.isFinite, fits(value) else { throw .badArguments(action) }
             return value
         }
         switch action {
@@ -402,7 +403,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         var request = PreferencesChange(change: AccountPreferencesChange())
         func number(_ key: String, in range: ClosedRange<Double>) -> Double?? {
             guard let value = arguments[key] else { return .some(nil) }
-            guard let number = value.numberValue, number.isFinite, range.contains(number) else { return nil }
+            guard let number = value.doubleValue, number.isFinite, range.contains(number) else { return nil }
             return .some(number)
         }
         func whole(_ key: String, in range: ClosedRange<Int>) -> Int?? {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 
 /// The headless form of the account's playback preferences (signed in only):

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpCore
 import Logging
 

@@ -1,3 +1,4 @@
+import JSONToolkit
 import ListenUpCore
 
 /// A screen as the headless front shows it: its state as one JSON object

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 
 /// Decides when the headless front prints the player's state
 /// (`{"event":"player",…}`): at once when anything but the position

@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// A typed ListenUp error as it crosses the wire (§3.0):
 /// `{"type":"<Family.Sub>","correlationId"?,"debugInfo"?,...subtype fields}`.
 ///

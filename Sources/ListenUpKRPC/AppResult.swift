@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// What every ListenUp unary method returns (§3.0), decoded from
 /// ``KRPCCallSuccess/data``: `{"type":"Success","data":<T>}` or
 /// `{"type":"Failure","error":<AppError>}`.
@@ -60,7 +62,7 @@ extension AppResult: Decodable where T: Decodable {
     public static func decode(from data: String) throws(KRPCDecodingError) -> AppResult<T> {
         // A sync page is read by hand (the same result, or a mismatch left to JSONDecoder).
         if let readable = T.self as? any JSONReadable.Type,
-           let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in try reader.successResult(readable) }),
+           let read = JSONReader.read(data, { reader throws(JSONReadError) in try reader.successResult(readable) }),
            let value = read as? T {
             return .success(value)
         }

@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// A book's cover (`CoverPayload`): where the bytes live and their hash,
 /// which is also the cover route's `ETag` (§4, §6.6), so it keys a cache.
 public struct CoverPayload: Codable, Sendable, Equatable {

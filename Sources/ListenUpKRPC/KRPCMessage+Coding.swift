@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 
 /// The `type` serial names of §2.1. They are kRPC's `@SerialName`s, not its
 /// Kotlin class names.
@@ -36,7 +37,7 @@ extension KRPCMessage {
     public init(decoding text: String) throws(KRPCDecodingError) {
         // A CallSuccess (a sync page is one of several megabytes) is read by
         // hand: the same message, or a mismatch that leaves it to JSONDecoder.
-        if let read = JSONReader.read(text, { reader throws(JSONReader.Mismatch) in try Self.callSuccess(reading: &reader) }) {
+        if let read = JSONReader.read(text, { reader throws(JSONReadError) in try Self.callSuccess(reading: &reader) }) {
             self = read
             return
         }
@@ -46,7 +47,7 @@ extension KRPCMessage {
     /// Decodes one frame given as UTF-8 bytes; see `init(decoding:)`.
     /// - Throws: ``KRPCDecodingError``.
     public init(decoding data: Data) throws(KRPCDecodingError) {
-        if let read = JSONReader.read(data, { reader throws(JSONReader.Mismatch) in try Self.callSuccess(reading: &reader) }) {
+        if let read = JSONReader.read(data, { reader throws(JSONReadError) in try Self.callSuccess(reading: &reader) }) {
             self = read
             return
         }

@@ -1,3 +1,5 @@
+import JSONToolkit
+
 extension KRPCMessage {
     /// The message as one WebSocket text frame, written the way kotlinx
     /// writes it (§1.4): compact, `type` first, then the fields in
@@ -10,11 +12,11 @@ extension KRPCMessage {
     /// ``unknown(type:)`` writes `{"type":"…"}`.
     /// - Returns: the frame's text.
     public func encoded() -> String {
-        var writer = JSONObjectWriter()
+        var writer = JSONWriter.object()
         switch self {
         case .protocolHandshake(let message):
             writer.string("type", KRPCMessageType.handshake)
-            writer.raw("supportedPlugins", JSONObjectWriter.array(message.supportedPlugins.map { String($0.rawValue) }))
+            writer.raw("supportedPlugins", JSONWriter.array(message.supportedPlugins.map { String($0.rawValue) }))
             writer.integerIfPresent("connectionId", message.connectionId)
             writer.pluginParamsIfAny(message.pluginParams)
         case .protocolFailure(let message):
@@ -26,7 +28,7 @@ extension KRPCMessage {
         case .generic(let message):
             writer.string("type", KRPCMessageType.generic)
             writer.raw("connectionId", message.connectionId.map { String($0) } ?? "null")
-            writer.raw("pluginParams", JSONObjectWriter.pluginParams(message.pluginParams))
+            writer.raw("pluginParams", JSONWriter.pluginParams(message.pluginParams))
         case .callData(let message):
             writer.string("type", KRPCMessageType.callData)
             writer.string("callId", message.callId)
@@ -74,7 +76,7 @@ extension KRPCMessage {
     }
 }
 
-extension JSONObjectWriter {
+extension JSONWriter {
     /// `connectionId`, `serviceId` and `pluginParams`, each only when it
     /// differs from its default.
     mutating func routing(_ connectionId: Int64?, _ serviceId: Int64?, _ params: KRPCPluginParams) {
@@ -90,9 +92,9 @@ extension JSONObjectWriter {
 
     /// `{"-32767":"…",…}`: quoted keys in index order.
     static func pluginParams(_ params: KRPCPluginParams) -> String {
-        var writer = JSONObjectWriter()
+        var writer = JSONWriter.object()
         for key in params.keys.sorted() {
-            writer.stringOrNull(key.wireKey, params[key])
+            writer.string(key.wireKey, params[key])
         }
         return writer.finished()
     }

@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// `org.jetbrains.krpc.SerializedException` (§2.1): an exception the peer
 /// threw, as it crosses the wire. Every key is required, `cause` included
 /// (it is `null` at the end of the chain).
@@ -89,10 +91,10 @@ extension KRPCSerializedException: Decodable {
     /// The exception as a JSON object, keys in declaration order, `cause`
     /// always present (`null` at the end of the chain).
     var jsonText: String {
-        var writer = JSONObjectWriter()
+        var writer = JSONWriter.object()
         writer.string("toStringMessage", toStringMessage)
         writer.string("message", message)
-        writer.raw("stacktrace", JSONObjectWriter.array(stacktrace.map(\.jsonText)))
+        writer.raw("stacktrace", JSONWriter.array(stacktrace.map(\.jsonText)))
         writer.raw("cause", cause?.jsonText ?? "null")
         writer.string("className", className)
         return writer.finished()
@@ -102,10 +104,10 @@ extension KRPCSerializedException: Decodable {
 extension KRPCSerializedException.StackElement {
     /// The frame as a JSON object, keys in declaration order.
     var jsonText: String {
-        var writer = JSONObjectWriter()
+        var writer = JSONWriter.object()
         writer.string("clazz", clazz)
         writer.string("method", method)
-        writer.stringOrNull("fileName", fileName)
+        writer.string("fileName", fileName)
         writer.integer("lineNumber", Int64(lineNumber))
         return writer.finished()
     }

@@ -1,3 +1,5 @@
+import JSONToolkit
+
 /// One page of `SyncStreamService.pullDomain` / `pullByIds` (§3.4).
 ///
 /// Each item is a JSON **string** holding one payload of the domain's type,
@@ -32,7 +34,7 @@ public struct SyncPage: Codable, Sendable, Equatable {
         let readable = Payload.self as? any JSONReadable.Type
         for (index, item) in items.enumerated() {
             // Books are read by hand (the same payload, or JSONDecoder decides).
-            if let readable, let read = JSONReader.read(item, { reader throws(JSONReader.Mismatch) in try readable.init(reading: &reader) }),
+            if let readable, let read = JSONReader.read(item, { reader throws(JSONReadError) in try readable.init(reading: &reader) }),
                let value = read as? Payload {
                 result.append(value)
                 continue

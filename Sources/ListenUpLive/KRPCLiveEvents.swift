@@ -2,6 +2,7 @@ import Foundation
 import ListenUpAPI
 import ListenUpCore
 import ListenUpKRPC
+import ServerSentEvents
 
 /// `observeEvents` frames (§3.4) as the live events the core's
 /// `LibraryLiveUpdates` reads from a REST v1 server (`book.created`,

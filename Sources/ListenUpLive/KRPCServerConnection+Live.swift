@@ -3,6 +3,7 @@ import KRPCSession
 import ListenUpAPI
 import ListenUpCore
 import ListenUpKRPC
+import ServerSentEvents
 
 /// Live events over kRPC: `observeEvents` from the highest revision known,
 /// translated into the events the library already follows, with a

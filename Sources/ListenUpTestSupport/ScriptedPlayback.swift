@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpAPI
 import ListenUpCore
+import ServerSentEvents
 
 // Test doubles of the server seam and the audio engine, for unit tests of
 // the models and pages (never a stand-in for a feature: the real engine and

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import ServerSentEvents
 
 /// Remote control from the companion's side: the desktop player's state, its
 /// cover, commands, and the live state (docs/pairing-protocol.md, "Remote control").
@@ -37,7 +38,7 @@ extension CompanionClient {
     /// Returns once the stream is open; iterate the result to read it, stop iterating to close it.
     /// - Throws: the errors of ``playerState()`` when the stream cannot be opened (429
     ///   `too_many_streams` among them).
-    public func playerEvents() async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func playerEvents() async throws -> AsyncThrowingStream<ServerSentEventItem, any Error> {
         let (head, body) = try await withStoredPairing { client, pairing, address in
             var client = client
             client.responseTimeout = 30
@@ -45,12 +46,12 @@ extension CompanionClient {
                                            headers: [("Authorization", "Bearer \(pairing.token)")])
         }
         _ = try Self.answer(head, expecting: 200)
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEventItem.self)
         let reader = Task {
             var parser = ServerSentEventParser()
             do {
                 for try await chunk in body {
-                    for event in parser.feed(chunk) { continuation.yield(event) }
+                    for item in parser.feedItems(chunk) { continuation.yield(item) }
                 }
                 continuation.finish()
             } catch {
@@ -71,9 +72,10 @@ extension CompanionClient {
         let (states, continuation) = AsyncThrowingStream.makeStream(of: RemotePlayerState.self)
         let reader = Task {
             do {
-                for try await event in events {
-                    guard case .event(let name, let data) = event else { continue }
-                    switch name {
+                for try await item in events {
+                    guard case .event(let event) = item else { continue }
+                    let data = event.data
+                    switch event.type {
                     case "state": continuation.yield(try Self.decodeState(Array(data.utf8)))
                     case "end":
                         let reason = (try? JSONDecoder().decode([String: String].self, from: Data(data.utf8)))?["reason"] ?? "unknown"

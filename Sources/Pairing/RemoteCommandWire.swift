@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 
 /// How a ``RemoteCommand`` travels: `POST /api/v1/player/<action>` with a
 /// strict JSON body. The server reads commands with ``parse(action:body:)``;
@@ -30,16 +31,16 @@ enum RemoteCommandWire {
         let (action, fields) = command.request
         let path = "/api/v1/player/" + action.rawValue
         guard !fields.isEmpty else { return (path, []) }
-        let members = fields.sorted { $0.key < $1.key }.map { key, value in
-            let json = switch value {
-            case .integer(let number): String(number)
-            case .number(let number): "\(number)"
-            case .bool(let flag): flag ? "true" : "false"
-            case .string(let text): (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        var body = JSONWriter.object(capacity: 32)
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .integer(let number): body.integer(key, number)
+            case .number(let number): body.raw(key, "\(number)")
+            case .bool(let flag): body.bool(key, flag)
+            case .string(let text): body.string(key, text)
             }
-            return "\"\(key)\":" + json
         }
-        return (path, Array(("{" + members.joined(separator: ",") + "}").utf8))
+        return (path, body.finishedBytes())
     }
 
     /// Reads the command `POST /api/v1/player/<action>` carries.
@@ -51,11 +52,11 @@ enum RemoteCommandWire {
         guard let action = RemoteCommand.Action(rawValue: name) else {
             return .failure(BadBody(message: "Unknown player command \(name)."))
         }
-        let fields: [String: Scalar]
+        let fields: [String: JSONValue]
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             fields = [:]
         } else {
-            guard let object = try? JSONDecoder().decode([String: Scalar].self, from: Data(body)) else {
+            guard let object = (try? JSONValue(parsing: Data(body)))?.objectValue else {
                 return .failure(BadBody(message: "The body must be a JSON object."))
             }
             fields = object
@@ -97,7 +98,7 @@ enum RemoteCommandWire {
             case .rate:
                 try expectKeys(fields, ["value"], action)
                 let range = RemoteCommand.rateRange
-                guard case .number(let value) = fields["value"], range.contains(value) else {
+                guard let value = fields["value"]?.doubleValue, range.contains(value) else {
                     throw BadBody(message: "\"value\" must be a number from \(range.lowerBound) to \(range.upperBound).")
                 }
                 return .success(.rate(value))
@@ -111,7 +112,7 @@ enum RemoteCommandWire {
         }
     }
 
-    private static func sleep(_ fields: [String: Scalar]) throws -> RemoteCommand.Sleep {
+    private static func sleep(_ fields: [String: JSONValue]) throws -> RemoteCommand.Sleep {
         let usage = "Send exactly one of {\"minutes\":N}, {\"endOfChapter\":true} or {\"off\":true}."
         guard fields.count == 1, let (key, value) = fields.first else { throw BadBody(message: usage) }
         switch key {
@@ -128,7 +129,7 @@ enum RemoteCommandWire {
         }
     }
 
-    private static func expectKeys(_ fields: [String: Scalar], _ keys: Set<String>, _ action: RemoteCommand.Action) throws {
+    private static func expectKeys(_ fields: [String: JSONValue], _ keys: Set<String>, _ action: RemoteCommand.Action) throws {
         guard Set(fields.keys) != keys else { return }
         if keys.isEmpty { throw BadBody(message: "\(action.rawValue) takes no body (or {}).") }
         let expected = keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
@@ -138,30 +139,10 @@ enum RemoteCommandWire {
         throw BadBody(message: "Missing field; \(action.rawValue) takes exactly \(expected).")
     }
 
-    private static func whole(_ fields: [String: Scalar], _ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
-        guard case .number(let value) = fields[key], value.rounded() == value, range.contains(value) else {
+    private static func whole(_ fields: [String: JSONValue], _ key: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
+        guard let value = fields[key]?.doubleValue, value.rounded() == value, range.contains(value) else {
             throw BadBody(message: "\"\(key)\" must be \(what).")
         }
         return value
-    }
-
-    /// One JSON value of a body, as strictly typed as JSON is: `true` is not 1, `"5"` is not 5.
-    enum Scalar: Decodable, Equatable {
-        case bool(Bool), number(Double), string(String), null, composite
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = value.isFinite ? .number(value) : .composite
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else {
-                self = .composite
-            }
-        }
     }
 }

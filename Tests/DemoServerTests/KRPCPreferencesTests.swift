@@ -4,6 +4,7 @@ import ListenUpAPI
 import ListenUpKRPC
 import ListenUpLive
 import ListenUpTestSupport
+import ServerSentEvents
 import Testing
 @testable import ListenUpCore
 

@@ -3,6 +3,7 @@ import Foundation
 import ListenUpAPI
 import ListenUpLive
 import ListenUpTestSupport
+import ServerSentEvents
 import Testing
 @testable import ListenUpCore
 

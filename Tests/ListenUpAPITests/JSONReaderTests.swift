@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import Testing
 @testable import ListenUpAPI
 
@@ -24,7 +25,7 @@ struct JSONReaderTests {
 
     /// What the reader makes of `text`, or nil when it hands it over.
     static func read(_ text: Data) -> SyncBooksResponse?? {
-        JSONReader.read(text) { reader throws(JSONReader.Mismatch) in
+        JSONReader.read(text) { reader throws(JSONReadError) in
             try reader.successEnvelope(SyncBooksResponse.self).flatMap { $0 as? SyncBooksResponse }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpAPI
 import ListenUpTestSupport
 import Logging
@@ -191,7 +192,7 @@ struct DownloadsHeadlessTests {
                                     "totalBytes": .number(Double(Self.size))])
         let downloading = book.filter { $0.line["status"] == "downloading" }
         #expect(downloading.count >= 2, "bytes reported as they grow: \(book.map(\.line))")
-        let byteCounts = downloading.compactMap { $0.line["bytes"]?.numberValue }
+        let byteCounts = downloading.compactMap { $0.line["bytes"]?.doubleValue }
         #expect(byteCounts == byteCounts.sorted())
         for (earlier, later) in zip(downloading, downloading.dropFirst()) {
             #expect(earlier.at.duration(to: later.at) >= .milliseconds(240), "at most four lines a second")

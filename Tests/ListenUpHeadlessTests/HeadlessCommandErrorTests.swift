@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpTestSupport
 import Logging
 import Testing

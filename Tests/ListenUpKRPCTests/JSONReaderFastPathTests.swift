@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import Testing
 @testable import ListenUpKRPC
 
@@ -11,15 +12,15 @@ struct JSONReaderFastPathTests {
     // MARK: Helpers
 
     static func readBook(_ text: String) -> BookSyncPayload? {
-        JSONReader.read(text) { reader throws(JSONReader.Mismatch) in try BookSyncPayload(reading: &reader) }
+        JSONReader.read(text) { reader throws(JSONReadError) in try BookSyncPayload(reading: &reader) }
     }
 
     static func readMessage(_ text: String) -> KRPCMessage? {
-        JSONReader.read(text) { reader throws(JSONReader.Mismatch) in try KRPCMessage.callSuccess(reading: &reader) }
+        JSONReader.read(text) { reader throws(JSONReadError) in try KRPCMessage.callSuccess(reading: &reader) }
     }
 
     static func readPage(_ text: String) -> SyncPage? {
-        JSONReader.read(text) { reader throws(JSONReader.Mismatch) in try reader.successResult(SyncPage.self) } as? SyncPage
+        JSONReader.read(text) { reader throws(JSONReadError) in try reader.successResult(SyncPage.self) } as? SyncPage
     }
 
     /// Whatever `read` reads from `text`, JSONDecoder (`decode`) reads the same.
@@ -67,12 +68,12 @@ struct JSONReaderFastPathTests {
         var text = ""
         for value in 0..<0x80 { text.unicodeScalars.append(Unicode.Scalar(UInt8(value))) }
         text += "é漱石🚀\u{2028}"
-        let quoted = JSONQuoting.quoted(text)
+        let quoted = JSONEscaping.quoted(text)
         #expect(quoted.hasPrefix(#""\u0000\u0001"#) && quoted.contains(#"\b\t\n\u000b\f\r"#) && quoted.contains(##"\u001f !\"#$"##))
         #expect(quoted.contains(#"./0"#) && quoted.contains(#"[\\]"#) && quoted.hasSuffix("é漱石🚀\u{2028}\""))
         #expect(try KRPCJSON.decode(String.self, from: quoted) == text)
-        #expect(JSONReader.read(quoted) { reader throws(JSONReader.Mismatch) in try reader.string() } == text)
-        #expect(JSONQuoting.quoted("") == #""""#)
+        #expect(JSONReader.read(quoted) { reader throws(JSONReadError) in try reader.string() } == text)
+        #expect(JSONEscaping.quoted("") == #""""#)
     }
 
     // MARK: Books
@@ -230,8 +231,8 @@ struct JSONReaderFastPathTests {
 extension SyncPage {
     /// The page as the server writes it (tests only).
     var encodedForTest: String {
-        let items = "[" + items.map { JSONQuoting.quoted($0) }.joined(separator: ",") + "]"
-        return #"{"domain":"# + JSONQuoting.quoted(domain) + #","items":"# + items + #","nextCursor":"#
+        let items = "[" + items.map { JSONEscaping.quoted($0) }.joined(separator: ",") + "]"
+        return #"{"domain":"# + JSONEscaping.quoted(domain) + #","items":"# + items + #","nextCursor":"#
             + (nextCursor.map(String.init) ?? "null") + #","hasMore":"# + (hasMore ? "true" : "false") + "}"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import Testing
 @testable import ListenUpKRPC
 
@@ -25,13 +26,13 @@ struct KRPCJSONTests {
     }
 
     @Test func writerEscapesOnlyWhatJSONNeeds() {
-        #expect(JSONObjectWriter.quoted("a/b") == #""a/b""#)
-        #expect(JSONObjectWriter.quoted("é 🎧") == "\"é 🎧\"")
-        #expect(JSONObjectWriter.quoted("\"\\\n\r\t\u{08}\u{0C}\u{1F}") == #""\"\\\n\r\t\b\f\u001f""#)
-        var writer = JSONObjectWriter()
+        #expect(JSONWriter.quoted("a/b") == #""a/b""#)
+        #expect(JSONWriter.quoted("é 🎧") == "\"é 🎧\"")
+        #expect(JSONWriter.quoted("\"\\\n\r\t\u{08}\u{0C}\u{1F}") == #""\"\\\n\r\t\b\f\u001f""#)
+        var writer = JSONWriter.object()
         writer.string("type", "T")
         writer.integerIfPresent("skipped", nil)
-        writer.stringOrNull("n", nil)
+        writer.string("n", nil)
         writer.integer("i", -3)
         #expect(writer.finished() == #"{"type":"T","n":null,"i":-3}"#)
     }

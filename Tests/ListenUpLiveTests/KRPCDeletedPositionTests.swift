@@ -3,6 +3,7 @@ import ListenUpAPI
 import ListenUpKRPC
 import ListenUpTestSupport
 import Logging
+import ServerSentEvents
 import Testing
 @testable import ListenUpCore
 @testable import ListenUpLive

@@ -2,6 +2,7 @@ import Foundation
 import ListenUpAPI
 import KRPCSession
 import ListenUpKRPC
+import ServerSentEvents
 import Testing
 @testable import ListenUpCore
 @testable import ListenUpLive

@@ -105,16 +105,3 @@ extension RemotePlayerState.CodingKeys {
          "chapterDurationMs", "rate", "volume", "status", "sleepRemainingMs", "sleepEndOfChapter", "hasCover", "continueListening"]
     }
 }
-
-@Suite("Server-Sent Events parser")
-struct ServerSentEventParserTests {
-    @Test func readsEventsCommentsAndSplitLines() {
-        var parser = ServerSentEventParser()
-        var seen: [ServerSentEvent] = []
-        let text = "retry: 3000\n\nevent: state\ndata: {\"a\":1}\n\n: heartbeat\n\ndata: one\r\ndata: two\r\n\r\nevent: end\ndata: {}\r\r"
-        // One byte at a time: nothing depends on how the network cuts the stream.
-        for byte in Array(text.utf8) { seen += parser.feed([byte]) }
-        #expect(seen == [.event(name: "state", data: "{\"a\":1}"), .comment("heartbeat"), .event(name: "message", data: "one\ntwo"),
-                         .event(name: "end", data: "{}")])
-    }
-}

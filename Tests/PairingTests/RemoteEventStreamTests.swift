@@ -1,11 +1,12 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ServerSentEvents
 import Testing
 @testable import Pairing
 
 /// What one follower has read: every event with the time it arrived.
 final class FollowerLog: Sendable {
-    private let items = NIOLockedValueBox<[(at: ContinuousClock.Instant, event: ServerSentEvent)]>([])
+    private let items = NIOLockedValueBox<[(at: ContinuousClock.Instant, event: ServerSentEventItem)]>([])
     private let ending = NIOLockedValueBox<(any Error)??>(nil)
     private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
@@ -26,11 +27,11 @@ final class FollowerLog: Sendable {
         return log
     }
 
-    var events: [(at: ContinuousClock.Instant, event: ServerSentEvent)] { items.withLockedValue { $0 } }
+    var events: [(at: ContinuousClock.Instant, event: ServerSentEventItem)] { items.withLockedValue { $0 } }
     var states: [RemotePlayerState] {
         events.compactMap {
-            guard case .event("state", let data) = $0.event else { return nil }
-            return try? JSONDecoder().decode(RemotePlayerState.self, from: Data(data.utf8))
+            guard case .event(let event) = $0.event, event.type == "state" else { return nil }
+            return try? JSONDecoder().decode(RemotePlayerState.self, from: Data(event.data.utf8))
         }
     }
     var heartbeats: Int { events.count { $0.event == .comment("heartbeat") } }
@@ -64,7 +65,7 @@ struct RemoteEventStreamTests {
         // At once: the stream's first event is the state, before any change
         // and before the first heartbeat (15 s). (Not a time bound: on a
         // busy CI machine the TLS handshake alone has taken seconds.)
-        #expect(follower.events.first.map { if case .event("state", _) = $0.event { true } else { false } } == true)
+        #expect(follower.events.first.map { if case .event(let event) = $0.event { event.type == "state" } else { false } } == true)
         // A pause, a seek and a chapter change, each sent as a command, each followed.
         let companion = try fixture.companion(for: device, token: token)
         try await companion.send(.pause)
@@ -168,7 +169,7 @@ struct RemoteEventStreamTests {
         // for a busy machine's scheduling, not for the server).
         for follower in followers {
             #expect(await follower.wait(5) { $0.ended != nil })
-            #expect(follower.events.last?.event == .event(name: "end", data: "{\"reason\":\"revoked\"}"))
+            #expect(follower.events.last?.event == .event(ServerSentEvent(type: "end", data: "{\"reason\":\"revoked\"}")))
         }
         // The other device follows on.
         #expect(bystander.ended == nil)
@@ -247,7 +248,7 @@ struct RemoteEventStreamTests {
         }, "a heartbeat records the use")
         fixture.clock.advance(31 * 24 * 3600)
         #expect(await follower.wait(2) { $0.ended != nil })
-        #expect(follower.events.last?.event == .event(name: "end", data: "{\"reason\":\"unauthorized\"}"))
+        #expect(follower.events.last?.event == .event(ServerSentEvent(type: "end", data: "{\"reason\":\"unauthorized\"}")))
         await fixture.server.stop()
     }
 }

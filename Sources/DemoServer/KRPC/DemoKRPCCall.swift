@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 
 /// Why a call cannot run: answered with a `CallException` (§2.4.4), shaped

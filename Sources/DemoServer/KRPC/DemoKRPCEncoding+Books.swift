@@ -1,3 +1,4 @@
+import JSONToolkit
 import ListenUpKRPC
 
 extension BookSyncPayload {
@@ -6,7 +7,7 @@ extension BookSyncPayload {
     /// `hasScanWarning`, `cover`, `genres`, `documents`, `chapterSource`,
     /// `fieldProvenance` and `normalizationGainDb` omitted at their defaults.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("libraryId", libraryId)
         object.string("folderId", folderId)
@@ -24,7 +25,7 @@ extension BookSyncPayload {
         object.boolIfTrue("hasScanWarning", hasScanWarning)
         object.integer("totalDuration", totalDuration)
         if let cover {
-            var nested = KotlinJSONObject()
+            var nested = JSONWriter.object()
             nested.string("source", cover.source.rawValue)
             nested.string("hash", cover.hash)
             object.raw("cover", nested.finished())
@@ -32,18 +33,18 @@ extension BookSyncPayload {
         object.string("rootRelPath", rootRelPath)
         object.integer("inode", inode)
         object.integer("scannedAt", scannedAt)
-        object.raw("contributors", KotlinJSONObject.array(contributors.map(\.kotlinJSON)))
-        object.raw("series", KotlinJSONObject.array(series.map(\.kotlinJSON)))
-        if !genres.isEmpty { object.raw("genres", KotlinJSONObject.array(genres.map(\.kotlinJSON))) }
-        object.raw("audioFiles", KotlinJSONObject.array(audioFiles.map(\.kotlinJSON)))
-        if !documents.isEmpty { object.raw("documents", KotlinJSONObject.array(documents.map(\.kotlinJSON))) }
-        object.raw("chapters", KotlinJSONObject.array(chapters.map(\.kotlinJSON)))
+        object.raw("contributors", JSONWriter.array(contributors.map(\.kotlinJSON)))
+        object.raw("series", JSONWriter.array(series.map(\.kotlinJSON)))
+        if !genres.isEmpty { object.raw("genres", JSONWriter.array(genres.map(\.kotlinJSON))) }
+        object.raw("audioFiles", JSONWriter.array(audioFiles.map(\.kotlinJSON)))
+        if !documents.isEmpty { object.raw("documents", JSONWriter.array(documents.map(\.kotlinJSON))) }
+        object.raw("chapters", JSONWriter.array(chapters.map(\.kotlinJSON)))
         if chapterSource != .embedded { object.string("chapterSource", chapterSource.rawValue) }
         if !fieldProvenance.isEmpty {
-            var nested = KotlinJSONObject()
+            var nested = JSONWriter.object()
             for key in fieldProvenance.keys.sorted() {
                 guard let provenance = fieldProvenance[key] else { continue }
-                var entry = KotlinJSONObject()
+                var entry = JSONWriter.object()
                 entry.string("kind", provenance.kind)
                 entry.stringIfPresent("provider", provenance.provider)
                 if provenance.at != 0 { entry.integer("at", provenance.at) }
@@ -63,7 +64,7 @@ extension BookSyncPayload {
 extension BookContributorPayload {
     /// `{id, name, sortName, role, creditedAs}`, nulls written.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("name", name)
         object.string("sortName", sortName)
@@ -76,7 +77,7 @@ extension BookContributorPayload {
 extension BookSeriesPayload {
     /// `{id, name, sequence}`, `sequence` a number or `null`.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("name", name)
         object.raw("sequence", sequence.map { $0.description } ?? "null")
@@ -87,7 +88,7 @@ extension BookSeriesPayload {
 extension BookGenrePayload {
     /// `{id, name, slug, path}`.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("name", name)
         object.string("slug", slug)
@@ -100,7 +101,7 @@ extension BookAudioFilePayload {
     /// `{id, index, filename, format, codec, duration, size, …}`; the
     /// stream fields (default null) only when known.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.integer("index", Int64(index))
         object.string("filename", filename)
@@ -120,7 +121,7 @@ extension BookAudioFilePayload {
 extension BookDocumentPayload {
     /// `{id, index, filename, format, size, hash}`.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.integer("index", Int64(index))
         object.string("filename", filename)
@@ -134,7 +135,7 @@ extension BookDocumentPayload {
 extension BookChapterPayload {
     /// `{id, title, duration, startTime}`.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("title", title)
         object.integer("duration", duration)

@@ -1,3 +1,4 @@
+import JSONToolkit
 import ListenUpKRPC
 
 // Server-side encoders of the DTOs the client module only decodes: each
@@ -7,7 +8,7 @@ import ListenUpKRPC
 extension ServerInfo {
     /// `ServerInfo` (§3.1): `remoteUrl`, `pushEnabled`, `rootResetArmed` omitted at their defaults.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("name", name)
         object.string("version", version)
         object.string("apiVersion", apiVersion)
@@ -25,7 +26,7 @@ extension User {
     /// `User` (§3.2): `permissions` omitted when it is `{canEdit:true, canShare:true}`,
     /// `approvedBy`/`approvedAt` when null.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("email", email)
         object.string("displayName", displayName)
@@ -33,7 +34,7 @@ extension User {
         object.string("status", status.rawValue)
         object.integer("createdAt", createdAt)
         if permissions != UserPermissions() {
-            var nested = KotlinJSONObject()
+            var nested = JSONWriter.object()
             if !permissions.canEdit { nested.bool("canEdit", false) }
             if !permissions.canShare { nested.bool("canShare", false) }
             object.raw("permissions", nested.finished())
@@ -47,7 +48,7 @@ extension User {
 extension AuthSession {
     /// `AuthSession` (§3.2): every field.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("accessToken", accessToken)
         object.integer("accessTokenExpiresAt", accessTokenExpiresAt)
         object.string("refreshToken", refreshToken)
@@ -61,9 +62,9 @@ extension AuthSession {
 extension SyncPage {
     /// `SyncPage` (§3.4): items are JSON strings; `nextCursor` is always written.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("domain", domain)
-        object.raw("items", KotlinJSONObject.strings(items))
+        object.raw("items", JSONWriter.strings(items))
         object.integer("nextCursor", nextCursor)
         object.bool("hasMore", hasMore)
         return object.finished()
@@ -73,7 +74,7 @@ extension SyncPage {
 extension DomainDigest {
     /// `DomainDigest` (§3.4).
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.integer("cursor", cursor)
         object.integer("count", count)
         object.string("hash", hash)
@@ -85,7 +86,7 @@ extension PlaybackPositionSyncPayload {
     /// `PlaybackPositionSyncPayload` (§3.5): `volumeBoostDb` omitted at 0,
     /// `measuredGainDb` at null; `currentChapterId` and `deletedAt` always written.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("bookId", bookId)
         object.integer("positionMs", positionMs)
@@ -106,7 +107,7 @@ extension PlaybackPositionSyncPayload {
 extension ListeningEventSyncPayload {
     /// `ListeningEventSyncPayload` (§3.5): `deviceLabel` and `deletedAt` always written.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("id", id)
         object.string("bookId", bookId)
         object.integer("startPositionMs", startPositionMs)
@@ -128,9 +129,9 @@ extension PreparedPlayback {
     /// `PreparedPlayback` (§3.6): `resumePosition` always written (maybe
     /// `null`), `coverUrl` omitted when null, `transcodeUnavailable` when false.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("bookId", bookId)
-        object.raw("audioFiles", KotlinJSONObject.array(audioFiles.map(\.kotlinJSON)))
+        object.raw("audioFiles", JSONWriter.array(audioFiles.map(\.kotlinJSON)))
         object.raw("resumePosition", resumePosition?.kotlinJSON ?? "null")
         object.stringIfPresent("coverUrl", coverUrl)
         object.boolIfTrue("transcodeUnavailable", transcodeUnavailable)
@@ -141,7 +142,7 @@ extension PreparedPlayback {
 extension PreparedAudioFile {
     /// `PreparedAudioFile` (§3.6): `hlsUrl` omitted when null.
     var kotlinJSON: String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("fileId", fileId)
         object.integer("index", Int64(index))
         object.string("url", url)
@@ -150,5 +151,20 @@ extension PreparedAudioFile {
         object.integer("sizeBytes", sizeBytes)
         object.stringIfPresent("hlsUrl", hlsUrl)
         return object.finished()
+    }
+}
+
+extension JSONWriter {
+    /// `"key":<number>` for a Kotlin `Float`, printed as Kotlin's `toString`
+    /// prints it (`1.0`, `1.25`).
+    mutating func float(_ key: String, _ value: Double) {
+        raw(key, Self.float(value))
+    }
+
+    /// A Float as Kotlin prints it (non-finite values never get here: every
+    /// decoded number is finite).
+    static func float(_ value: Double) -> String {
+        let float = Float(value)
+        return float.isFinite ? float.description : "0.0"
     }
 }

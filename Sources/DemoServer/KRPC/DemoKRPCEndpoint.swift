@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 import Logging
 import NIOCore

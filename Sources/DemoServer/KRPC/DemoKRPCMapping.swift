@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONToolkit
 import ListenUpAPI
 import ListenUpKRPC
 
@@ -117,7 +118,7 @@ enum DemoKRPCMapping {
     /// `change` as a `SyncEvent` (§3.4): Created/Updated with the row,
     /// Deleted without; `clientOpId` omitted (null).
     static func syncEventJSON(_ change: DemoSyncChange, libraryID: String) -> String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         switch change.kind {
         case .created: object.string("type", "SyncEvent.Created")
         case .updated: object.string("type", "SyncEvent.Updated")

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 
 /// A typed ListenUp error as the server sends it (§3.0):
@@ -31,25 +32,25 @@ struct DemoAppFailure: Error, Sendable {
 
     /// `AuthError.WeakPassword{reason}`.
     static func weakPassword(_ reason: WeakPasswordReason) -> DemoAppFailure {
-        DemoAppFailure(type: "AuthError.WeakPassword", fields: [("reason", KotlinJSONObject.quoted(reason.rawValue))])
+        DemoAppFailure(type: "AuthError.WeakPassword", fields: [("reason", JSONWriter.quoted(reason.rawValue))])
     }
 
     /// `AppError.ValidationError{message, field?}`.
     static func validation(_ message: String, field: String?) -> DemoAppFailure {
-        var fields = [("message", KotlinJSONObject.quoted(message))]
-        if let field { fields.append(("field", KotlinJSONObject.quoted(field))) }
+        var fields = [("message", JSONWriter.quoted(message))]
+        if let field { fields.append(("field", JSONWriter.quoted(field))) }
         return DemoAppFailure(type: "AppError.ValidationError", fields: fields)
     }
 
     /// `SyncError.NotFound{domain, entityId}`; domain `book` also means "not accessible".
     static func notFound(domain: String, entityId: String) -> DemoAppFailure {
-        DemoAppFailure(type: "SyncError.NotFound", fields: [("domain", KotlinJSONObject.quoted(domain)),
-                                                             ("entityId", KotlinJSONObject.quoted(entityId))])
+        DemoAppFailure(type: "SyncError.NotFound", fields: [("domain", JSONWriter.quoted(domain)),
+                                                             ("entityId", JSONWriter.quoted(entityId))])
     }
 
     /// `SyncError.UnknownDomain{domain}`.
     static func unknownDomain(_ domain: String) -> DemoAppFailure {
-        DemoAppFailure(type: "SyncError.UnknownDomain", fields: [("domain", KotlinJSONObject.quoted(domain))])
+        DemoAppFailure(type: "SyncError.UnknownDomain", fields: [("domain", JSONWriter.quoted(domain))])
     }
 
     /// `SyncError.TooManyIds{requested, maxIds}`.
@@ -59,13 +60,13 @@ struct DemoAppFailure: Error, Sendable {
 
     /// `SyncError.UnsupportedMatch{domain, match}`; `match` is the enum name (`BOOK_ID`, §6.5).
     static func unsupportedMatch(domain: String, match: String) -> DemoAppFailure {
-        DemoAppFailure(type: "SyncError.UnsupportedMatch", fields: [("domain", KotlinJSONObject.quoted(domain)),
-                                                                     ("match", KotlinJSONObject.quoted(match))])
+        DemoAppFailure(type: "SyncError.UnsupportedMatch", fields: [("domain", JSONWriter.quoted(domain)),
+                                                                     ("match", JSONWriter.quoted(match))])
     }
 
     /// The error object; `correlationId` is omitted when nil (its default).
     func json(correlationId: String?) -> String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("type", type)
         object.stringIfPresent("correlationId", correlationId)
         for field in fields { object.raw(field.name, field.json) }
@@ -101,7 +102,7 @@ enum DemoKRPCWrap {
 
     /// A `SyncFrame` (§3.4); `revision` is omitted on control frames.
     static func frame(domain: String, revision: Int64?, json: String) -> String {
-        var object = KotlinJSONObject()
+        var object = JSONWriter.object()
         object.string("domain", domain)
         object.integerIfPresent("revision", revision)
         object.string("json", json)

@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 
 /// The kRPC mode's plain-HTTP routes (§1.1, §4, §6.5): `/healthz`, the
@@ -100,7 +101,7 @@ extension DemoKRPCService {
     }
 
     private func notFound(_ path: String) -> DemoResponse {
-        var body = KotlinJSONObject()
+        var body = JSONWriter.object()
         body.string("error", "not_found")
         body.string("path", path)
         return Self.response(404, contentType: "application/json", body: body.finished())

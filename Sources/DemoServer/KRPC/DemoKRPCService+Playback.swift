@@ -1,4 +1,5 @@
 import Foundation
+import JSONToolkit
 import ListenUpAPI
 import ListenUpKRPC
 
@@ -150,7 +151,7 @@ extension DemoKRPCService {
         case .all:
             chosen = positions.sorted { $0.bookId < $1.bookId }
         }
-        return .result(DemoKRPCWrap.success(KotlinJSONObject.array(chosen.prefix(count).map(\.kotlinJSON))))
+        return .result(DemoKRPCWrap.success(JSONWriter.array(chosen.prefix(count).map(\.kotlinJSON))))
     }
 
     /// `getProgressBatch(bookIds)`: sparse, books without a position are left out.
@@ -159,7 +160,7 @@ extension DemoKRPCService {
         for id in ids { try call.requireNotBlank(id) }
         let userID = try call.userID
         let found = ids.compactMap { position(userID: userID, bookID: $0) }
-        return .result(DemoKRPCWrap.success(KotlinJSONObject.array(found.map(\.kotlinJSON))))
+        return .result(DemoKRPCWrap.success(JSONWriter.array(found.map(\.kotlinJSON))))
     }
 
     /// `BookService.getBook(id)`: one book, or `SyncError.NotFound{domain:"book"}`.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 
 /// `SyncStreamService` (§3.4) over the sync ledger: `books`,
@@ -13,7 +14,7 @@ extension DemoKRPCService {
 
     /// `listDomains()`: every domain of the v0.9 server.
     static func listDomains() -> String {
-        DemoKRPCWrap.success(KotlinJSONObject.strings(SyncDomain.all.map(\.rawValue)))
+        DemoKRPCWrap.success(JSONWriter.strings(SyncDomain.all.map(\.rawValue)))
     }
 
     /// `pullDomain(domain, since, limit)`: rows with `revision > since` in

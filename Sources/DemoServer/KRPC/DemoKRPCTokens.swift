@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONToolkit
 import ListenUpKRPC
 
 /// Who an authed socket (or a cover request) belongs to: captured once, at
@@ -181,7 +182,7 @@ final class DemoKRPCTokens: Sendable {
         let issuedAt = Int64(now.timeIntervalSince1970)
         let expires = Date(timeIntervalSince1970: Double(issuedAt) + accessLifetime)
         state.grants[jti] = (session.id, expires)
-        var claims = KotlinJSONObject()
+        var claims = JSONWriter.object()
         claims.string("iss", "listenup")
         claims.string("aud", "listenup-client")
         claims.string("sub", session.userID)

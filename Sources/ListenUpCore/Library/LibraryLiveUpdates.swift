@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpAPI
 import Logging
+import ServerSentEvents
 
 /// Follows the server's live events (`/api/v1/sync/events` on REST v1) and applies what it says to the cache:
 /// `book.created` and `book.deleted` change the books, progress events the

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ServerSentEvents
 
 /// The one way the app talks to a ListenUp server, whatever generation of
 /// server it is: the seam between the screens' models and a wire protocol.

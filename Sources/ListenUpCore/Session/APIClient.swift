@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpAPI
 import Logging
+import ServerSentEvents
 
 /// Why an API call failed, in the terms the screens report.
 public enum APIClientError: Error, Equatable, Sendable {

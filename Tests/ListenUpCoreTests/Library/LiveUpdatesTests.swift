@@ -2,6 +2,7 @@ import Foundation
 import ListenUpAPI
 import ListenUpTestSupport
 import Logging
+import ServerSentEvents
 import Testing
 @testable import ListenUpCore
 

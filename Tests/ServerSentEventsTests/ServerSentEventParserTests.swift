@@ -1,11 +1,13 @@
 import Foundation
+import ServerSentEvents
 import Testing
-@testable import ListenUpAPI
 
-@Suite("Server-sent events and image sniffing")
-struct ServerSentEventTests {
+@Suite("Server-sent events parser")
+struct ServerSentEventParserTests {
     @Test func theContractFramesParse() throws {
-        let url = try #require(Bundle.module.url(forResource: "sse_frames.txt", withExtension: nil, subdirectory: "Fixtures"))
+        // The contract's fixture, kept with the REST v1 contract's others.
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ListenUpAPITests/Fixtures/sse_frames.txt")
         var parser = ServerSentEventParser()
         let events = parser.feed(try Data(contentsOf: url))
         #expect(events.map(\.type) == ["connected", "listening.progress_updated", "heartbeat"])
@@ -33,12 +35,20 @@ struct ServerSentEventTests {
         #expect(parser.feed(Array((big + "data: ok\n\n").utf8)) == [ServerSentEvent(type: "message", data: "ok")])
     }
 
-    @Test func imageFormatsAreSniffed() {
-        #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]) == .jpeg)
-        #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
-        #expect(ImageFormat.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
-        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == .gif)
-        #expect(ImageFormat.sniff(Array("<html>".utf8)) == nil)
-        #expect(ImageFormat.sniff([UInt8]()) == nil)
+    /// The pairing server's player stream: comments are heartbeats the companion counts.
+    @Test func readsEventsCommentsAndSplitLines() {
+        var parser = ServerSentEventParser()
+        var seen: [ServerSentEventItem] = []
+        let text = "retry: 3000\n\nevent: state\ndata: {\"a\":1}\n\n: heartbeat\n\ndata: one\r\ndata: two\r\n\r\nevent: end\ndata: {}\r\r"
+        // One byte at a time: nothing depends on how the network cuts the stream.
+        for byte in Array(text.utf8) { seen += parser.feedItems([byte]) }
+        #expect(seen == [.event(ServerSentEvent(type: "state", data: "{\"a\":1}")), .comment("heartbeat"),
+                         .event(ServerSentEvent(type: "message", data: "one\ntwo")), .event(ServerSentEvent(type: "end", data: "{}"))])
+    }
+
+    @Test func feedDropsCommentsAndAnIDWithNULIsIgnored() {
+        var parser = ServerSentEventParser()
+        let events = parser.feed(Array(":hi\nid: 7\n\nid: a\u{0}b\ndata: x\n\n".utf8))
+        #expect(events == [ServerSentEvent(type: "message", data: "x", id: "7")])
     }
 }

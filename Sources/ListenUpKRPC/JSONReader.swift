@@ -1,1 +1,0 @@
-../ListenUpAPI/JSONReader.swift

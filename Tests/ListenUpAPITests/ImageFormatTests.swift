@@ -1,0 +1,14 @@
+import Testing
+@testable import ListenUpAPI
+
+@Suite("Image sniffing")
+struct ImageFormatTests {
+    @Test func imageFormatsAreSniffed() {
+        #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]) == .jpeg)
+        #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(ImageFormat.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageFormat.sniff(Array("GIF89a".utf8)) == .gif)
+        #expect(ImageFormat.sniff(Array("<html>".utf8)) == nil)
+        #expect(ImageFormat.sniff([UInt8]()) == nil)
+    }
+}
