@@ -48,7 +48,7 @@ final class PlayerPageTests: XCTestCase {
             engine.report(.status(.playing))
             MainContext.iterate(until: { model.status == .playing }, timeout: .seconds(5))
             window.settle()
-            XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(page.playButton)), "Pause")
+            XCTAssertEqual(page.playButton.tooltip, "Pause")
 
             emit("clicked", on: page.playButton)
             XCTAssertEqual(engine.calls.last, "pause", "play/pause pauses")
@@ -62,17 +62,17 @@ final class PlayerPageTests: XCTestCase {
             XCTAssertEqual(model.position, 40_000, "back to the chapter's start")
 
             // A row of the chapter list jumps there.
-            let third = try XCTUnwrap(gtk_list_box_get_row_at_index(page.chapters, 2))
+            let third = try XCTUnwrap(page.chapters.row(at: 2))
             emit("activate", on: third)
             window.settle()
             XCTAssertEqual(model.chapterIndex, 2)
             XCTAssertEqual(model.position, 100_000)
 
             // Speed from the spin button; the menu button shows it.
-            gtk_spin_button_set_value(page.speedSpin.opaque, 1.5)
+            page.speedSpin.value = 1.5
             window.settle()
             XCTAssertEqual(model.rate, 1.5)
-            XCTAssertEqual(String(cString: gtk_menu_button_get_label(page.speedButton.opaque)), "1.5×")
+            XCTAssertEqual(page.speedButton.label, "1.5×")
 
             // The sleep timer's choices.
             model.send(.sleep(.minutes(15)))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the running binary finds its compiled resources (the GSettings
-/// schema, the translations), installed and in a checkout alike.
+/// schema, the translations, the page templates), installed and in a checkout alike.
 ///
 /// Installed (`meson-helper`, a Flatpak's `/app`): the binary is
 /// `<prefix>/bin/listenup` and the resources are under `<prefix>/share`.
@@ -45,6 +45,21 @@ public struct ResourceLocations: Sendable, Equatable {
         var candidates = [installed]
         if let buildFolder { candidates.append(buildFolder.appendingPathComponent("locale").path) }
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? installed
+    }
+
+    /// Files that may be the page templates' GResource bundle, in the order
+    /// to try them: `LISTENUP_DATA_DIR`'s, the prefix's
+    /// (`share/listenup/listenup.gresource`), the checkout's
+    /// (`.build/listenup.gresource`, from `build-aux/compile-data`).
+    public func templateBundles(environment: [String: String]) -> [String] {
+        let name = "listenup.gresource"
+        var files: [String] = []
+        if let explicit = environment["LISTENUP_DATA_DIR"], !explicit.isEmpty {
+            files.append(URL(fileURLWithPath: explicit).appendingPathComponent(name).path)
+        }
+        files.append(prefix.appendingPathComponent("share/listenup").appendingPathComponent(name).path)
+        if let buildFolder { files.append(buildFolder.appendingPathComponent(name).path) }
+        return files
     }
 
     /// The running binary, resolved through `/proc/self/exe`.

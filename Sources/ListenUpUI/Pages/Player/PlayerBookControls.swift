@@ -10,14 +10,14 @@ import ListenUpCore
 @MainActor
 final class PlayerBookControls {
     /// The boost's menu button.
-    let boostButton: UnsafeMutablePointer<GtkWidget>
+    let boostButton: MenuButton
     /// The boost scale, dB.
-    let boostScale: UnsafeMutablePointer<GtkWidget>
+    let boostScale: Scale
     /// The book menu's button.
-    let menuButton: UnsafeMutablePointer<GtkWidget>
-    let markFinished: UnsafeMutablePointer<GtkWidget>
-    let markNotStarted: UnsafeMutablePointer<GtkWidget>
-    private let boostValue: OpaquePointer
+    let menuButton: MenuButton
+    let markFinished: Button
+    let markNotStarted: Button
+    private let boostValue: Label
     private let model: PlayerModel
     private var connections: [SignalConnection] = []
     /// The boost the user is choosing, sent once the thumb rests.
@@ -25,53 +25,19 @@ final class PlayerBookControls {
     private var boostPending = false
     private var applying = false
 
-    init(model: PlayerModel) {
+    /// - Parameter template: the player page's (`player-page.ui`), which
+    ///   holds these controls.
+    init(model: PlayerModel, template: Template) {
         self.model = model
-        boostButton = newObject(gtk_menu_button_new())
-        boostButton.addClasses(StyleClass("player-menu"))
-        gtk_widget_set_tooltip_text(boostButton, tr("Volume Boost"))
-        boostButton.setAccessibleLabel(tr("Volume Boost"))
-        let popover = newObject(gtk_popover_new())
-        let box = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6))
-        let heading = OpaquePointer(newObject(gtk_label_new(tr("Volume Boost"))))
-        heading.addClasses(.heading)
-        boostValue = OpaquePointer(newObject(gtk_label_new(nil)))
-        boostValue.addClasses(StyleClass("numeric"), .dimLabel)
-        boostScale = newObject(gtk_scale_new_with_range(GTK_ORIENTATION_HORIZONTAL, ListeningRules.boostRange.lowerBound,
-                                                        ListeningRules.boostRange.upperBound, 0.5))
-        gtk_scale_set_draw_value(boostScale.cast(to: GtkScale.self), 0)
-        for mark in [0.0, 6, 12] {
-            gtk_scale_add_mark(boostScale.cast(to: GtkScale.self), mark, GTK_POS_BOTTOM, Self.decibels(mark))
-        }
-        gtk_widget_set_size_request(boostScale, 220, -1)
-        boostScale.setAccessibleLabel(tr("Volume Boost"))
+        (boostButton, boostScale, boostValue) = (template.child("boost"), template.child("boost-scale"), template.child("boost-value"))
+        (menuButton, markFinished, markNotStarted) = (template.child("book-menu"), template.child("mark-finished"), template.child("mark-not-started"))
+        for mark in [0.0, 6, 12] { boostScale.addMark(at: mark, Self.decibels(mark)) }
         // What the boost is for, said to screen readers and as a tooltip
         // (a wrapped label under the scale was cut off by GTK 4.8's
         // popover sizing).
         let hint = tr("For quiet recordings. This book keeps it; loud passages are limited so they never clip.")
         boostScale.setAccessibleDescription(hint)
-        gtk_widget_set_tooltip_text(boostScale, hint)
-        gtk_widget_set_margin_start(box, 8)
-        gtk_widget_set_margin_end(box, 8)
-        for child in [heading.widget, boostValue.widget, boostScale] { gtk_box_append(box.cast(to: GtkBox.self), child) }
-        gtk_popover_set_child(popover.cast(to: GtkPopover.self), box)
-        gtk_menu_button_set_popover(boostButton.opaque, popover)
-
-        menuButton = newObject(gtk_menu_button_new())
-        gtk_menu_button_set_icon_name(menuButton.opaque, "view-more-symbolic")
-        menuButton.addClasses(StyleClass("player-menu"))
-        gtk_widget_set_tooltip_text(menuButton, tr("Book Menu"))
-        menuButton.setAccessibleLabel(tr("Book Menu"))
-        let menu = newObject(gtk_popover_new())
-        let menuBox = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
-        markFinished = newObject(gtk_button_new_with_label(tr("Mark as Finished")))
-        markNotStarted = newObject(gtk_button_new_with_label(tr("Mark as Not Started")))
-        for button in [markFinished, markNotStarted] {
-            button.addClasses(.flat)
-            gtk_box_append(menuBox.cast(to: GtkBox.self), button)
-        }
-        gtk_popover_set_child(menu.cast(to: GtkPopover.self), menuBox)
-        gtk_menu_button_set_popover(menuButton.opaque, menu)
+        boostScale.tooltip = hint
         connect()
     }
 
@@ -85,8 +51,8 @@ final class PlayerBookControls {
     private func connect() {
         connections.append(boostScale.connect(.valueChanged) { [weak self] in
             guard let self, !self.applying else { return }
-            let value = gtk_range_get_value(self.boostScale.cast(to: GtkRange.self))
-            gtk_label_set_label(self.boostValue, Self.decibels(ListeningRules.boost(value)))
+            let value = self.boostScale.value
+            self.boostValue.text = Self.decibels(ListeningRules.boost(value))
             // Saved once the thumb rests, not at every step of a drag.
             self.pendingBoost?.cancel()
             self.boostPending = true
@@ -101,7 +67,7 @@ final class PlayerBookControls {
             connections.append(button.connect(.clicked) { [weak self] in
                 guard let self, let book = self.model.nowPlaying else { return }
                 self.model.send(.markFinished(bookID: book.bookID, finished: finished))
-                if let popover = gtk_menu_button_get_popover(self.menuButton.opaque) { gtk_popover_popdown(popover) }
+                self.menuButton.popdown()
             })
         }
     }
@@ -111,13 +77,11 @@ final class PlayerBookControls {
         applying = true
         defer { applying = false }
         let boost = model.volumeBoostDb
-        gtk_menu_button_set_label(boostButton.opaque, boost > 0 ? Self.decibels(boost) : tr("Boost"))
+        boostButton.label = boost > 0 ? Self.decibels(boost) : tr("Boost")
         boostButton.setClass(StyleClass("active"), boost > 0)
-        gtk_label_set_label(boostValue, Self.decibels(boost))
-        if !boostPending, abs(gtk_range_get_value(boostScale.cast(to: GtkRange.self)) - boost) > 0.01 {
-            gtk_range_set_value(boostScale.cast(to: GtkRange.self), boost)
-        }
-        gtk_widget_set_visible(markFinished, model.finished ? 0 : 1)
+        boostValue.text = Self.decibels(boost)
+        if !boostPending, abs(boostScale.value - boost) > 0.01 { boostScale.value = boost }
+        markFinished.isVisible = !model.finished
     }
 
     func teardown() {

@@ -9,7 +9,7 @@ extension PlayerPage {
     func renderChapters(_ list: [PlaybackTimeline.Chapter]) {
         if list != shownChapters {
             shownChapters = list
-            while let child = gtk_widget_get_first_child(chapters.widget) { gtk_list_box_remove(chapters, child) }
+            while let child = gtk_widget_get_first_child(chapters.pointer) { chapters.remove(child) }
             chapterRows = list.map { chapter in
                 let row = newObject(adw_action_row_new())
                 adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), chapter.title)
@@ -19,7 +19,7 @@ extension PlayerPage {
                 let mark = newObject(gtk_image_new_from_icon_name("media-playback-start-symbolic"))
                 mark.addClasses(StyleClass("accent"), StyleClass("chapter-mark"))
                 adw_action_row_add_suffix(row.cast(to: AdwActionRow.self), mark)
-                gtk_list_box_append(chapters, row)
+                chapters.append(row)
                 return row
             }
         }
