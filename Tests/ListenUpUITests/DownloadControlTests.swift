@@ -18,7 +18,7 @@ final class DownloadControlTests: XCTestCase {
         var made: [String: DownloadControl] = [:]
         for id in ids {
             let control = DownloadControl(bookID: id, size: 512_300_000, downloads: downloads, send: sent)
-            gtk_box_append(box.cast(to: GtkBox.self), control.widget)
+            gtk_box_append(box.cast(to: GtkBox.self), control.box.pointer)
             made[id] = control
         }
         return (made, TestWindow(child: box, width: 340, height: 700))
@@ -54,7 +54,7 @@ final class DownloadControlTests: XCTestCase {
             for id in ids {
                 let made = control(id)
                 for button in [made.downloadButton, made.pauseButton, made.resumeButton, made.retryButton, made.cancelButton, made.removeButton]
-                where gtk_widget_get_visible(button) != 0 {
+                where button.isVisible {
                     emit("clicked", on: button)
                 }
             }

@@ -53,24 +53,24 @@ final class LibraryDownloadsTests: XCTestCase {
             guard requireGtk() else { return }
             let (model, downloads, page, window) = Self.makePage(downloads: "mixed")
             defer { page.teardown(); window.close() }
-            XCTAssertNotEqual(gtk_widget_get_visible(page.downloadedToggle), 0, "shown when there are downloads")
+            XCTAssertTrue(page.downloadedToggle.isVisible, "shown when there are downloads")
             emit("clicked", on: page.downloadedToggle)
             XCTAssertEqual(model.filter, .downloaded)
             XCTAssertEqual(page.shownTitles, ["Piranesi"])
             XCTAssertTrue(MainContext.iterate(until: { page.collection.positionCount == 1 }))
-            XCTAssertEqual(String(cString: gtk_label_get_label(page.summary)), "1 of 10 books")
+            XCTAssertEqual(page.summary.text, "1 of 10 books")
 
             // The last downloaded book goes: "No Downloaded Books", and Show
             // All Books turns the filter off.
             downloads.send(.remove(bookID: "book-2"))
             XCTAssertTrue(MainContext.iterate(until: { model.visible.isEmpty }))
             window.settle()
-            XCTAssertEqual(String(cString: adw_status_page_get_title(page.statusPage.opaque)), "No Downloaded Books")
+            XCTAssertEqual(page.statusPage.title, "No Downloaded Books")
             XCTAssertNotEqual(gtk_widget_get_visible(page.showAllButton.widget), 0)
             emit("clicked", on: page.showAllButton.widget)
             XCTAssertEqual(model.filter, .all)
             window.settle()
-            XCTAssertEqual(gtk_toggle_button_get_active(page.downloadedToggle.cast(to: GtkToggleButton.self)), 0, "the toggle follows")
+            XCTAssertFalse(page.downloadedToggle.isActive, "the toggle follows")
             XCTAssertEqual(page.shownTitles.count, 10)
         }
     }
@@ -84,7 +84,7 @@ final class LibraryDownloadsTests: XCTestCase {
             let window = TestWindow(child: page.widget, width: 1000, height: 700)
             defer { page.teardown(); window.close() }
             MainContext.iterate(until: { page.collection.waitingCellCount == 0 && page.collection.knowsTheScreen })
-            XCTAssertEqual(gtk_widget_get_visible(page.downloadedToggle), 0)
+            XCTAssertFalse(page.downloadedToggle.isVisible)
             XCTAssertEqual(page.downloadsTotal.shownText, nil)
             let button = page.collection.downloadButton(of: "book-0")
             XCTAssertNotNil(button)

@@ -179,14 +179,14 @@ final class LibraryPageTests: XCTestCase {
 
             Self.type("nothing at all like this", into: page, model: model, window: window)
             XCTAssertEqual(model.query, "nothing at all like this")
-            XCTAssertEqual(String(cString: gtk_editable_get_text(page.searchEntry.opaque)), "nothing at all like this")
+            XCTAssertEqual(page.searchEntry.text, "nothing at all like this")
             XCTAssertTrue(page.shownTitles.isEmpty)
             // The page renders one main-queue hop after the model; on a loaded
             // machine 60 ms of settling is not always enough.
-            MainContext.iterate(until: { String(cString: adw_status_page_get_title(page.statusPage.opaque)) == "No Results" },
+            MainContext.iterate(until: { page.statusPage.title == "No Results" },
                                 timeout: .seconds(5))
-            XCTAssertNotEqual(gtk_widget_get_visible(page.statusPage), 0)
-            XCTAssertEqual(String(cString: adw_status_page_get_title(page.statusPage.opaque)), "No Results")
+            XCTAssertTrue(page.statusPage.isVisible)
+            XCTAssertEqual(page.statusPage.title, "No Results")
 
             Self.type("", into: page, model: model, window: window)
             XCTAssertEqual(page.shownTitles.count, 2_000)
@@ -405,7 +405,7 @@ final class LibraryPageTests: XCTestCase {
             guard requireGtk() else { return }
             let (_, page, window) = Self.makePage(books: [])
             defer { page.teardown(); window.close() }
-            XCTAssertEqual(String(cString: adw_status_page_get_title(page.statusPage.opaque)), "No Books Yet")
+            XCTAssertEqual(page.statusPage.title, "No Books Yet")
             XCTAssertEqual(page.collection.liveCellCount, 0)
         }
     }

@@ -103,35 +103,3 @@ extension ListBox {
         gtk_list_box_get_row_at_index(opaque, Int32(index)).map { Widget($0) }
     }
 }
-
-/// `GtkRevealer`: shows and hides its child with a transition.
-public struct Revealer: WidgetHandle {
-    public let pointer: UnsafeMutablePointer<GtkWidget>
-    public init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
-    public static var gtkType: GType { gtk_revealer_get_type() }
-}
-
-@MainActor
-extension Revealer {
-    /// Whether the child is (being) revealed.
-    public var revealsChild: Bool {
-        get { gtk_revealer_get_reveal_child(opaque) != 0 }
-        nonmutating set { gtk_revealer_set_reveal_child(opaque, newValue ? 1 : 0) }
-    }
-}
-
-/// `GtkProgressBar`.
-public struct ProgressBar: WidgetHandle {
-    public let pointer: UnsafeMutablePointer<GtkWidget>
-    public init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
-    public static var gtkType: GType { gtk_progress_bar_get_type() }
-}
-
-@MainActor
-extension ProgressBar {
-    /// How much is done, 0…1.
-    public var fraction: Double {
-        get { gtk_progress_bar_get_fraction(opaque) }
-        nonmutating set { gtk_progress_bar_set_fraction(opaque, newValue) }
-    }
-}

@@ -33,20 +33,6 @@ extension ActionRow {
     public func activate() { _ = gtk_widget_activate(pointer) }
 }
 
-@MainActor
-extension ActionRow {
-    /// The line under the title.
-    public var subtitle: String {
-        get { adw_action_row_get_subtitle(pointer.cast(to: AdwActionRow.self)).map { String(cString: $0) } ?? "" }
-        nonmutating set { adw_action_row_set_subtitle(pointer.cast(to: AdwActionRow.self), newValue) }
-    }
-
-    /// The title.
-    public var title: String {
-        String(cString: adw_preferences_row_get_title(pointer.cast(to: AdwPreferencesRow.self)))
-    }
-}
-
 /// `AdwPreferencesGroup`: a titled group of rows.
 public struct PreferencesGroup: WidgetHandle {
     public let pointer: UnsafeMutablePointer<GtkWidget>

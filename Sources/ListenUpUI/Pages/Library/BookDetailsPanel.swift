@@ -5,11 +5,14 @@ import ListenUpCore
 /// The side panel with one book's details: cover, title, Play and Mark as
 /// Finished, the download control (``DownloadControl``), people with their
 /// roles, description (HTML already stripped by the model), chapters.
+/// The panel is in the library page's template (`library-page.ui`); what
+/// it shows of a book is `book-details.ui`, made afresh for each book.
 @MainActor
 final class BookDetailsPanel {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    let closeButton: UnsafeMutablePointer<GtkWidget>
-    private let content: UnsafeMutablePointer<GtkWidget>
+    let box: Box
+    let closeButton: Button
+    /// Holds the book shown (`book-details.ui`'s tree).
+    private let scrolled: ScrolledWindow
     private var shown: LibraryModel.Details?
     private var coverTask: Task<Void, Never>?
     private(set) var cover: CoverView?
@@ -29,36 +32,9 @@ final class BookDetailsPanel {
     /// The download control of the book shown.
     private(set) var downloadControl: DownloadControl?
 
-    init() {
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        widget.addClasses(StyleClass("book-details"), .glass, .glassRegular)
-        gtk_widget_set_size_request(widget, 340, -1)
-
-        let bar = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        gtk_widget_set_margin_top(bar, 6)
-        gtk_widget_set_margin_end(bar, 6)
-        closeButton = newObject(gtk_button_new_from_icon_name("window-close-symbolic"))
-        closeButton.addClasses(.flat, StyleClass("circular"))
-        gtk_widget_set_tooltip_text(closeButton, tr("Close Details"))
-        closeButton.setAccessibleLabel(tr("Close Details"))
-        gtk_widget_set_hexpand(closeButton, 1)
-        gtk_widget_set_halign(closeButton, GTK_ALIGN_END)
-        gtk_box_append(bar.cast(to: GtkBox.self), closeButton)
-
-        let scrolled = newObject(gtk_scrolled_window_new())
-        gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(scrolled, 1)
-        scrolled.setAccessibleLabel(tr("Book Details"))
-        content = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8))
-        gtk_widget_set_margin_start(content, 18)
-        gtk_widget_set_margin_end(content, 18)
-        gtk_widget_set_margin_bottom(content, 18)
-        gtk_scrolled_window_set_child(scrolled.opaque, content)
-
-        let box = widget.cast(to: GtkBox.self)
-        gtk_box_append(box, bar)
-        gtk_box_append(box, scrolled)
-        widget.setAccessibleLabel(tr("Book Details"))
+    /// - Parameter template: the library page's, which holds the panel.
+    init(template: Template) {
+        (box, closeButton, scrolled) = (template.child("details"), template.child("details-close"), template.child("details-scrolled"))
     }
 
     /// Shows `details`; `loadCover` fills the cover view.
@@ -68,102 +44,94 @@ final class BookDetailsPanel {
         coverTask?.cancel()
         downloadControl?.teardown()
         downloadControl = nil
-        while let child = gtk_widget_get_first_child(content) { gtk_box_remove(content.cast(to: GtkBox.self), child) }
-        let box = content.cast(to: GtkBox.self)
-
+        // The template's builder holds the tree until it is in the panel.
+        let ui = PageTemplates.load("book-details")
+        defer { withExtendedLifetime(ui) {} }
+        let content: Box = ui.child("root")
         let cover = CoverView(size: 200)
         self.cover = cover
-        gtk_widget_set_margin_bottom(cover.widget, 8)
-        gtk_box_append(box, cover.widget)
+        Widget(cover.widget).marginBottom = 8
+        content.prepend(cover.widget)
         coverTask = loadCover(cover)
+        showTexts(of: details, from: ui)
+        showActions(of: details, from: ui)
+        scrolled.setChild(content)
+    }
 
-        func label(_ text: String, _ classes: StyleClass..., selectable: Bool = false) {
-            guard !text.isEmpty else { return }
-            let label = OpaquePointer(newObject(gtk_label_new(text)))
-            for c in classes { label.addClasses(c) }
-            gtk_label_set_xalign(label, 0)
-            gtk_label_set_wrap(label, 1)
-            gtk_label_set_wrap_mode(label, PANGO_WRAP_WORD_CHAR)
-            gtk_label_set_selectable(label, selectable ? 1 : 0)
-            gtk_box_append(box, label.widget)
+    /// The book's texts, each line hidden when the book has nothing for it.
+    private func showTexts(of details: LibraryModel.Details, from ui: Template) {
+        let book = details.book
+        func label(_ id: String, _ text: String) { ui.child(id, as: Label.self).show(text) }
+        label("title", book.title)
+        label("subtitle", details.subtitle ?? "")
+        label("authors", book.authors)
+        label("series", book.series)
+        let facts = [BookCell.duration(book.duration), details.publisher ?? "", details.publishYear ?? ""].filter { !$0.isEmpty }
+        label("facts", facts.joined(separator: " · "))
+        let listened = book.progress.map { progress in
+            progress.finished
+                ? tr("Finished")
+                // TRANSLATORS: %@ is a whole percentage, e.g. “42 % listened”.
+                : tr("%@ % listened", Localization.number(Int(progress.fraction * 100)))
+        }
+        label("listened", listened ?? "")
+        ui.child("description-heading", as: Label.self).isVisible = !details.description.isEmpty
+        label("description", details.description)
+
+        let peopleHeading: Label = ui.child("people-heading")
+        peopleHeading.isVisible = !details.contributors.isEmpty
+        let content: Box = ui.child("root")
+        var previous = Widget(peopleHeading)
+        for person in details.contributors {
+            withNewRoot("book-details-person") { (line: Label) in
+                // TRANSLATORS: a contributor: their name, then their roles (e.g. “Ray Porter — Narrator”).
+                line.text = tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", "))
+                content.insert(line, after: previous)
+                previous = Widget(line)
+            }
         }
 
+        let count = details.chapters.count
+        label("chapters-heading", count == 0 ? "" : trn("%@ Chapter", "%@ Chapters", count: count, Localization.number(count)))
+        let list: ListBox = ui.child("chapters")
+        list.isVisible = count > 0
+        for chapter in details.chapters {
+            withNewRoot("book-details-chapter") { (row: ActionRow) in
+                row.title = chapter.title
+                row.subtitle = Self.timestamp(chapter.start)
+                list.append(row)
+            }
+        }
+    }
+
+    /// Play and Mark as Finished (or Not Started), and Mark as Not Started
+    /// for a book under way, when there is a player; then the download
+    /// control, when there are downloads.
+    private func showActions(of details: LibraryModel.Details, from ui: Template) {
         let book = details.book
-        label(book.title, StyleClass("title-2"), selectable: true)
+        let (content, actions, mark, restart): (Box, Box, Button, Button) = (ui.child("root"), ui.child("actions"), ui.child("mark"), ui.child("restart"))
         buttonConnections = []
         playButton = nil
+        let finished = book.progress?.finished == true
+        actions.isVisible = canPlay
+        restart.isVisible = canPlay && !finished && (book.progress?.fraction ?? 0) > 0
         if canPlay {
-            let actions = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
             let play = ListenUpButton(title: tr("Play"))
             play.onClick { [weak self] in self?.onPlay?(book.id) }
             playButton = play
-            let finished = book.progress?.finished == true
-            let mark = newObject(gtk_button_new_with_label(finished ? tr("Mark as Not Started") : tr("Mark as Finished")))
-            mark.addClasses(.glass, .glassClear, .glassInteractive, .pill)
-            mark.setAccessibleLabel(finished ? tr("Mark as Not Started") : tr("Mark as Finished"))
+            actions.prepend(play.widget)
+            mark.label = finished ? tr("Mark as Not Started") : tr("Mark as Finished")
+            mark.setAccessibleLabel(mark.label)
             buttonConnections.append(mark.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, !finished) })
-            gtk_box_append(actions.cast(to: GtkBox.self), play.widget)
-            gtk_box_append(actions.cast(to: GtkBox.self), mark)
-            gtk_widget_set_margin_top(actions, 4)
-            gtk_widget_set_margin_bottom(actions, 4)
-            gtk_box_append(box, actions)
-            if !finished, (book.progress?.fraction ?? 0) > 0 {
-                // A book under way can be started over too (a row of its
-                // own: three buttons do not fit the panel's width).
-                let restart = newObject(gtk_button_new_with_label(tr("Mark as Not Started")))
-                restart.addClasses(.flat, .pill)
-                gtk_widget_set_halign(restart, GTK_ALIGN_START)
-                restart.setAccessibleLabel(tr("Mark as Not Started"))
-                buttonConnections.append(restart.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, false) })
-                gtk_box_append(box, restart)
-            }
+            buttonConnections.append(restart.connect(.clicked) { [weak self] in self?.onMarkFinished?(book.id, false) })
         }
         if let downloads {
             let control = DownloadControl(bookID: book.id, size: details.downloadSize, downloads: downloads) { [weak self] intent in
                 self?.onDownload?(intent)
             }
-            gtk_widget_set_margin_bottom(control.widget, 4)
-            gtk_box_append(box, control.widget)
+            control.box.marginBottom = 4
+            content.insert(control.box, after: restart)
             downloadControl = control
-        }
-        label(details.subtitle ?? "", .dimLabel)
-        label(book.authors)
-        label(book.series, .dimLabel)
-        let facts = [BookCell.duration(book.duration), details.publisher ?? "", details.publishYear ?? ""].filter { !$0.isEmpty }
-        label(facts.joined(separator: " · "), .caption, .dimLabel)
-        if let progress = book.progress {
-            let listened = progress.finished
-                ? tr("Finished")
-                // TRANSLATORS: %@ is a whole percentage, e.g. “42 % listened”.
-                : tr("%@ % listened", Localization.number(Int(progress.fraction * 100)))
-            label(listened, .caption)
-        }
-
-        if !details.description.isEmpty {
-            label(tr("Description"), .heading)
-            label(details.description, selectable: true)
-        }
-        if !details.contributors.isEmpty {
-            label(tr("People"), .heading)
-            for person in details.contributors {
-                // TRANSLATORS: a contributor: their name, then their roles (e.g. “Ray Porter — Narrator”).
-                label(tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", ")))
-            }
-        }
-        if !details.chapters.isEmpty {
-            label(trn("%@ Chapter", "%@ Chapters", count: details.chapters.count, Localization.number(details.chapters.count)), .heading)
-            let list = OpaquePointer(newObject(gtk_list_box_new()))
-            gtk_list_box_set_selection_mode(list, GTK_SELECTION_NONE)
-            list.addClasses(StyleClass("boxed-list"))
-            list.widget.setAccessibleLabel(tr("Chapters"))
-            for chapter in details.chapters {
-                let row = newObject(adw_action_row_new())
-                adw_preferences_row_set_title(row.cast(to: AdwPreferencesRow.self), chapter.title)
-                adw_preferences_row_set_use_markup(row.cast(to: AdwPreferencesRow.self), 0)
-                adw_action_row_set_subtitle(row.cast(to: AdwActionRow.self), Self.timestamp(chapter.start))
-                gtk_list_box_append(list, row)
-            }
-            gtk_box_append(box, list.widget)
         }
     }
 
@@ -194,4 +162,12 @@ final class BookDetailsPanel {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
+}
+
+/// Makes the template `name` and hands its root to `use`, which gives it a
+/// parent: the template's builder holds the root until then.
+@MainActor
+private func withNewRoot<W: WidgetHandle>(_ name: String, _ use: (W) -> Void) {
+    let ui = PageTemplates.load(name)
+    withExtendedLifetime(ui) { use(ui.child("root")) }
 }

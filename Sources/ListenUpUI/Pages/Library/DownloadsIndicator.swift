@@ -7,26 +7,22 @@ import ListenUpCore
 /// overall fraction and "2 books downloading · 35 %" beside it (the bytes,
 /// "120 MB of 512 MB", in its tooltip). Hidden when nothing downloads or
 /// waits. Plain text, not a control: it takes no focus, and a screen
-/// reader reads it with the heading.
+/// reader reads it with the heading. Its box and label are in the library
+/// page's template (`library-page.ui`).
 @MainActor
 final class DownloadsIndicator {
-    let widget: UnsafeMutablePointer<GtkWidget>
+    let box: Box
     private let ring: DownloadRing
-    private let label: OpaquePointer
+    private let label: Label
     private var observation: StateObservation?
     private var shownLine: String?
     private var shownDetail: String?
 
-    init(downloads: DownloadsModel?) {
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))
-        widget.addClasses(StyleClass("downloads-total"))
-        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+    /// - Parameter template: the library page's, which holds the indicator.
+    init(downloads: DownloadsModel?, template: Template) {
+        (box, label) = (template.child("downloads-total"), template.child("downloads-total-label"))
         ring = DownloadRing(size: 18, thickness: 0.16)
-        label = OpaquePointer(newObject(gtk_label_new(nil)))
-        label.addClasses(.caption)
-        gtk_box_append(widget.cast(to: GtkBox.self), ring.widget)
-        gtk_box_append(widget.cast(to: GtkBox.self), label.widget)
-        gtk_widget_set_visible(widget, 0)
+        box.prepend(ring.widget)
         guard let downloads else { return }
         observation = StateObservation { [weak self, weak downloads] in
             guard let self, let downloads else { return }
@@ -35,23 +31,21 @@ final class DownloadsIndicator {
     }
 
     private func show(_ total: (line: String, detail: String, fraction: Double)?) {
-        gtk_widget_set_visible(widget, total == nil ? 0 : 1)
+        box.isVisible = total != nil
         guard let total else { return }
         ring.show(total.fraction)
         if total.line != shownLine {
             shownLine = total.line
-            gtk_label_set_label(label, total.line)
+            label.text = total.line
         }
         if total.detail != shownDetail {
             shownDetail = total.detail
-            gtk_widget_set_tooltip_text(widget, total.detail)
+            box.tooltip = total.detail
         }
     }
 
     /// The line shown, nil while hidden (tests).
-    var shownText: String? {
-        gtk_widget_get_visible(widget) != 0 ? String(cString: gtk_label_get_label(label)) : nil
-    }
+    var shownText: String? { box.isVisible ? label.text : nil }
 
     func teardown() {
         observation?.cancel()

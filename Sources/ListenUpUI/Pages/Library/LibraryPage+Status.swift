@@ -31,57 +31,46 @@ extension LibraryPage {
         var showAll = false
         switch model.status {
         case .loading where books.isEmpty:
-            adw_status_page_set_icon_name(statusPage.opaque, "folder-download-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("Setting Up Your Library"))
             let progress = model.syncProgress
+            var text = tr("Downloading your library…")
             if let progress, let expected = progress.expected {
-                let text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
-                               count: expected, Localization.number(progress.stored), Localization.number(expected))
-                adw_status_page_set_description(statusPage.opaque, text)
-            } else {
-                adw_status_page_set_description(statusPage.opaque, tr("Downloading your library…"))
+                text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
+                           count: expected, Localization.number(progress.stored), Localization.number(expected))
             }
+            statusPage.show(icon: "folder-download-symbolic", title: tr("Setting Up Your Library"), description: text)
             if let fraction = progress?.fraction {
-                gtk_progress_bar_set_fraction(statusProgress, fraction)
+                statusProgress.fraction = fraction
             } else {
-                gtk_progress_bar_pulse(statusProgress)
+                statusProgress.pulse()
             }
             showProgress = true
         case .failed(_, let message) where books.isEmpty:
-            adw_status_page_set_icon_name(statusPage.opaque, "network-offline-symbolic")
-            adw_status_page_set_title(statusPage.opaque, tr("Couldn't Load Your Library"))
-            adw_status_page_set_description(statusPage.opaque, message)
+            statusPage.show(icon: "network-offline-symbolic", title: tr("Couldn't Load Your Library"), description: message)
             showRetry = true
         default:
             if books.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "accessories-dictionary-symbolic")
-                adw_status_page_set_title(statusPage.opaque, tr("No Books Yet"))
-                adw_status_page_set_description(statusPage.opaque, tr("Books added to your server's library appear here."))
+                statusPage.show(icon: "accessories-dictionary-symbolic", title: tr("No Books Yet"),
+                                description: tr("Books added to your server's library appear here."))
             } else if visible.isEmpty, model.filter == .downloaded, model.query.isEmpty || model.downloadedBookIDs.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "document-save-symbolic")
-                adw_status_page_set_title(statusPage.opaque, tr("No Downloaded Books"))
-                adw_status_page_set_description(statusPage.opaque,
-                                                tr("Download a book to listen to it without a connection: use the button on its cover or in its details."))
+                statusPage.show(icon: "document-save-symbolic", title: tr("No Downloaded Books"),
+                                description: tr("Download a book to listen to it without a connection: use the button on its cover or in its details."))
                 showAll = true
             } else if visible.isEmpty, let finished = model.finishedFilter, model.query.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "object-select-symbolic")
-                adw_status_page_set_title(statusPage.opaque, finished ? tr("No Finished Books") : tr("Every Book Is Finished"))
-                adw_status_page_set_description(statusPage.opaque, finished
-                    ? tr("A book is finished when you reach its end or mark it as finished.")
-                    : tr("Mark a book as not started to listen to it again."))
+                statusPage.show(icon: "object-select-symbolic", title: finished ? tr("No Finished Books") : tr("Every Book Is Finished"),
+                                description: finished
+                                    ? tr("A book is finished when you reach its end or mark it as finished.")
+                                    : tr("Mark a book as not started to listen to it again."))
                 showAll = true
             } else if visible.isEmpty {
-                adw_status_page_set_icon_name(statusPage.opaque, "edit-find-symbolic")
-                adw_status_page_set_title(statusPage.opaque, tr("No Results"))
                 let text = model.filter == .downloaded
                     ? tr("No downloaded book's title, author, narrator or series matches “%@”.", model.query)
                     : tr("No title, author, narrator or series matches “%@”.", model.query)
-                adw_status_page_set_description(statusPage.opaque, text)
+                statusPage.show(icon: "edit-find-symbolic", title: tr("No Results"), description: text)
             }
         }
-        gtk_widget_set_visible(statusProgress.widget, showProgress ? 1 : 0)
-        gtk_widget_set_visible(retryButton.widget, showRetry ? 1 : 0)
-        gtk_widget_set_visible(showAllButton.widget, showAll ? 1 : 0)
-        gtk_stack_set_visible_child_name(stack.opaque, visible.isEmpty ? "status" : "books")
+        statusProgress.isVisible = showProgress
+        Widget(retryButton.widget).isVisible = showRetry
+        Widget(showAllButton.widget).isVisible = showAll
+        stack.visibleChildName = visible.isEmpty ? "status" : "books"
     }
 }

@@ -8,29 +8,32 @@ import Logging
 /// books, and a details panel that slides in beside them. Empty library, no
 /// results, no downloaded books, first sync and errors each get their own
 /// status page. While books download, the heading shows their total.
+/// The widget tree is `data/ui/library-page.ui`.
 @MainActor
 final class LibraryPage: RoutePage {
-    let widget: UnsafeMutablePointer<GtkWidget>
+    let root: Box
+    var widget: UnsafeMutablePointer<GtkWidget> { root.pointer }
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    private let ui: Template
     let model: LibraryModel
-    let summary: OpaquePointer
-    private let toolbar: LibraryToolbar
-    var searchEntry: UnsafeMutablePointer<GtkWidget> { toolbar.searchEntry }
-    var sortDropDown: UnsafeMutablePointer<GtkWidget> { toolbar.sortDropDown }
-    var gridToggle: UnsafeMutablePointer<GtkWidget> { toolbar.gridToggle }
-    var listToggle: UnsafeMutablePointer<GtkWidget> { toolbar.listToggle }
-    var downloadedToggle: UnsafeMutablePointer<GtkWidget> { toolbar.downloadedToggle }
+    let summary: Label
+    let toolbar: LibraryToolbar
+    var searchEntry: SearchEntry { toolbar.searchEntry }
+    var sortDropDown: DropDown { toolbar.sortDropDown }
+    var gridToggle: ToggleButton { toolbar.gridToggle }
+    var listToggle: ToggleButton { toolbar.listToggle }
+    var downloadedToggle: ToggleButton { toolbar.downloadedToggle }
     /// The total of the downloads running (hidden when none runs).
     let downloadsTotal: DownloadsIndicator
-    private let syncBar: OpaquePointer
-    let stack: UnsafeMutablePointer<GtkWidget>
-    let statusPage: UnsafeMutablePointer<GtkWidget>
-    let statusProgress: OpaquePointer
-    let retryButton: ListenUpButton
+    private let syncBar: ProgressBar
+    let stack: Stack
+    let statusPage: StatusPage
+    let statusProgress: ProgressBar
+    let retryButton = ListenUpButton(title: tr("Try Again"))
     /// Turns the Downloaded filter off (its empty state).
-    let showAllButton: ListenUpButton
+    let showAllButton = ListenUpButton(title: tr("Show All Books"))
     let collection: BookCollectionView
-    private let revealer: UnsafeMutablePointer<GtkWidget>
+    private let revealer: Revealer
     let details: BookDetailsPanel
     /// The books in progress, above the library.
     let continueListening: ContinueListeningRow
@@ -59,78 +62,26 @@ final class LibraryPage: RoutePage {
 
     init(model: LibraryModel) {
         self.model = model
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        ref = GObjectRef(borrowing: widget)
-        widget.addClasses(.backdrop)
+        ui = PageTemplates.load("library-page")
+        (root, ref) = ui.root("root")
+        (summary, syncBar, stack, statusPage) = (ui.child("summary"), ui.child("sync-bar"), ui.child("stack"), ui.child("status"))
+        (statusProgress, revealer) = (ui.child("status-progress"), ui.child("revealer"))
+        downloadsTotal = DownloadsIndicator(downloads: model.downloads, template: ui)
+        toolbar = LibraryToolbar(template: ui)
+        continueListening = ContinueListeningRow(player: model.player, template: ui)
+        details = BookDetailsPanel(template: ui)
 
-        // Heading: title and a line saying how many, who, offline; the
-        // downloads' total at its end.
-        let main = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        gtk_widget_set_hexpand(main, 1)
-        let headingRow = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-        gtk_widget_set_margin_top(headingRow, 18)
-        gtk_widget_set_margin_start(headingRow, 18)
-        gtk_widget_set_margin_end(headingRow, 18)
-        let heading = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
-        gtk_widget_set_hexpand(heading, 1)
-        let title = OpaquePointer(newObject(gtk_label_new(tr("Library"))))
-        title.addClasses(.title1)
-        gtk_label_set_xalign(title, 0)
-        summary = OpaquePointer(newObject(gtk_label_new(nil)))
-        summary.addClasses(.dimLabel)
-        gtk_label_set_xalign(summary, 0)
-        gtk_label_set_ellipsize(summary, PANGO_ELLIPSIZE_END)
-        gtk_box_append(heading.cast(to: GtkBox.self), title.widget)
-        gtk_box_append(heading.cast(to: GtkBox.self), summary.widget)
-        downloadsTotal = DownloadsIndicator(downloads: model.downloads)
-        gtk_box_append(headingRow.cast(to: GtkBox.self), heading)
-        gtk_box_append(headingRow.cast(to: GtkBox.self), downloadsTotal.widget)
-
-        // Toolbar: search, sort, layout.
-        toolbar = LibraryToolbar()
-
-        syncBar = OpaquePointer(newObject(gtk_progress_bar_new()))
-        syncBar.addClasses(StyleClass("osd"), StyleClass("library-sync"))
-        syncBar.widget.setAccessibleLabel(tr("Updating Library"))
-
-        // The books, or a status page.
+        // The books go before the status page, which has the way out of
+        // each empty state under its text.
         collection = BookCollectionView(model: model)
-        statusPage = newObject(adw_status_page_new())
-        gtk_widget_set_vexpand(statusPage, 1)
+        stack.add(collection.widget, named: "books")
         // Its inner scrolled window can take focus; give it a name to announce.
-        statusPage.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("Library"))
-        let statusChild = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12))
-        gtk_widget_set_halign(statusChild, GTK_ALIGN_CENTER)
-        statusProgress = OpaquePointer(newObject(gtk_progress_bar_new()))
-        gtk_widget_set_size_request(statusProgress.widget, 280, -1)
-        statusProgress.widget.setAccessibleLabel(tr("Download Progress"))
-        retryButton = ListenUpButton(title: tr("Try Again"))
-        gtk_widget_set_halign(retryButton.widget, GTK_ALIGN_CENTER)
-        showAllButton = ListenUpButton(title: tr("Show All Books"))
-        gtk_widget_set_halign(showAllButton.widget, GTK_ALIGN_CENTER)
-        gtk_box_append(statusChild.cast(to: GtkBox.self), statusProgress.widget)
-        gtk_box_append(statusChild.cast(to: GtkBox.self), retryButton.widget)
-        gtk_box_append(statusChild.cast(to: GtkBox.self), showAllButton.widget)
-        adw_status_page_set_child(statusPage.opaque, statusChild)
-        stack = newObject(gtk_stack_new())
-        gtk_stack_add_named(stack.opaque, collection.widget, "books")
-        gtk_stack_add_named(stack.opaque, statusPage, "status")
-        gtk_widget_set_vexpand(stack, 1)
-
-        continueListening = ContinueListeningRow(player: model.player)
-        let mainBox = main.cast(to: GtkBox.self)
-        gtk_box_append(mainBox, headingRow)
-        gtk_box_append(mainBox, continueListening.widget)
-        gtk_box_append(mainBox, toolbar.widget)
-        gtk_box_append(mainBox, syncBar.widget)
-        gtk_box_append(mainBox, stack)
-
-        details = BookDetailsPanel()
-        revealer = newObject(gtk_revealer_new())
-        gtk_revealer_set_transition_type(revealer.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT)
-        gtk_revealer_set_child(revealer.opaque, details.widget)
-        gtk_box_append(widget.cast(to: GtkBox.self), main)
-        gtk_box_append(widget.cast(to: GtkBox.self), revealer)
+        statusPage.scrolledWindow?.setAccessibleLabel(tr("Library"))
+        let statusChild: Box = ui.child("status-child")
+        for button in [retryButton, showAllButton] {
+            Widget(button.widget).halign = GTK_ALIGN_CENTER
+            statusChild.append(button.widget)
+        }
 
         connectControls()
         observation = StateObservation { [weak self] in self?.render() }
@@ -139,25 +90,22 @@ final class LibraryPage: RoutePage {
     private func connectControls() {
         connections.append(searchEntry.connect(.searchChanged) { [weak self] in
             guard let self, !self.applyingState else { return }
-            let text = String(cString: gtk_editable_get_text(self.searchEntry.opaque))
+            let text = self.searchEntry.text
             self.queryFromField = text
             self.model.send(.search(text))
         })
-        latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry, logger: logger) { [weak self] in
+        latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry.pointer, logger: logger) { [weak self] in
             self.map { !$0.applyingState } ?? false
         }
-        connections.append(searchEntry.connect(.stopSearch) { [weak self] in
-            guard let self else { return }
-            gtk_editable_set_text(self.searchEntry.opaque, "")
-        })
+        connections.append(searchEntry.connect(.stopSearch) { [weak self] in self?.searchEntry.text = "" })
         connections.append(sortDropDown.connect(.notify("selected")) { [weak self] in
             guard let self, !self.applyingState else { return }
-            let index = Int(gtk_drop_down_get_selected(self.sortDropDown.opaque))
+            let index = self.sortDropDown.selected
             if Self.sorts.indices.contains(index) { self.model.send(.sort(Self.sorts[index].0)) }
         })
         for (toggle, layout) in [(gridToggle, LibraryLayout.grid), (listToggle, .list)] {
             connections.append(toggle.connect(.toggled) { [weak self] in
-                guard let self, !self.applyingState, gtk_toggle_button_get_active(toggle.cast(to: GtkToggleButton.self)) != 0 else { return }
+                guard let self, !self.applyingState, toggle.isActive else { return }
                 self.model.send(.layout(layout))
             })
         }
@@ -168,16 +116,15 @@ final class LibraryPage: RoutePage {
         }
         connections.append(toolbar.finishedDropDown.connect(.notify("selected")) { [weak self] in
             guard let self, !self.applyingState else { return }
-            let index = Int(gtk_drop_down_get_selected(self.toolbar.finishedDropDown.opaque))
+            let index = self.toolbar.finishedDropDown.selected
             if LibraryToolbar.finishedChoices.indices.contains(index) { self.model.send(.finished(LibraryToolbar.finishedChoices[index].0)) }
         })
         connections.append(downloadedToggle.connect(.toggled) { [weak self] in
             guard let self, !self.applyingState else { return }
-            let active = gtk_toggle_button_get_active(self.downloadedToggle.cast(to: GtkToggleButton.self)) != 0
-            self.model.send(.filter(active ? .downloaded : .all))
+            self.model.send(.filter(self.downloadedToggle.isActive ? .downloaded : .all))
         })
         if let downloads = model.downloads {
-            gtk_widget_set_visible(downloadedToggle, 1)
+            downloadedToggle.isVisible = true
             collection.follow(downloads)
             details.downloads = downloads
             details.onDownload = { [weak downloads] intent in downloads?.send(intent) }
@@ -186,9 +133,7 @@ final class LibraryPage: RoutePage {
         // The hidden panel takes no room: it is shown only while open or sliding.
         connections.append(revealer.connect(.notify("child-revealed")) { [weak self] in
             guard let self else { return }
-            if gtk_revealer_get_child_revealed(self.revealer.opaque) == 0, self.model.selection == nil {
-                gtk_widget_set_visible(self.revealer, 0)
-            }
+            if !self.revealer.isChildRevealed, self.model.selection == nil { self.revealer.isVisible = false }
         })
         collection.onActivate = { [weak self] id in self?.model.send(.select(id)) }
         details.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
@@ -197,14 +142,16 @@ final class LibraryPage: RoutePage {
         if model.player != nil {
             collection.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
         }
+        connectShortcuts()
+    }
 
-        // Ctrl+F searches from anywhere in the window; Escape closes the
-        // details; typing on the page goes to the search field.
-        let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
-        gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
+    /// Ctrl+F searches from anywhere in the window; Escape closes the
+    /// details; typing on the page goes to the search field.
+    private func connectShortcuts() {
+        let shortcuts = root.addGlobalShortcuts()
         Shortcuts.add("<Control>f", to: shortcuts) { [weak self] in
             guard let self else { return false }
-            gtk_widget_grab_focus(self.searchEntry)
+            self.searchEntry.grabFocus()
             return true
         }
         Shortcuts.add("Escape", to: shortcuts) { [weak self] in
@@ -212,12 +159,11 @@ final class LibraryPage: RoutePage {
             self.closeDetails()
             return true
         }
-        gtk_widget_add_controller(widget, shortcuts)
-        gtk_search_entry_set_key_capture_widget(searchEntry.opaque, widget)
+        searchEntry.captureKeys(from: root)
     }
 
     private func closeDetails() {
-        let wasFocusedInPanel = gtk_widget_get_focus_child(revealer) != nil
+        let wasFocusedInPanel = revealer.focusChild != nil
         model.send(.select(nil))
         if wasFocusedInPanel { focusDefault() }
     }
@@ -228,10 +174,10 @@ final class LibraryPage: RoutePage {
         let visible = model.visible
         let books = model.books
 
-        gtk_label_set_label(summary, summaryLine())
+        summary.text = summaryLine()
 
-        if model.query != queryFromField, String(cString: gtk_editable_get_text(searchEntry.opaque)) != model.query {
-            gtk_editable_set_text(searchEntry.opaque, model.query)
+        if model.query != queryFromField, searchEntry.text != model.query {
+            searchEntry.text = model.query
         }
         toolbar.showSort(model.sort)
         toolbar.showLayout(model.layout)
@@ -252,8 +198,8 @@ final class LibraryPage: RoutePage {
         }
 
         let fraction = model.syncProgress?.fraction
-        gtk_widget_set_visible(syncBar.widget, fraction != nil && !books.isEmpty ? 1 : 0)
-        if let fraction { gtk_progress_bar_set_fraction(syncBar, fraction) }
+        syncBar.isVisible = fraction != nil && !books.isEmpty
+        if let fraction { syncBar.fraction = fraction }
 
         showStatus(books: books, visible: visible)
         shownContent = model.hasLoadedCache
@@ -264,11 +210,11 @@ final class LibraryPage: RoutePage {
 
         if let selection = model.selection {
             details.show(selection) { [collection] view in collection.loadCover(for: selection.book, into: view) }
-            gtk_widget_set_visible(revealer, 1)
-            gtk_revealer_set_reveal_child(revealer.opaque, 1)
+            revealer.isVisible = true
+            revealer.revealChild = true
         } else {
-            gtk_revealer_set_reveal_child(revealer.opaque, 0)
-            if gtk_revealer_get_child_revealed(revealer.opaque) == 0 { gtk_widget_set_visible(revealer, 0) }
+            revealer.revealChild = false
+            if !revealer.isChildRevealed { revealer.isVisible = false }
             details.clear()
         }
     }
@@ -280,10 +226,8 @@ final class LibraryPage: RoutePage {
     /// takes the focus instead, without selecting its text, so typing and
     /// Backspace go on.
     private func keepFocusOutOfHiddenBooks() {
-        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root),
-              gtk_widget_is_ancestor(focus, collection.widget) != 0,
-              let text = gtk_editable_get_delegate(searchEntry.opaque) else { return }
-        gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
+        guard let focus = root.windowFocus, focus.isInside(collection.widget) else { return }
+        searchEntry.grabFocusWithoutSelecting()
     }
 
     var isContentReady: Bool { shownContent }
@@ -291,7 +235,7 @@ final class LibraryPage: RoutePage {
     /// Tells the latency probe the results of a new query are on their way
     /// to the screen.
     private func logSearchLatency() {
-        latencyProbe?.searchShown(model.query, fieldText: String(cString: gtk_editable_get_text(searchEntry.opaque)),
+        latencyProbe?.searchShown(model.query, fieldText: searchEntry.text,
                                   results: model.visible.count, waiting: collection.waitingCellCount, changed: booksChanged,
                                   in: widget) { [weak collection] in collection?.liveCellCount ?? 0 }
     }
@@ -300,7 +244,7 @@ final class LibraryPage: RoutePage {
     var shownTitles: [String] { model.visible.map(\.title) }
 
     func focusDefault() {
-        gtk_widget_grab_focus(collection.visibleView(for: model.layout))
+        Widget(collection.visibleView(for: model.layout)).grabFocus()
     }
 
     func teardown() {

@@ -54,14 +54,14 @@ final class NowPlayingBar {
     }
 
     /// Whether the bar is shown (tests).
-    var isShown: Bool { revealer.revealsChild }
+    var isShown: Bool { revealer.revealChild }
 
     private func render() {
         guard let player, let book = player.nowPlaying, player.status != .idle, player.status != .stopped else {
-            revealer.revealsChild = false
+            revealer.revealChild = false
             return
         }
-        revealer.revealsChild = !hiddenByRoute
+        revealer.revealChild = !hiddenByRoute
         if book.bookID != shownBook {
             shownBook = book.bookID
             coverTask?.cancel()

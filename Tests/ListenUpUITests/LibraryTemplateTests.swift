@@ -1,0 +1,81 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import XCTest
+@testable import ListenUpCore
+@testable import ListenUpUI
+
+/// The library's templates (`library-page.ui`, `book-details.ui`) and the
+/// Swift that fills them agree: the drop-downs list the choices in the
+/// order the page reads them, and the details panel shows a book's lines in
+/// their order, without the ones it has nothing for.
+final class LibraryTemplateTests: XCTestCase {
+    @MainActor
+    private static func makePage(selected: String? = nil) -> (LibraryModel, LibraryPage, TestWindow) {
+        let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+        model.showForPreview(LibraryModel.previewBooks, status: .loaded, selected: selected)
+        let page = LibraryPage(model: model)
+        let window = TestWindow(child: page.widget, width: 1100, height: 800)
+        return (model, page, window)
+    }
+
+    /// The strings of a drop-down's `GtkStringList`, in order.
+    @MainActor
+    private static func items(of dropDown: DropDown) -> [String] {
+        guard let model = gtk_drop_down_get_model(dropDown.opaque) else { return [] }
+        return (0..<g_list_model_get_n_items(model)).map { String(cString: gtk_string_list_get_string(model, $0)) }
+    }
+
+    /// The texts of the visible labels under `widget`, depth first (what is
+    /// on screen, in reading order).
+    @MainActor
+    private static func visibleTexts(under widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        var texts: [String] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if gtk_widget_get_visible(current) != 0 {
+                if let label = Label(checking: current) { texts.append(label.text) }
+                texts += visibleTexts(under: current)
+            }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return texts
+    }
+
+    func testTheDropDownsListTheChoicesInTheOrderThePageReads() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (_, page, window) = Self.makePage()
+            defer { page.teardown(); window.close() }
+            XCTAssertEqual(Self.items(of: page.sortDropDown), LibraryToolbar.sorts.map(\.1))
+            XCTAssertEqual(Self.items(of: page.toolbar.finishedDropDown), LibraryToolbar.finishedChoices.map(\.1))
+        }
+    }
+
+    func testTheDetailsShowTheBooksLinesInOrderAndNoEmptyOnes() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            // The Remains of the Day: an author and a narrator, no series, no subtitle.
+            let (_, page, window) = Self.makePage(selected: "book-3")
+            defer { page.teardown(); window.close() }
+            window.settle()
+            let texts = Self.visibleTexts(under: page.details.box.pointer)
+            let expected = ["The Remains of the Day", "Kazuo Ishiguro", BookCell.duration(35_000_000) + " · Preview House · 2020",
+                            "Description", "A preview description.",
+                            "People", "Kazuo Ishiguro — Author", "Simon Prebble — Narrator", "12 Chapters", "Chapter 1", "0:00", "Chapter 2", "30:00"]
+            let shown = texts.filter { expected.contains($0) }
+            XCTAssertEqual(Array(shown.prefix(expected.count)), expected, "\(texts)")
+            // The content box's own lines: none shown empty (no subtitle, no series).
+            guard let cover = page.details.cover, let content = gtk_widget_get_parent(cover.widget) else { return XCTFail("no cover") }
+            var lines: [String] = []
+            var child = gtk_widget_get_first_child(content)
+            while let current = child {
+                if gtk_widget_get_visible(current) != 0, let label = Label(checking: current) { lines.append(label.text) }
+                child = gtk_widget_get_next_sibling(current)
+            }
+            XCTAssertFalse(lines.contains(""), "no empty line is shown: \(lines)")
+            XCTAssertEqual(lines.first, "The Remains of the Day")
+            XCTAssertNil(page.details.playButton, "no player, no Play button")
+        }
+    }
+}
