@@ -86,6 +86,11 @@ final class Pipeline: @unchecked Sendable {
     // MARK: Commands (on the queue)
 
     func load(_ timeline: PlaybackTimeline, at position: Int64) {
+        // After a failure, a new playbin: the failed run's elements can be
+        // left half-started (a source refused with a 401 while prerolling),
+        // and uridecodebin may start them again, old headers and all, on
+        // the next PAUSED, failing the new run with the old run's error.
+        if failed { teardown() }
         guard ensurePipeline(), let playbin else { return }
         failed = false
         ended = false
