@@ -11,7 +11,8 @@
 //     pairing host; and Dependencies.live, the composition root) ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
-//   CQREncode → QRCode (QR matrix, render actor); PNGEncoding (shared, pure Swift)
+//   CQREncode → QRCode (libqrencode, the QR encoder injected into the core's render actor)
+//     ← ListenUpLive; PNGEncoding (shared, pure Swift) ← ListenUpCore
 //   PairingProtocol (values and rules, no I/O) ← Pairing (discovery server, TLS identity;
 //     no GTK) ← listenup-companion; the core uses PairingProtocol only
 import PackageDescription
@@ -138,7 +139,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "QRCode", "ServerSentEvents",
+                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "PNGEncoding", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -149,7 +150,7 @@ let package = Package(
         .target(
             name: "ListenUpLive",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "Playback",
+                "ListenUpCore", "ListenUpAPI", "Keyring", "GSettings", "LANDiscovery", "Pairing", "Playback", "QRCode",
                 "ListenUpKRPC", "KRPCSession", "WebSocketTransport", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -163,13 +164,15 @@ let package = Package(
         ),
         // PNG writing with no dependencies (generated covers, QR codes).
         .target(name: "PNGEncoding"),
-        // libqrencode: QR symbols for pairing.
+        // libqrencode: QR symbols for pairing. The core draws and renders them
+        // (QRMatrix, QRImage, the QRRenderer actor); this module is the
+        // encoder the composition root injects.
         .systemLibrary(
             name: "CQREncode",
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
-        .target(name: "QRCode", dependencies: ["CQREncode", "PNGEncoding"]),
+        .target(name: "QRCode", dependencies: ["CQREncode", "ListenUpCore"]),
         // The pairing protocol's values and rules, with no I/O: events, state,
         // requests, paired devices, the desktop's status, the rotating codes
         // and the listenup-pair: URI. The core uses these without NIO.
@@ -203,7 +206,7 @@ let package = Package(
         .executableTarget(
             name: "listenup-pairing-bench",
             dependencies: [
-                "Pairing", "QRCode",
+                "ListenUpCore", "Pairing", "QRCode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -238,7 +241,7 @@ let package = Package(
         ),
         .target(
             name: "ListenUpUI",
-            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "PairingProtocol", "QRCode", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "PairingProtocol", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "listenup",
@@ -285,11 +288,11 @@ let package = Package(
         .testTarget(name: "GObjectOwnershipTests", dependencies: ["GObjectOwnership", "CGio"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PNGEncoding"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "ListenUpCore", "PNGEncoding"]),
         .testTarget(
             name: "PairingTests",
             dependencies: [
-                "Pairing", "QRCode", "ListenUpTestSupport", "ServerSentEvents",
+                "ListenUpCore", "Pairing", "QRCode", "ListenUpTestSupport", "ServerSentEvents",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -3,6 +3,7 @@ import ListenUpAPI
 import ListenUpCore
 import Logging
 import Playback
+import QRCode
 
 extension Dependencies {
     /// The real services: the composition root's choice of every adapter.
@@ -77,9 +78,19 @@ extension Dependencies {
             KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
                                  sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
         }
+        dependencies.qrEncoder = .libqrencode
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
             status: dependencies.pairingStatus, remotePlayer: dependencies.playerRemote, logger: logger)
+        return dependencies
+    }
+
+    /// `--preview`'s services: ``Dependencies/preview(settings:logger:)``
+    /// (in memory, no network) with the app's QR encoder, so the pairing
+    /// previews draw their code as the app does.
+    public static func appPreview(logger: Logger) -> Dependencies {
+        var dependencies = Dependencies.preview(logger: logger)
+        dependencies.qrEncoder = .libqrencode
         return dependencies
     }
 }

@@ -247,7 +247,7 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     /// Stores books that arrived outside a sync page (live events).
     public func upsert(_ books: [SyncBook]) throws {
-        try database.write { db in try Self.store(books, in: db) }
+        try database.write { db in _ = try Self.store(books, in: db) }
     }
 
     /// Removes books (live events).

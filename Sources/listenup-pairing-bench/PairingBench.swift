@@ -5,6 +5,7 @@ import NIOPosix
 import NIOSSL
 import NIOTLS
 import Pairing
+import ListenUpCore
 import QRCode
 
 /// Figures for bench/pairing: QR render time and the pairing round trip over
@@ -47,7 +48,7 @@ enum PairingBench {
         summary("QR encode + draw (RGBA)", direct, goal: 5)
 
         let published = AsyncStream.makeStream(of: QRRenderer.Rendered.self)
-        let renderer = QRRenderer(moduleSize: 8) { published.continuation.yield($0) }
+        let renderer = QRRenderer(moduleSize: 8, encoder: .libqrencode) { published.continuation.yield($0) }
         var iterator = published.stream.makeAsyncIterator()
         var viaActor: [Double] = []
         for index in 0..<runs {

@@ -116,7 +116,7 @@ struct ListenUpCommand: ParsableCommand {
         let target = preview.flatMap(PreviewTarget.init)
         let dependencies: Dependencies = target == nil
             ? .live(environment: environment, locations: locations, logger: logger)
-            : .preview(logger: logger)
+            : .appPreview(logger: logger)
         let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
         let startServer = server.flatMap { try? ServerAddress.parse($0).get() }
 

@@ -28,7 +28,7 @@ struct PairingModelTests {
 
     @Test func opensShowsTheQRAsksTheUserAndListsTheDevice() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let model = PairingModel(client: .live(server), moduleSize: 2)
+        let model = PairingModel(client: .live(server), moduleSize: 2, encoder: .libqrencode)
         #expect(model.phase == .closed)
         model.send(.open)
         await settle { model.qrImage != nil }
@@ -66,7 +66,7 @@ struct PairingModelTests {
         configuration.advertise = false
         let server = try DiscoveryServer(storage: PairingStorage(directory: directory.appendingPathComponent("clocked")),
                                    configuration: configuration, clock: PairingClock { now.value }) { .init(activeRoute: "library") }
-        let model = PairingModel(client: .live(server))
+        let model = PairingModel(client: .live(server), encoder: .libqrencode)
         model.send(.open)
         await settle { if case .open = model.phase { true } else { false } }
         guard case .open(let first, let rotatesAt, let closesAt) = model.phase else { Issue.record("not open"); return }
@@ -89,7 +89,7 @@ struct PairingModelTests {
 
     @Test func closingThePageRefusesAPendingRequest() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let model = PairingModel(client: .live(server))
+        let model = PairingModel(client: .live(server), encoder: .libqrencode)
         model.send(.open)
         await settle { if case .open = model.phase { true } else { false } }
         guard case .open(let text, _, _) = model.phase else { Issue.record("not open"); return }

@@ -25,6 +25,7 @@ final class PairingPageTests: XCTestCase {
             status.value
         }
         dependencies.pairing = .live(host)
+        dependencies.qrEncoder = .libqrencode
         let shot = directory.appendingPathComponent("window.png").path
 
         MainActor.assumeIsolated {
@@ -182,7 +183,9 @@ final class PairingPageTests: XCTestCase {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
             for (state, qr, newCode) in [("open", true, false), ("expired", false, true), ("failed", false, true), ("devices", false, true)] {
-                let navigator = AppNavigator(registry: .standard, dependencies: .test())
+                var dependencies = Dependencies.test()
+                dependencies.qrEncoder = .libqrencode
+                let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
                 XCTAssertTrue(navigator.preview(.pairing, state: state))
                 guard let model = navigator.activeModel as? PairingModel else { return XCTFail("no model") }
                 let page = PairingPage(model: model)

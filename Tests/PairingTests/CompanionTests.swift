@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ListenUpCore
 import QRCode
 import Testing
 @testable import Pairing

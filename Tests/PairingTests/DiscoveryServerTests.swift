@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ListenUpCore
 import QRCode
 import Testing
 @testable import Pairing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import QRCode
+import ListenUpCore
+import QRCode
 
 @Suite struct QRImageTests {
     @Test func matrixKeepsCaseAndHasFinderPatterns() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import QRCode
+import ListenUpCore
+import QRCode
 
 /// Records what a renderer published, and the newest token the test knows was accepted.
 private final class PublishLog: Sendable {
@@ -44,7 +45,7 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
 @Suite struct QRRendererTests {
     @Test func thousandRapidChangesPublishOnlyTheLatest() async throws {
         let log = PublishLog()
-        let renderer = QRRenderer(moduleSize: 4) { log.publish($0) }
+        let renderer = QRRenderer(moduleSize: 4, encoder: .libqrencode) { log.publish($0) }
         var tokens: [UInt64: String] = [:]
         var last = ""
         for index in 0..<1000 {
@@ -100,7 +101,7 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
     }
 
     @Test func resultsStreamCarriesThePublishedImage() async throws {
-        let renderer = QRRenderer()
+        let renderer = QRRenderer(encoder: .libqrencode)
         await renderer.render("hello")
         var iterator = renderer.results.makeAsyncIterator()
         let first = await iterator.next()

@@ -36,7 +36,7 @@ public struct Dependencies: Sendable {
     /// Fetches audio files to disk, continuing partial ones.
     public var audioFileFetcher: AudioFileFetcher = .offline
     /// Free space where downloads go.
-    public var diskSpace: DiskSpace = .live
+    public var diskSpace: DiskSpace = .unknown
     /// Makes the audio engine, on first play (GStreamer is loaded then, not
     /// at start-up).
     public var makePlaybackEngine: @Sendable () -> any PlaybackEngine = { SilentPlaybackEngine() }
@@ -53,6 +53,10 @@ public struct Dependencies: Sendable {
     /// in `ListenUpLive`),
     /// ``PairingClient/inert`` in previews and tests unless a test sets a loopback one.
     public var pairing: PairingClient = .inert
+    /// Draws the pairing QR code: libqrencode in the app (the `QRCode`
+    /// module, set by the composition root, previews included);
+    /// ``QRRenderer/Encoder/unavailable`` otherwise.
+    public var qrEncoder: QRRenderer.Encoder = .unavailable
     /// What `GET /api/v1/status` tells paired devices; the navigator keeps it current.
     public let pairingStatus = LockedValue(DesktopStatus(activeRoute: Route.loading.rawValue))
     /// The player as paired devices see and drive it; the navigator points

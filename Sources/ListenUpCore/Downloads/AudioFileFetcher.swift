@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Fetches one audio file to disk, continuing a partial one: the bytes
 /// already in the file are kept and only the rest is asked for (an HTTP
@@ -80,17 +77,9 @@ public struct DiskSpace: Sendable {
         self.available = available
     }
 
-    /// `statvfs(3)`: blocks available to unprivileged users × fragment size.
-    public static let live = DiskSpace { folder in
-        var path = folder.standardizedFileURL.path
-        var info = statvfs()
-        while statvfs(path, &info) != 0 {
-            guard errno == ENOENT, path != "/" else { return nil }
-            path = (path as NSString).deletingLastPathComponent
-            if path.isEmpty { path = "/" }
-        }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
+    /// Cannot be told: no download is refused for space (previews, tests;
+    /// the app's is `DiskSpace.live`, `statvfs(3)`, in `ListenUpLive`).
+    public static let unknown = DiskSpace { _ in nil }
 
     /// Always `bytes` free (tests, previews).
     public static func fixed(_ bytes: Int64?) -> DiskSpace { DiskSpace { _ in bytes } }

@@ -1,7 +1,6 @@
 import Foundation
 import Observation
 import PairingProtocol
-import QRCode
 
 /// The "Pair a device" screen: the QR code and its countdown, the pairing
 /// request dialog, and the list of paired devices with Revoke.
@@ -55,6 +54,8 @@ public final class PairingModel {
     @ObservationIgnored private let codeGrace: TimeInterval
     @ObservationIgnored private let dismissAction: @MainActor () -> Void
     @ObservationIgnored private let renderer: QRRenderer
+    @ObservationIgnored let encoder: QRRenderer.Encoder
+    @ObservationIgnored let moduleSize: Int
     @ObservationIgnored private var listening: Task<Void, Never>?
     @ObservationIgnored private var drawing: Task<Void, Never>?
     @ObservationIgnored private var starting: Task<Void, Never>?
@@ -65,14 +66,17 @@ public final class PairingModel {
     /// - Parameters:
     ///   - client: the pairing machinery (the app's is `PairingClient.host(…)`, in `ListenUpLive`).
     ///   - moduleSize: QR pixels per module.
+    ///   - encoder: makes the QR symbol (``Dependencies/qrEncoder``).
     ///   - codeGrace: how long a code stays valid after its replacement (the server's rule).
     ///   - dismiss: closes the screen (the navigator's overlay); ``dismiss()`` calls it.
-    public init(client: PairingClient, moduleSize: Int = 8, codeGrace: TimeInterval = PairingCodes.Timing().grace,
+    public init(client: PairingClient, moduleSize: Int = 8, encoder: QRRenderer.Encoder, codeGrace: TimeInterval = PairingCodes.Timing().grace,
                 dismiss: @escaping @MainActor () -> Void = {}) {
         self.client = client
         self.codeGrace = codeGrace
         self.dismissAction = dismiss
-        let renderer = QRRenderer(moduleSize: moduleSize)
+        self.encoder = encoder
+        self.moduleSize = moduleSize
+        let renderer = QRRenderer(moduleSize: moduleSize, encoder: encoder)
         self.renderer = renderer
         let (requests, renders) = AsyncStream.makeStream(of: String?.self)
         self.renders = renders

@@ -1,6 +1,5 @@
 import Foundation
 import PairingProtocol
-import QRCode
 
 extension ScreenKey where Model == PairingModel {
     /// Pair a device.
@@ -15,19 +14,19 @@ extension RouteNode {
         serves: { _ in false },
         model: { context in
             let model = PairingModel(client: context.dependencies.pairing, moduleSize: PairingModel.screenModuleSize,
-                                     dismiss: context.dismiss)
+                                     encoder: context.dependencies.qrEncoder, dismiss: context.dismiss)
             model.send(.open)
             return model
         },
         previews: [
-            .init("open") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
+            .init("open") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: $0.previewQR,
                                            devices: PairingModel.previewDevices) },
-            .init("request") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR,
+            .init("request") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: $0.previewQR,
                                               request: PairingModel.previewRequest, devices: PairingModel.previewDevices) },
             .init("expired") { $0.showPreview(phase: .expired, devices: PairingModel.previewDevices) },
             // Expired, so the list is in view without scrolling past the QR.
             .init("devices") { $0.showPreview(phase: .expired, devices: PairingModel.previewManyDevices) },
-            .init("empty") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: PairingModel.previewQR) },
+            .init("empty") { $0.showPreview(phase: PairingModel.previewOpen, qrImage: $0.previewQR) },
             .init("failed") { $0.showPreview(phase: .failed(message: "could not bind 0.0.0.0:0 (preview)"),
                                              devices: PairingModel.previewDevices) },
         ]
@@ -55,8 +54,9 @@ extension PairingModel {
         .open(uri: previewURIText, codeRotatesAt: Date().addingTimeInterval(24), closesAt: Date().addingTimeInterval(270))
     }
 
-    static var previewQR: QRImage? {
-        (try? QRMatrix.encode(previewURIText)).map { QRImage(matrix: $0, moduleSize: screenModuleSize) }
+    /// The preview URI's code, drawn by the model's encoder (nil without one).
+    var previewQR: QRImage? {
+        (try? encoder(Self.previewURIText)).map { QRImage(matrix: $0, moduleSize: moduleSize) }
     }
 
     static let previewRequest = PairingRequest(clientName: "Anna’s Pixel", clientModel: "Pixel 8",

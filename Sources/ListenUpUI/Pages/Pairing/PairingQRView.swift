@@ -1,7 +1,6 @@
 import CAdwaita
 import GtkBridge
 import ListenUpCore
-import QRCode
 
 /// The pairing QR code in its white frame, or a spinner while there is
 /// none. The code is dark on white in every theme and drawn at one texture

@@ -22,7 +22,10 @@ public actor QRRenderer {
         public let image: QRImage
     }
 
-    /// The payload → matrix step; swappable so tests can make renders slow or failing.
+    /// The payload → matrix step, a port: the app's is libqrencode
+    /// (`QRRenderer.Encoder.libqrencode` in the `QRCode` module, set in
+    /// ``Dependencies/qrEncoder`` by the composition root); tests make
+    /// renders slow or failing with their own.
     /// (A struct, not a bare closure, so a trailing closure at `init` is always `publish`.)
     public struct Encoder: Sendable {
         let encode: @Sendable (String) throws -> QRMatrix
@@ -30,8 +33,17 @@ public actor QRRenderer {
         /// Wraps a payload → matrix function.
         public init(_ encode: @escaping @Sendable (String) throws -> QRMatrix) { self.encode = encode }
 
-        /// libqrencode through ``QRMatrix/encode(_:)``.
-        public static let libqrencode = Encoder { try QRMatrix.encode($0) }
+        /// Encodes `payload`.
+        public func callAsFunction(_ payload: String) throws -> QRMatrix { try encode(payload) }
+
+        /// No encoder: every payload is refused, so no code is drawn
+        /// (previews and tests without the `QRCode` module).
+        public static let unavailable = Encoder { _ in throw Unavailable() }
+
+        /// Why ``unavailable`` refuses.
+        public struct Unavailable: Error, CustomStringConvertible {
+            public var description: String { "no QR encoder in this build" }
+        }
     }
 
     /// Every published image, in order. A single consumer is expected.
@@ -47,10 +59,10 @@ public actor QRRenderer {
     /// - Parameters:
     ///   - moduleSize: pixels per module.
     ///   - quietZone: light modules around the symbol.
-    ///   - encoder: the payload → matrix step (libqrencode by default).
+    ///   - encoder: the payload → matrix step.
     ///   - publish: called with each published image, on the actor.
     public init(moduleSize: Int = 8, quietZone: Int = 4,
-                encoder: Encoder = .libqrencode,
+                encoder: Encoder,
                 publish: @escaping @Sendable (Rendered) -> Void = { _ in }) {
         (results, continuation) = AsyncStream.makeStream(of: Rendered.self, bufferingPolicy: .bufferingNewest(1))
         self.moduleSize = moduleSize

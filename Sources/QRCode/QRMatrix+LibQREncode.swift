@@ -1,5 +1,6 @@
 import CQREncode
 import Foundation
+import ListenUpCore
 
 /// Why a payload could not become a QR symbol.
 public enum QRCodeError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -16,34 +17,16 @@ public enum QRCodeError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The modules of one QR symbol (no quiet zone): `width × width`, dark or light.
-///
-/// A value type, `Sendable`; build it on any thread with ``encode(_:)``.
-public struct QRMatrix: Sendable, Equatable {
-    /// Modules per side.
-    public let width: Int
-    /// `width * width` flags, row by row; `true` = dark.
-    public let modules: [Bool]
+extension QRRenderer.Encoder {
+    /// libqrencode through ``QRMatrix/encode(_:)``: the app's encoder.
+    public static let libqrencode = QRRenderer.Encoder { try QRMatrix.encode($0) }
+}
 
-    /// Wraps modules computed elsewhere (tests).
-    /// - Parameters:
-    ///   - width: modules per side.
-    ///   - modules: `width * width` flags, row by row.
-    public init(width: Int, modules: [Bool]) {
-        precondition(modules.count == width * width, "module count does not match the width")
-        self.width = width
-        self.modules = modules
-    }
-
-    /// Whether the module at column `x`, row `y` is dark (false outside the symbol).
-    public func isDark(x: Int, y: Int) -> Bool {
-        guard x >= 0, y >= 0, x < width, y < width else { return false }
-        return modules[y * width + x]
-    }
-
-    /// Encodes `text` as 8-bit bytes, error correction M, the smallest version
-    /// that fits, case preserved (libqrencode's `casesensitive` is 1, else
-    /// lower-case tokens would be upper-cased). Thread-safe.
+extension QRMatrix {
+    /// Encodes `text` with libqrencode as 8-bit bytes, error correction M,
+    /// the smallest version that fits, case preserved (libqrencode's
+    /// `casesensitive` is 1, else lower-case tokens would be upper-cased).
+    /// Thread-safe.
     /// - Throws: ``QRCodeError``.
     public static func encode(_ text: String) throws -> QRMatrix {
         guard !text.utf8.contains(0) else { throw QRCodeError.containsNUL }
