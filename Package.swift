@@ -337,12 +337,12 @@ let package = Package(
         .testTarget(
             name: "ListenUpCoreTests",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ListenUpTestSupport", "PairingProtocol", "QRCode", "ServerSentEvents",
+                "ListenUpCore", "ListenUpAPI", "ListenUpLive", "ListenUpTestSupport", "PairingProtocol", "QRCode", "ServerSentEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ListenUpHeadlessTests",
-                    dependencies: ["JSONToolkit", "ListenUpHeadless", "ListenUpCore", "listenup", "listenup-demo-server", "DemoServer",
+                    dependencies: ["JSONToolkit", "ListenUpHeadless", "ListenUpCore", "ListenUpLive", "listenup", "listenup-demo-server", "DemoServer",
                                    "ListenUpTestSupport"]),
         .testTarget(
             name: "ListenUpUITests",

@@ -1,6 +1,7 @@
 import Foundation
 import JSONToolkit
 import ListenUpAPI
+import ListenUpLive
 import ListenUpTestSupport
 import Logging
 import Testing

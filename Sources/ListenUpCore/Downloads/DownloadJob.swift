@@ -50,7 +50,7 @@ struct DownloadJob: Sendable {
                                    metadata: ["book": "\(bookID)", "file": "\(file.id)", "bytes": "\(onDisk)", "size": "\(file.size)"])
                     if refetched { return .failed(DownloadRules.sizeMismatch) }
                     refetched = true
-                    try? FileManager.default.removeItem(at: destination)
+                    store.removeFile(bookID: bookID, file: file)
                     continue
                 case .fetch(let offset):
                     guard let url = access.urls[file.id] else { return .failed(DownloadRules.notFound) }
@@ -74,7 +74,7 @@ struct DownloadJob: Sendable {
                             }
                         case .refetch:
                             refetched = true
-                            try? FileManager.default.removeItem(at: destination)
+                            store.removeFile(bookID: bookID, file: file)
                         case .pause(let failure):
                             logger.info("Download paused", metadata: ["book": "\(bookID)", "reason": "\(error)"])
                             return .paused(failure)
@@ -123,12 +123,16 @@ struct DownloadJob: Sendable {
     /// book has none or it could not be fetched (the library's cache
     /// still shows it).
     private func fetchCover() async -> Bool {
-        let file = store.folder(bookID: download.bookID).appendingPathComponent("cover")
-        if FileManager.default.fileExists(atPath: file.path) { return true }
+        if store.coverFile(bookID: download.bookID) != nil { return true }
         do throws(APIClientError) {
             guard let data = try await connection.cover(bookID: download.bookID, maxBytes: CoverLoader.maxCoverBytes) else { return false }
-            try? data.write(to: file, options: .atomic)
-            return FileManager.default.fileExists(atPath: file.path)
+            do {
+                try store.saveCover(data, bookID: download.bookID)
+                return true
+            } catch {
+                logger.debug("A downloaded book's cover could not be kept", metadata: ["book": "\(download.bookID)", "reason": "\(error)"])
+                return false
+            }
         } catch {
             logger.debug("A downloaded book's cover could not be fetched", metadata: ["book": "\(download.bookID)", "code": "\(error.code)"])
             return false

@@ -180,7 +180,15 @@ public final class DownloadsModel {
     /// The book's cover in its download folder, if it was fetched.
     public func coverFile(bookID: String) -> URL? {
         guard let item = items[bookID], item.download.hasCover else { return nil }
-        return store.folder(bookID: bookID).appendingPathComponent("cover")
+        return store.coverFile(bookID: bookID)
+    }
+
+    /// The bytes of the book's cover in its download folder, read off the
+    /// main actor; nil when it was not fetched.
+    public func cover(bookID: String) async -> Data? {
+        guard let item = items[bookID], item.download.hasCover else { return nil }
+        let store = store
+        return await Task.detached(priority: .utility) { store.cover(bookID: bookID) }.value
     }
 
     /// The server answers again (the library synced): downloads the

@@ -334,8 +334,7 @@ public final class LibraryModel: ScreenModel {
     public func cover(for book: Book, size: CoverSize = .grid) async -> CoverData? {
         guard book.hasCover, let coverLoader else { return nil }
         if let cover = await coverLoader.cover(for: book.id, version: book.version, size: size) { return cover }
-        guard let file = downloads?.coverFile(bookID: book.id) else { return nil }
-        return await Task.detached(priority: .utility) { (try? Data(contentsOf: file)).flatMap(CoverData.init(bytes:)) }.value
+        return await downloads?.cover(bookID: book.id).flatMap(CoverData.init(bytes:))
     }
 
     // MARK: Leaving

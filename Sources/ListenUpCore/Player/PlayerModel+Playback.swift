@@ -104,7 +104,7 @@ extension PlayerModel {
     private func fetchCover(of book: CachedBook) {
         coverFile = nil
         // A downloaded book's cover is in its folder: no fetch, offline too.
-        if let downloaded = downloads?.coverFile(bookID: book.id), FileManager.default.fileExists(atPath: downloaded.path) {
+        if let downloaded = downloads?.coverFile(bookID: book.id) {
             coverFile = downloaded
             return
         }
