@@ -53,10 +53,10 @@ extension Dependencies {
             }
         }
         // Covers beside the library file: `covers-<key>/` for `library-<key>.sqlite`.
-        dependencies.coverDirectory = { server, userID in
+        dependencies.openCoverCache = { server, userID in
             let library = SQLiteLibraryStore.url(in: cache, server: server, userID: userID)
-            return cache.appendingPathComponent(library.deletingPathExtension().lastPathComponent
-                .replacingOccurrences(of: "library-", with: "covers-"))
+            return CoverFolder(cache.appendingPathComponent(library.deletingPathExtension().lastPathComponent
+                .replacingOccurrences(of: "library-", with: "covers-")))
         }
         // Downloads: one folder per server and user under
         // `$XDG_DATA_HOME/listenup/downloads`, named with the library file's

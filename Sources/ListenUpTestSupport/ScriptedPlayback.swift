@@ -84,7 +84,14 @@ public actor ScriptedServer: ServerConnection {
         return stream
     }
 
-    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? { nil }
+    /// Every book's cover (nil: none).
+    private var coverBytes: Data?
+    public func setCover(_ bytes: Data?) { coverBytes = bytes }
+
+    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+        calls.append("cover \(bookID)")
+        return coverBytes
+    }
 
     public private(set) var spans: [ListeningSpan] = []
     /// Read without awaiting, for polling tests.

@@ -70,7 +70,7 @@ struct LibrarySyncTests {
             let logs = LogCapture()
             var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]), logger: logs.logger)
             dependencies.openLibrary = { _, _ in store }
-            dependencies.coverDirectory = { _, _ in nil }
+            dependencies.openCoverCache = { _, _ in nil }
             let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
             let streams = server.requestCount("/api/v1/sync/events")
             // Live updates start once the sync is over.
@@ -202,7 +202,7 @@ struct LibrarySyncTests {
         let session = try #require(await client.currentSession)
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
         dependencies.openLibrary = { _, _ in SQLiteLibraryStore.inMemory() }
-        dependencies.coverDirectory = { _, _ in nil }
+        dependencies.openCoverCache = { _, _ in nil }
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         defer { model.deactivate() }
         for _ in 0..<300 where model.books.count < 12 || !model.coversAvailable { try await Task.sleep(for: .milliseconds(20)) }

@@ -40,7 +40,7 @@ struct KRPCCoverTests {
         // Through the loader: the edit of the book revalidates.
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let loader = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        let loader = CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)
         let version = Date(timeIntervalSince1970: 1_787_300_000)
         #expect(await loader.cover(for: "book-1", version: version)?.bytes == Self.png)
         #expect(await loader.cover(for: "book-1", version: version.addingTimeInterval(30))?.bytes == Self.png)
@@ -71,10 +71,10 @@ struct KRPCCoverTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let version = Date(timeIntervalSince1970: 1_787_300_000)
-        let library = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        let library = CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)
         #expect(await library.cover(for: "book-1", version: version)?.bytes == small)
         #expect(await library.cover(for: "book-1", version: version, size: .large)?.bytes == large, "not the grid's copy from memory")
-        let player = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        let player = CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)
         #expect(await player.cover(for: "book-1", version: version, size: .large)?.bytes == large, "not the grid's copy from disk")
         #expect(await player.cover(for: "book-1", version: version)?.bytes == small)
         #expect(server.requests.map(\.path) == ["/api/v1/covers/book-1?w=600", "/api/v1/covers/book-1?w=300", "/api/v1/covers/book-1?w=600"],
@@ -95,10 +95,10 @@ struct KRPCCoverTests {
         let book = try #require(try await connection.syncBooks(limit: 10, cursor: nil, updatedAfter: nil).books.first { $0.coverImage != nil })
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let loader = CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        let loader = CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)
         let first = try #require(await loader.cover(for: book.id, version: book.updatedAt))
         // The book is edited (its version moves); the cover is not.
-        let second = try #require(await CoverLoader(server: connection, directory: directory, logger: logs.logger)
+        let second = try #require(await CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)
             .cover(for: book.id, version: book.updatedAt.addingTimeInterval(60)))
         #expect(second == first)
         #expect(server.requestCount("/api/v1/covers/\(book.id)") == 2)

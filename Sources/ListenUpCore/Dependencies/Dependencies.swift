@@ -25,8 +25,9 @@ public struct Dependencies: Sendable {
     public var verificationTimeout: Duration = ServerVerifier.timeout
     /// The library cache for a server and user.
     public var openLibrary: @Sendable (_ server: URL, _ userID: String) -> any LibraryStore = { _, _ in InMemoryLibraryStore() }
-    /// Where covers of a server and user are kept on disk (`nil`: memory only).
-    public var coverDirectory: @Sendable (_ server: URL, _ userID: String) -> URL? = { _, _ in nil }
+    /// Where covers of a server and user are kept between runs (`nil`:
+    /// memory only; the app's is a `CoverFolder` beside the library cache).
+    public var openCoverCache: @Sendable (_ server: URL, _ userID: String) -> (any CoverCache)? = { _, _ in nil }
     /// What the player keeps on this device for a server and user: spans
     /// waiting to be sent, local positions, *Continue listening*.
     public var openListening: @Sendable (_ server: URL, _ userID: String) -> any ListeningStore = { _, _ in InMemoryListeningStore() }

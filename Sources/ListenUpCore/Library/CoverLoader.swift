@@ -34,7 +34,8 @@ extension ServerConnection {
 }
 
 /// Fetches covers through `/api/v1/covers/{id}` with the Bearer header and
-/// keeps them: on disk (`$XDG_CACHE_HOME/listenup/covers-…/`) and in memory
+/// keeps them: in a ``CoverCache`` (the app's is a folder,
+/// `$XDG_CACHE_HOME/listenup/covers-…/`) and in memory
 /// (bounded in bytes, least recently used dropped first). At most
 /// ``maxConcurrentFetches`` downloads run at once; the newest request is
 /// served first (while scrolling, the books on screen now matter most), and
@@ -42,8 +43,8 @@ extension ServerConnection {
 ///
 /// A cover is kept per book version (the book's `updated_at`) and per
 /// ``CoverSize``: a grid copy (300 px) is never served where a large one
-/// (600 px) was asked for, in memory or on disk. Beside it on
-/// disk is the `ETag` it was served with (`<book>.etag`: the version, then
+/// (600 px) was asked for, in memory or in the cache. Beside it in the
+/// cache is the `ETag` it was served with (`<book>.etag`: the version, then
 /// the tag); when the book changes, the cover is fetched again with
 /// `If-None-Match`, and a 304 keeps the cached bytes for the new version
 /// (an edit to a book's title rarely changes its cover).
@@ -54,7 +55,7 @@ public actor CoverLoader {
 
     /// Fetches a book's cover: its id, the `If-None-Match` to send if any, and the size.
     private let fetch: @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch
-    private let directory: URL?
+    private let cache: (any CoverCache)?
     private let memoryLimit: Int
     private let logger: Logger
 
@@ -67,43 +68,40 @@ public actor CoverLoader {
     private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextWaiter: UInt64 = 0
 
-    /// Covers of `server`, cached under `directory` (no disk cache when nil).
+    /// Covers of `server`, kept in `cache` (in memory only when nil).
     /// `memoryLimit` is small: the page keeps decoded covers itself, and the
-    /// disk cache is behind this one.
-    public init(server: any ServerConnection, directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(APIClientError) in
+    /// cache is behind this one.
+    public init(server: any ServerConnection, cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger) {
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(APIClientError) in
             try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag, size: size)
         }
     }
 
     /// A loader over a plain fetch function, no revalidation (tests).
-    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
                 fetch: @escaping @Sendable (String) async throws(APIClientError) -> Data?) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(APIClientError) in
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(APIClientError) in
             try await fetch(id).map { .image($0, etag: nil) } ?? .none
         }
     }
 
     /// A loader over a revalidating fetch function: it gets the book's id
     /// and the `ETag` to send as `If-None-Match` (tests).
-    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
                 revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(APIClientError) -> CoverFetch) {
-        self.init(directory: directory, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(APIClientError) in
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(APIClientError) in
             try await fetch(id, etag)
         }
     }
 
     /// A loader over a revalidating fetch function that also gets the size
     /// asked for (tests).
-    public init(directory: URL?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
                 sizedFetch fetch: @escaping @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch) {
         self.fetch = fetch
-        self.directory = directory
+        self.cache = cache
         self.memoryLimit = memoryLimit
         self.logger = logger
-        if let directory {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
     }
 
     /// The cover of `bookID` at `size` (`version` changes when the book
@@ -118,8 +116,8 @@ public actor CoverLoader {
             return hit.image
         }
         if absent.contains(key) { return nil }
-        let file = directory?.appendingPathComponent(Self.fileName(name, stamp: stamp))
-        if let file, let data = try? Data(contentsOf: file), let image = CoverData(bytes: data) {
+        let fileName = Self.fileName(name, stamp: stamp)
+        if let data = cache?.read(fileName), let image = CoverData(bytes: data) {
             remember(key, image)
             return image
         }
@@ -128,7 +126,7 @@ public actor CoverLoader {
         // Another request may have fetched it while this one waited.
         if let hit = memory[key] { return hit.image }
         // The copy kept for an earlier version of the book, and its ETag.
-        let kept = directory.flatMap { Self.keptCover(name, in: $0) }.flatMap { $0.stamp == stamp ? nil : $0 }
+        let kept = cache.flatMap { Self.keptCover(name, in: $0) }.flatMap { $0.stamp == stamp ? nil : $0 }
         let answer: CoverFetch
         do {
             answer = try await fetch(bookID, kept?.etag, size)
@@ -138,27 +136,24 @@ public actor CoverLoader {
         }
         switch answer {
         case .notModified:
-            guard let kept, let keptFile = directory?.appendingPathComponent(Self.fileName(name, stamp: kept.stamp)),
-                  let data = try? Data(contentsOf: keptFile), let image = CoverData(bytes: data) else {
+            guard let kept, let cache, let data = cache.read(Self.fileName(name, stamp: kept.stamp)),
+                  let image = CoverData(bytes: data) else {
                 logger.debug("Cover answered 304 with no copy kept", metadata: ["book": "\(bookID)"])
                 return nil
             }
             logger.debug("Cover unchanged (304): the copy kept is current", metadata: ["book": "\(bookID)"])
             remember(key, image)
-            if let file {
-                // The kept copy now serves this version (the player's media controls read the file).
-                do {
-                    try? FileManager.default.removeItem(at: file)
-                    try FileManager.default.moveItem(at: keptFile, to: file)
-                    try Self.keep(name, stamp: stamp, etag: kept.etag, in: file.deletingLastPathComponent())
-                } catch {
-                    logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
-                }
+            // The kept copy now serves this version (the player's media controls read the file).
+            do {
+                try cache.rename(Self.fileName(name, stamp: kept.stamp), to: fileName)
+                try Self.keep(name, stamp: stamp, etag: kept.etag, in: cache)
+            } catch {
+                logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
             }
             return image
         case .none:
             absent.insert(key)
-            if let directory { Self.forget(name, keeping: nil, in: directory) }
+            if let cache { Self.forget(name, keeping: nil, in: cache) }
             return nil
         case .image(let data, let etag):
             guard let image = CoverData(bytes: data) else {
@@ -166,17 +161,23 @@ public actor CoverLoader {
                 return nil
             }
             remember(key, image)
-            if let file, let directory {
+            if let cache {
                 do {
-                    try data.write(to: file, options: .atomic)
-                    Self.forget(name, keeping: stamp, in: directory)
-                    if let etag { try Self.keep(name, stamp: stamp, etag: etag, in: directory) }
+                    try cache.write(data, to: fileName)
+                    Self.forget(name, keeping: stamp, in: cache)
+                    if let etag { try Self.keep(name, stamp: stamp, etag: etag, in: cache) }
                 } catch {
                     logger.debug("Cover not cached on disk", metadata: ["reason": "\(error)"])
                 }
             }
             return image
         }
+    }
+
+    /// The file of the cover of `bookID` at `version` and `size`, when the
+    /// cache holds one (the media controls show it).
+    public func file(for bookID: String, version: Date, size: CoverSize = .grid) -> URL? {
+        cache?.file(Self.fileName(bookID: bookID, version: version, size: size))
     }
 
     /// Bytes held in memory now (benchmarks, tests).
@@ -219,33 +220,30 @@ public actor CoverLoader {
         bookID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? String($0) : "%" }.joined()
     }
 
-    // MARK: ETags on disk
+    // MARK: ETags in the cache
 
-    /// The version and `ETag` of the cover kept under `name`, if its file is there.
-    private static func keptCover(_ name: String, in directory: URL) -> (stamp: Int64, etag: String)? {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent(etagFileName(name)), encoding: .utf8)
-        else { return nil }
+    /// The version and `ETag` of the cover kept under `name`, if its copy is there.
+    private static func keptCover(_ name: String, in cache: any CoverCache) -> (stamp: Int64, etag: String)? {
+        guard let record = cache.read(etagFileName(name)), let text = String(data: record, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
         guard lines.count == 2, let stamp = Int64(lines[0]), !lines[1].isEmpty else { return nil }
-        let file = directory.appendingPathComponent(fileName(name, stamp: stamp))
-        return FileManager.default.fileExists(atPath: file.path) ? (stamp, lines[1]) : nil
+        return cache.file(fileName(name, stamp: stamp)) != nil ? (stamp, lines[1]) : nil
     }
 
     /// Records that the cover kept under `name` at version `stamp` came with `etag`.
-    private static func keep(_ name: String, stamp: Int64, etag: String, in directory: URL) throws {
+    private static func keep(_ name: String, stamp: Int64, etag: String, in cache: any CoverCache) throws {
         // An ETag is one header line; anything else is not one to send back.
         guard !etag.contains(where: \.isNewline) else { return }
-        try Data("\(stamp)\n\(etag)".utf8)
-            .write(to: directory.appendingPathComponent(etagFileName(name)), options: .atomic)
+        try cache.write(Data("\(stamp)\n\(etag)".utf8), to: etagFileName(name))
     }
 
     /// Removes the cover kept under `name` for an earlier version (all of
     /// it when `keeping` is nil) and the record of its `ETag`.
-    private static func forget(_ name: String, keeping current: Int64?, in directory: URL) {
-        if let kept = keptCover(name, in: directory), kept.stamp != current {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(fileName(name, stamp: kept.stamp)))
+    private static func forget(_ name: String, keeping current: Int64?, in cache: any CoverCache) {
+        if let kept = keptCover(name, in: cache), kept.stamp != current {
+            cache.remove(fileName(name, stamp: kept.stamp))
         }
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent(etagFileName(name)))
+        cache.remove(etagFileName(name))
     }
 
     // MARK: Memory

@@ -153,7 +153,7 @@ public final class LibraryModel: ScreenModel {
         self.store = store
         if let contents = readAhead?.finished { show(contents) }
         let server = session.connection
-        coverLoader = CoverLoader(server: server, directory: dependencies.coverDirectory(session.serverURL, session.userID),
+        coverLoader = CoverLoader(server: server, cache: dependencies.openCoverCache(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         coversAvailable = true
         player?.libraryChanged = { [weak self] in

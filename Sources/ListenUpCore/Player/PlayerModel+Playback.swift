@@ -108,12 +108,11 @@ extension PlayerModel {
             coverFile = downloaded
             return
         }
-        guard book.hasCover, let session, let coverLoader,
-              let directory = dependencies.coverDirectory(session.serverURL, session.userID) else { return }
-        let file = directory.appendingPathComponent(CoverLoader.fileName(bookID: book.id, version: book.updatedAt, size: .large))
+        guard book.hasCover, let coverLoader else { return }
         Task {
-            guard await coverLoader.cover(for: book.id, version: book.updatedAt, size: .large) != nil, nowPlaying?.bookID == book.id,
-                  FileManager.default.fileExists(atPath: file.path) else { return }
+            guard await coverLoader.cover(for: book.id, version: book.updatedAt, size: .large) != nil,
+                  let file = await coverLoader.file(for: book.id, version: book.updatedAt, size: .large),
+                  nowPlaying?.bookID == book.id else { return }
             coverFile = file
         }
     }

@@ -228,7 +228,7 @@ public final class PlayerModel: ScreenModel {
         deviceID = dependencies.deviceID()
         guard let session else { return }
         reporter = ListeningReporter(server: session.connection, store: listening, logger: dependencies.logger)
-        coverLoader = CoverLoader(server: session.connection, directory: dependencies.coverDirectory(session.serverURL, session.userID),
+        coverLoader = CoverLoader(server: session.connection, cache: dependencies.openCoverCache(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         continueListening = (try? listening.continueListening()) ?? []
         startPeriodicWork()

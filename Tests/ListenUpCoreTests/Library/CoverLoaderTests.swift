@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ListenUpLive
 import ListenUpTestSupport
 import Logging
 import Testing
@@ -17,7 +18,7 @@ struct CoverLoaderTests {
     }
 
     @Test func bytesAreSniffedNotTrusted() async {
-        let loader = CoverLoader(directory: nil, logger: Self.quiet) { id throws(APIClientError) in
+        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(APIClientError) in
             switch id {
             case "png": Self.png
             case "jpeg": Self.jpeg
@@ -39,8 +40,8 @@ struct CoverLoaderTests {
             fetches.withLock { $0 += 1 }
             return Self.png
         }
-        #expect(await CoverLoader(directory: directory, logger: Self.quiet, fetch: fetch).cover(for: "b1", version: Self.version) != nil)
-        let nextRun = CoverLoader(directory: directory, logger: Self.quiet, fetch: fetch)
+        #expect(await CoverLoader(cache: CoverFolder(directory), logger: Self.quiet, fetch: fetch).cover(for: "b1", version: Self.version) != nil)
+        let nextRun = CoverLoader(cache: CoverFolder(directory), logger: Self.quiet, fetch: fetch)
         #expect(await nextRun.cover(for: "b1", version: Self.version)?.bytes == Self.png)
         #expect(fetches.value == 1, "the second run read the disk")
         _ = await nextRun.cover(for: "b1", version: Self.version.addingTimeInterval(60))
@@ -52,7 +53,7 @@ struct CoverLoaderTests {
     }
 
     @Test func memoryStaysWithinItsLimit() async {
-        let loader = CoverLoader(directory: nil, memoryLimit: 10_000, logger: Self.quiet) { _ throws(APIClientError) in Self.png }
+        let loader = CoverLoader(cache: nil, memoryLimit: 10_000, logger: Self.quiet) { _ throws(APIClientError) in Self.png }
         for index in 0..<50 { _ = await loader.cover(for: "book-\(index)", version: Self.version) }
         let usage = await loader.memoryUsage
         #expect(usage <= 10_000)
@@ -66,7 +67,7 @@ struct CoverLoaderTests {
         let peak = LockedValue(0)
         let started = LockedValue<[String]>([])
         let open = LockedValue(false)
-        let loader = CoverLoader(directory: nil, logger: Self.quiet) { id throws(APIClientError) in
+        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(APIClientError) in
             let now = running.withLock { $0 += 1; return $0 }
             peak.withLock { $0 = max($0, now) }
             started.withLock { $0.append(id) }
@@ -125,7 +126,7 @@ struct CoverRevalidationTests {
     }
 
     func loader(_ directory: URL, _ server: Server) -> CoverLoader {
-        CoverLoader(directory: directory, logger: Self.quiet) { id, etag throws(APIClientError) in server.fetch(id, etag) }
+        CoverLoader(cache: CoverFolder(directory), logger: Self.quiet) { id, etag throws(APIClientError) in server.fetch(id, etag) }
     }
 
     @Test func anEditedBookRevalidatesItsCoverAndA304KeepsTheCopy() async throws {

@@ -19,10 +19,12 @@ struct PlayerDownloadedBookTests {
     /// PlayerModelTests' book (two files), downloaded unless `downloaded` is false.
     /// - Parameter filesChanged: the library's book has other files than
     ///   the download (the server changed them after it was made).
-    func rig(downloaded: Bool = true, cover: Bool = false, filesChanged: Bool = false) async throws -> Rig {
+    func rig(downloaded: Bool = true, cover: Bool = false, filesChanged: Bool = false,
+             coverCache: (any CoverCache)? = nil) async throws -> Rig {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
-        let book = try PlayerModelTests.book()
+        var book = try PlayerModelTests.book()
+        if coverCache != nil { book.coverImage = CoverImage(path: "/a/cover.png", filename: "cover.png", format: "image/png", size: 4) }
         try library.apply([book], deleting: [], state: LibrarySyncState())
         let store = FileDownloadStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("player-downloads-\(UUID().uuidString)"))
         let cached = try #require(try library.book(id: "book-1"))
@@ -46,6 +48,7 @@ struct PlayerDownloadedBookTests {
         var dependencies = Dependencies.test()
         dependencies.openLibrary = { _, _ in library }
         dependencies.makePlaybackEngine = { engine }
+        dependencies.openCoverCache = { _, _ in coverCache }
         var configuration = DownloadsModel.Configuration()
         configuration.concurrentBooks = downloaded ? 2 : 0
         let session = Session(try #require(await server.currentSession), connection: server)
@@ -69,6 +72,18 @@ struct PlayerDownloadedBookTests {
         #expect(loaded.headers.isEmpty, "a local file needs no credentials")
         #expect(loaded.chapters.map(\.title) == ["One", "Two", "Three"], "chapters come from the book as before")
         #expect(await rig.server.calls.filter { $0.hasPrefix("audio") }.isEmpty, "no audio access is asked for")
+    }
+
+    @Test func aBookNotDownloadedShowsTheCoverCachesFileInTheMediaControls() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("player-covers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rig = try await rig(downloaded: false, coverCache: CoverFolder(folder))
+        await rig.server.setCover(CoverLoaderTests.png)
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.player.coverFile != nil }
+        let file = try #require(rig.player.coverFile)
+        #expect(file.deletingLastPathComponent().path == folder.path)
+        #expect(try Data(contentsOf: file) == CoverLoaderTests.png)
     }
 
     @Test func aDownloadedBooksCoverIsTheOneInItsFolder() async throws {
