@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 
 /// What the app remembers between runs outside the secret store.
 public struct AppSettings: Codable, Equatable, Sendable {
@@ -189,8 +188,9 @@ public enum SettingsError: Error, Equatable, Sendable {
     case writeFailed(String)
 }
 
-/// Reads and writes ``AppSettings``. A struct of closures: `.live` keeps them
-/// in a file, `.inMemory` in memory (previews and tests).
+/// Reads and writes ``AppSettings``. A struct of closures: the app's
+/// (`.live`, GSettings, and `.file`, the settings file it imports once,
+/// both in `ListenUpLive`) and `.inMemory` (previews and tests).
 public struct SettingsClient: Sendable {
     /// Returns the saved settings; defaults when nothing (valid) is saved.
     public var load: @Sendable () -> AppSettings
@@ -204,38 +204,6 @@ public struct SettingsClient: Sendable {
 }
 
 extension SettingsClient {
-    /// Settings in `directory/settings.json`, written atomically.
-    ///
-    /// A file that cannot be decoded is moved aside to `settings.json.corrupt`
-    /// (so nothing is silently lost) and defaults are used.
-    public static func file(in directory: URL, logger: Logger) -> SettingsClient {
-        let url = directory.appendingPathComponent("settings.json")
-        return SettingsClient(
-            load: {
-                guard let data = try? Data(contentsOf: url) else { return AppSettings() }
-                do {
-                    return try JSONDecoder().decode(AppSettings.self, from: data)
-                } catch {
-                    let aside = url.appendingPathExtension("corrupt")
-                    try? FileManager.default.removeItem(at: aside)
-                    try? FileManager.default.moveItem(at: url, to: aside)
-                    logger.warning("Settings file unreadable; moved aside", metadata: ["path": "\(aside.path)"])
-                    return AppSettings()
-                }
-            },
-            save: { settings in
-                do {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                    try encoder.encode(settings).write(to: url, options: .atomic)
-                } catch {
-                    throw SettingsError.writeFailed(error.localizedDescription)
-                }
-            }
-        )
-    }
-
     /// Settings held in memory only, starting from `initial`.
     public static func inMemory(_ initial: AppSettings = AppSettings()) -> SettingsClient {
         let box = LockedValue(initial)

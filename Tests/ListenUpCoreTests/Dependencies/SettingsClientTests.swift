@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpLive
 import Logging
 import Testing
 @testable import ListenUpCore
