@@ -19,80 +19,14 @@ import Observation
 /// goes on from the bytes on disk.
 @MainActor @Observable
 public final class DownloadsModel {
-    /// One book's download as the fronts show it.
-    public struct Item: Equatable, Sendable, Identifiable {
-        public var download: BookDownload
-        /// Bytes on disk so far (of ``BookDownload/totalBytes``).
-        public var bytes: Int64
-
-        public var id: String { download.bookID }
-        public var bookID: String { download.bookID }
-        public var status: BookDownload.Status { download.status }
-        public var totalBytes: Int64 { download.totalBytes }
-        public var failure: BookDownload.Failure? { download.failure }
-
-        /// 0...1.
-        public var fraction: Double {
-            let total = totalBytes
-            guard total > 0 else { return download.status == .done ? 1 : 0 }
-            return min(1, max(0, Double(bytes) / Double(total)))
-        }
-
-        public init(download: BookDownload, bytes: Int64) {
-            self.download = download
-            self.bytes = bytes
-        }
-    }
-
-    public enum Intent: Equatable, Sendable {
-        /// Queues a book (or resumes it when paused, or tries a failed one again).
-        case download(bookID: String)
-        case pause(bookID: String)
-        case resume(bookID: String)
-        /// Stops a download and deletes what it wrote.
-        case cancel(bookID: String)
-        /// Deletes a book's files (downloaded or not).
-        case remove(bookID: String)
-        /// Pauses every queued or running download.
-        case pauseAll
-        /// Resumes every paused download.
-        case resumeAll
-        /// Deletes every download.
-        case removeAll
-    }
-
-    /// A book that could not be queued (no space, no audio), for a toast
-    /// or a headless line; replaced by the next refusal.
-    public struct Refusal: Equatable, Sendable {
-        public var bookID: String
-        public var failure: BookDownload.Failure
-        /// The book's size when it is known (0 otherwise: an unknown book,
-        /// no audio).
-        public var totalBytes: Int64 = 0
-        /// Counts refusals, so the same one twice is seen twice.
-        public var serial: Int
-    }
-
-    /// What can be tuned (tests make it quick).
-    public struct Configuration: Sendable {
-        /// Books downloading at once.
-        public var concurrentBooks = DownloadRules.concurrentBooks
-        /// How often running downloads publish their bytes.
-        public var progressInterval: Duration = .milliseconds(250)
-        /// Waits before a download paused by the network is tried again.
-        public var retryDelays = DownloadRules.retryDelays
-
-        public init() {}
-    }
-
     /// Every download, by book id.
-    public private(set) var items: [String: Item] = [:]
+    public internal(set) var items: [String: Item] = [:]
     /// The last book that could not be queued.
-    public private(set) var refusal: Refusal?
+    public internal(set) var refusal: Refusal?
     /// Bytes of every download on disk (partial files included).
-    public private(set) var bytesOnDisk: Int64 = 0
+    public internal(set) var bytesOnDisk: Int64 = 0
     /// Walks of the downloads folder started (``refreshBytesOnDisk()``).
-    @ObservationIgnored private var diskWalks = 0
+    @ObservationIgnored var diskWalks = 0
 
     @ObservationIgnored let dependencies: Dependencies
     @ObservationIgnored let session: Session?
@@ -290,7 +224,7 @@ public final class DownloadsModel {
 
     /// Whether `download` fits: its missing bytes, plus (when `alsoQueued`)
     /// those of the books queued before it, against the free space.
-    private func spaceRefusal(for download: BookDownload, alsoQueued: Bool) -> BookDownload.Failure? {
+    func spaceRefusal(for download: BookDownload, alsoQueued: Bool) -> BookDownload.Failure? {
         var needed = download.totalBytes - store.bytesOnDisk(download)
         if alsoQueued {
             needed += items.values.filter { $0.download.isActive && $0.bookID != download.bookID }
@@ -377,84 +311,7 @@ public final class DownloadsModel {
         }
     }
 
-    private func startJob(_ bookID: String) {
-        guard let item = items[bookID], let session else { return }
-        if let refusal = spaceRefusal(for: item.download, alsoQueued: false) {
-            setStatus(bookID, .failed, failure: refusal)
-            return
-        }
-        setStatus(bookID, .downloading, failure: nil)
-        liveBytes.withLock { $0[bookID] = item.bytes }
-        let job = DownloadJob(download: item.download, store: store, connection: session.connection,
-                              fetcher: dependencies.audioFileFetcher, bytes: liveBytes, logger: dependencies.logger)
-        let previous = stopping[bookID]
-        jobSerial += 1
-        let serial = jobSerial
-        jobs[bookID] = (serial, Task { [weak self] in
-            await previous?.value
-            let outcome = await job.run()
-            self?.finished(bookID, serial: serial, outcome)
-        })
-    }
-
-    private func finished(_ bookID: String, serial: Int, _ outcome: DownloadJob.Outcome) {
-        guard jobs[bookID]?.serial == serial else { return }   // paused, cancelled or removed meanwhile
-        jobs[bookID] = nil
-        publishBytes()
-        liveBytes.withLock { $0[bookID] = nil }
-        switch outcome {
-        case .done(let hasCover):
-            retries[bookID] = nil
-            if var download = items[bookID]?.download {
-                download.hasCover = hasCover
-                download.status = .done
-                download.failure = nil
-                persist(download)
-                items[bookID]?.download = download
-                items[bookID]?.bytes = download.totalBytes
-            }
-            dependencies.logger.info("Download done", metadata: ["book": "\(bookID)"])
-        case .paused(let failure):
-            setStatus(bookID, .paused, failure: failure)
-            if failure.code == .network { scheduleRetry(bookID) }
-        case .failed(let failure):
-            setStatus(bookID, .failed, failure: failure)
-        case .stopped:
-            // Stopped though nobody asked (the fetch says it was cancelled):
-            // left for the user to resume rather than tried in a loop.
-            setStatus(bookID, .paused, failure: nil)
-        }
-        refreshBytesOnDisk()
-        schedule()
-    }
-
-    /// Measures the downloads on disk (a walk of every book's folder) off
-    /// the main actor, then publishes ``bytesOnDisk``; of walks that overlap,
-    /// the last one started wins.
-    private func refreshBytesOnDisk() {
-        diskWalks += 1
-        let walk = diskWalks
-        let store = store
-        Task { [weak self] in
-            let total = await Task.detached { store.totalBytesOnDisk() }.value
-            guard let self, walk == self.diskWalks else { return }
-            self.bytesOnDisk = total
-        }
-    }
-
-    private func scheduleRetry(_ bookID: String) {
-        let attempt = retries[bookID].map { $0.attempt + 1 } ?? 0
-        guard let delay = DownloadRules.retryDelay(attempt: attempt, delays: configuration.retryDelays) else { return }
-        let task = Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self, self.items[bookID]?.status == .paused, self.items[bookID]?.failure?.code == .network else { return }
-            self.setStatus(bookID, .queued, failure: nil)
-            self.schedule()
-        }
-        retries[bookID] = (attempt, task)
-    }
-
-    private func setStatus(_ bookID: String, _ status: BookDownload.Status, failure: BookDownload.Failure? = nil) {
+    func setStatus(_ bookID: String, _ status: BookDownload.Status, failure: BookDownload.Failure? = nil) {
         guard var download = items[bookID]?.download else { return }
         download.status = status
         download.failure = failure
@@ -466,31 +323,11 @@ public final class DownloadsModel {
         }
     }
 
-    private func persist(_ download: BookDownload) {
+    func persist(_ download: BookDownload) {
         do {
             try store.save(download)
         } catch {
             dependencies.logger.warning("Could not save a download's state", metadata: ["book": "\(download.bookID)", "reason": "\(error)"])
-        }
-    }
-
-    // MARK: Progress
-
-    private func startTicker() {
-        let interval = configuration.progressInterval
-        ticker = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                self?.publishBytes()
-            }
-        }
-    }
-
-    /// Copies the running books' bytes into ``items`` (only those that changed).
-    private func publishBytes() {
-        let live = liveBytes.value
-        for (bookID, bytes) in live where jobs[bookID] != nil && items[bookID]?.bytes != bytes {
-            items[bookID]?.bytes = bytes
         }
     }
 }

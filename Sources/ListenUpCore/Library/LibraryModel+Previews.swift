@@ -1,6 +1,32 @@
 import Foundation
 
 extension LibraryModel {
+    /// Previews only.
+    func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
+                        query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:],
+                        layout: LibraryLayout = .grid, filter: LibraryFilter = .all, finished: Bool? = nil) {
+        self.progress = progress
+        self.layout = layout
+        index = LibraryIndex(books)
+        order = index.order(by: sort)
+        self.books = order.map { book(at: $0) }
+        self.query = query
+        self.filter = filter
+        finishedFilter = finished
+        refilter()
+        self.status = status
+        hasLoadedCache = true
+        isOffline = offline
+        syncProgress = syncing
+        if let selected, let cached = books.first(where: { $0.id == selected }) {
+            let details = cached.decodedDetails
+            selection = Details(book: self.books.first { $0.id == selected } ?? book(at: 0), subtitle: details.subtitle,
+                                description: PlainText.fromHTML(details.description ?? ""), publisher: details.publisher,
+                                publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters,
+                                downloadSize: Self.downloadSize(of: details))
+        }
+    }
+
     nonisolated static let previews: [PreviewState<LibraryModel>] = [
         .init("loading") { $0.showForPreview([], status: .loading, syncing: SyncProgress(stored: 3_500, expected: 10_000)) },
         .init("loaded") { $0.showForPreview(LibraryModel.previewBooks, status: .loaded) },

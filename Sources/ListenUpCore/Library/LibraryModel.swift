@@ -11,58 +11,23 @@ import Observation
 /// as books finish or are removed.
 @MainActor @Observable
 public final class LibraryModel: ScreenModel {
-    public enum Status: Equatable, Sendable {
-        /// Nothing cached yet: the first sync is running.
-        case loading
-        case loaded
-        case failed(code: String, message: String)
-    }
-
-    /// A sync in progress: books stored so far, and how many the server
-    /// said it has (when it said).
-    public struct SyncProgress: Equatable, Sendable {
-        public var stored: Int
-        public var expected: Int?
-
-        /// 0...1 when the total is known.
-        public var fraction: Double? {
-            guard let expected, expected > 0 else { return nil }
-            return min(1, Double(stored) / Double(expected))
-        }
-    }
-
-    public enum Intent: Equatable, Sendable {
-        case reload
-        case signOut
-        case search(String)
-        case sort(LibrarySort)
-        case layout(LibraryLayout)
-        /// Shows a book's details (`nil` closes them).
-        case select(String?)
-        /// Shows every book, or only the downloaded ones.
-        case filter(LibraryFilter)
-        /// Shows only finished books (true), only those not finished
-        /// (false), or both (nil).
-        case finished(Bool?)
-    }
-
     /// Every book, in the chosen order.
-    public private(set) var books: [Book] = []
+    public internal(set) var books: [Book] = []
     /// The books matching ``query`` and ``filter``, in the chosen order.
     public private(set) var visible: [Book] = []
-    public private(set) var query = ""
+    public internal(set) var query = ""
     /// Every book, or only those downloaded in full (not remembered across
     /// restarts; see ``LibraryFilter``).
-    public private(set) var filter: LibraryFilter = .all
+    public internal(set) var filter: LibraryFilter = .all
     /// Only finished books (true), only unfinished ones (false), or both
     /// (nil); not remembered across restarts, like ``filter``.
-    public private(set) var finishedFilter: Bool?
+    public internal(set) var finishedFilter: Bool?
     /// The books downloaded in full (``DownloadsModel/downloadedBookIDs``),
     /// updated only when that set changes, not at every progress tick.
     public private(set) var downloadedBookIDs: Set<String> = []
-    public private(set) var sort: LibrarySort
-    public private(set) var layout: LibraryLayout
-    public private(set) var status: Status = .loading
+    public internal(set) var sort: LibrarySort
+    public internal(set) var layout: LibraryLayout
+    public internal(set) var status: Status = .loading
     /// Who is signed in.
     public let session: Session?
     /// The session's player: told of positions from other devices.
@@ -71,31 +36,31 @@ public final class LibraryModel: ScreenModel {
     public let downloads: DownloadsModel?
     public private(set) var signingOut = false
     /// The server could not be reached; the cached books are shown.
-    public private(set) var isOffline = false
+    public internal(set) var isOffline = false
     /// The sync running now, if any.
-    public private(set) var syncProgress: SyncProgress?
+    public internal(set) var syncProgress: SyncProgress?
     /// Live events are flowing.
-    public private(set) var isLive = false
+    public internal(set) var isLive = false
     /// The book whose details are shown.
-    public private(set) var selection: Details?
+    public internal(set) var selection: Details?
     /// The cache has been read once (its books, if any, are in ``books``).
-    public private(set) var hasLoadedCache = false
+    public internal(set) var hasLoadedCache = false
     /// Covers can be fetched: there is a session (previews have none).
     /// Cells shown before then ask again when this turns true.
     public private(set) var coversAvailable = false
 
-    @ObservationIgnored private let dependencies: Dependencies
-    @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
+    @ObservationIgnored let dependencies: Dependencies
+    @ObservationIgnored let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var coverLoader: CoverLoader?
     /// Keeps the cache in step with the server (nil in previews).
     @ObservationIgnored private var syncSession: LibrarySyncSession?
     @ObservationIgnored private var startTask: Task<Void, Never>?
     /// Checking whether the server changed generation (after a refused sync).
-    @ObservationIgnored private var generationCheck: Task<Void, Never>?
-    @ObservationIgnored private var store: (any LibraryStore)?
-    @ObservationIgnored private var index = LibraryIndex([])
-    @ObservationIgnored private var order: [Int] = []
-    @ObservationIgnored private var progress: [String: BookProgress] = [:]
+    @ObservationIgnored var generationCheck: Task<Void, Never>?
+    @ObservationIgnored var store: (any LibraryStore)?
+    @ObservationIgnored var index = LibraryIndex([])
+    @ObservationIgnored var order: [Int] = []
+    @ObservationIgnored var progress: [String: BookProgress] = [:]
     /// Counts what was shown (reads and live changes), so a read that
     /// something newer overtook is not shown over it.
     @ObservationIgnored private var cacheVersion = 0
@@ -146,7 +111,7 @@ public final class LibraryModel: ScreenModel {
     /// Opens the cache and shows it, then syncs. The cache read at start-up
     /// (``LibraryReadAhead``) is taken over; when it is done already the
     /// books are shown now, before the page is first drawn.
-    private func start() {
+    func start() {
         guard let session else { return }
         let readAhead = dependencies.libraryReadAhead.take(for: session)
         let store = readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
@@ -174,7 +139,7 @@ public final class LibraryModel: ScreenModel {
     /// under way) and shows it. A read that something else was shown
     /// during (another read, a live change) may predate it: it is read
     /// again rather than shown (twice at most, then shown anyway).
-    private func loadCache(_ read: Task<LibraryReadAhead.Contents, Never>? = nil) async {
+    func loadCache(_ read: Task<LibraryReadAhead.Contents, Never>? = nil) async {
         guard let store else { return }
         var pending = read
         for attempt in 0..<3 {
@@ -196,7 +161,7 @@ public final class LibraryModel: ScreenModel {
     /// Shows what live events changed: the changed books alone are read
     /// (off the main actor) into the books shown. Many changes at once, or
     /// a cache not read yet, are read whole.
-    private func applyLiveChanges(_ changes: LibraryCacheChanges) async {
+    func applyLiveChanges(_ changes: LibraryCacheChanges) async {
         guard let store, hasLoadedCache, changes.bookCount <= Self.liveChangeLimit else {
             await loadCache()
             return
@@ -231,14 +196,14 @@ public final class LibraryModel: ScreenModel {
         if let selected = selection?.book.id { select(selected) }
     }
 
-    private func book(at position: Int) -> Book {
+    func book(at position: Int) -> Book {
         let cached = index.entries[position].book
         return Book(id: cached.id, title: cached.title, authors: cached.authors, narrators: cached.narrators,
                     series: cached.series, duration: cached.duration, hasCover: cached.hasCover,
                     version: cached.updatedAt, progress: progress[cached.id])
     }
 
-    private func refilter() {
+    func refilter() {
         if query.isEmpty, filter == .all, finishedFilter == nil {
             visible = books
         } else {
@@ -260,7 +225,7 @@ public final class LibraryModel: ScreenModel {
 
     // MARK: Search, sort, layout, details
 
-    private func search(_ text: String) {
+    func search(_ text: String) {
         guard text != query else { return }
         query = text
         refilter()
@@ -296,7 +261,7 @@ public final class LibraryModel: ScreenModel {
         remember { $0.libraryLayout = layout.rawValue }
     }
 
-    private func remember(_ change: (inout AppSettings) -> Void) {
+    func remember(_ change: (inout AppSettings) -> Void) {
         var settings = dependencies.settings.load()
         change(&settings)
         do {
@@ -306,7 +271,7 @@ public final class LibraryModel: ScreenModel {
         }
     }
 
-    private func select(_ id: String?) {
+    func select(_ id: String?) {
         guard let id, let store, let book = books.first(where: { $0.id == id }),
               let cached = try? store.book(id: id) else {
             selection = nil
@@ -339,7 +304,7 @@ public final class LibraryModel: ScreenModel {
 
     // MARK: Leaving
 
-    private func signOut() {
+    func signOut() {
         guard !signingOut else { return }
         signingOut = true
         stopWork()
@@ -363,136 +328,4 @@ public final class LibraryModel: ScreenModel {
         downloadsObservation?.cancel()
         downloadsObservation = nil
     }
-
-    // MARK: Previews
-
-    /// Previews only.
-    func showForPreview(_ books: [CachedBook], status: Status, offline: Bool = false, syncing: SyncProgress? = nil,
-                        query: String = "", selected: String? = nil, progress: [String: BookProgress] = [:],
-                        layout: LibraryLayout = .grid, filter: LibraryFilter = .all, finished: Bool? = nil) {
-        self.progress = progress
-        self.layout = layout
-        index = LibraryIndex(books)
-        order = index.order(by: sort)
-        self.books = order.map { book(at: $0) }
-        self.query = query
-        self.filter = filter
-        finishedFilter = finished
-        refilter()
-        self.status = status
-        hasLoadedCache = true
-        isOffline = offline
-        syncProgress = syncing
-        if let selected, let cached = books.first(where: { $0.id == selected }) {
-            let details = cached.decodedDetails
-            selection = Details(book: self.books.first { $0.id == selected } ?? book(at: 0), subtitle: details.subtitle,
-                                description: PlainText.fromHTML(details.description ?? ""), publisher: details.publisher,
-                                publishYear: details.publishYear, contributors: details.contributors, chapters: details.chapters,
-                                downloadSize: Self.downloadSize(of: details))
-        }
-    }
-}
-
-extension LibraryModel: LibrarySyncScreen {
-    func syncStarted() {
-        syncProgress = SyncProgress(stored: 0, expected: nil)
-        if books.isEmpty, case .failed = status { status = .loading }
-    }
-
-    func syncProgressed(stored: Int, expected: Int?) {
-        syncProgress = SyncProgress(stored: stored, expected: expected)
-    }
-
-    func syncEnded() {
-        syncProgress = nil
-    }
-
-    func synced(changed: Int) async {
-        // A delta that changed nothing (the usual start) leaves the books
-        // shown as they are: no second read of the whole cache.
-        if changed > 0 || !hasLoadedCache { await loadCache() }
-        serverAnswered()
-        status = .loaded
-    }
-
-    func syncFailed(_ error: APIClientError) -> Bool {
-        if case .transport = error, !books.isEmpty {
-            isOffline = true
-            status = .loaded
-            return true
-        }
-        status = .failed(code: error.code, message: error.userMessage)
-        if ServerGenerationCheck.suggestsAnotherGeneration(error) { checkServerGeneration() }
-        return false
-    }
-
-    /// The server refused the sync as one of the other generation would:
-    /// checks it again (ServerGenerationCheck.swift), and signs in anew if
-    /// it was upgraded or rolled back. The cache is emptied first: its books
-    /// and where its syncs stopped (a date on REST v1, a revision on kRPC)
-    /// describe the server as it was.
-    private func checkServerGeneration() {
-        guard let session, generationCheck == nil else { return }
-        let (dependencies, send, store) = (dependencies, send, store)
-        generationCheck = Task {
-            guard let server = await ServerGenerationCheck.run(for: session, dependencies: dependencies), !Task.isCancelled else { return }
-            do {
-                if let store { try store.apply([], deleting: try store.listedBooks().map(\.id), state: LibrarySyncState()) }
-            } catch {
-                dependencies.logger.warning("The library cache could not be emptied", metadata: ["reason": "\(error)"])
-            }
-            send(.serverChangedGeneration(server))
-        }
-    }
-
-    func liveChanged(_ live: Bool) {
-        isLive = live
-        if live { serverAnswered() }
-    }
-
-    /// The server answered (a sync, the live stream): after an outage,
-    /// the player sends the spans it queued and paused downloads go on.
-    private func serverAnswered() {
-        guard isOffline else { return }
-        isOffline = false
-        player?.serverIsBack()
-        downloads?.serverIsBack()
-    }
-
-    func cacheChanged(_ changes: LibraryCacheChanges) async {
-        await applyLiveChanges(changes)
-    }
-
-    /// The player changed the cache (a book finished, progress reset): read it again.
-    func cacheChanged() async {
-        await loadCache()
-    }
-
-    func accountDeleted() {
-        send(.sessionRefused)
-    }
-
-    func listeningPositionChanged(_ position: ListeningPosition) {
-        player?.positionReported(position)
-    }
-}
-
-extension ScreenKey where Model == LibraryModel {
-    /// The library.
-    public static var library: Self { Self(.library) }
-}
-
-extension RouteNode {
-    /// The library: signed in.
-    public static let library = RouteNode(
-        .library,
-        serves: { if case .authenticated = $0 { true } else { false } },
-        model: { context in
-            var session: Session?
-            if case .authenticated(let current) = context.authState { session = current }
-            return LibraryModel(dependencies: context.dependencies, session: session, player: context.player,
-                                downloads: context.downloads, send: context.send)
-        },
-        previews: LibraryModel.previews
-    )
 }

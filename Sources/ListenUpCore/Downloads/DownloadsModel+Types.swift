@@ -1,0 +1,69 @@
+import Foundation
+
+extension DownloadsModel {
+    /// One book's download as the fronts show it.
+    public struct Item: Equatable, Sendable, Identifiable {
+        public var download: BookDownload
+        /// Bytes on disk so far (of ``BookDownload/totalBytes``).
+        public var bytes: Int64
+
+        public var id: String { download.bookID }
+        public var bookID: String { download.bookID }
+        public var status: BookDownload.Status { download.status }
+        public var totalBytes: Int64 { download.totalBytes }
+        public var failure: BookDownload.Failure? { download.failure }
+
+        /// 0...1.
+        public var fraction: Double {
+            let total = totalBytes
+            guard total > 0 else { return download.status == .done ? 1 : 0 }
+            return min(1, max(0, Double(bytes) / Double(total)))
+        }
+
+        public init(download: BookDownload, bytes: Int64) {
+            self.download = download
+            self.bytes = bytes
+        }
+    }
+
+    public enum Intent: Equatable, Sendable {
+        /// Queues a book (or resumes it when paused, or tries a failed one again).
+        case download(bookID: String)
+        case pause(bookID: String)
+        case resume(bookID: String)
+        /// Stops a download and deletes what it wrote.
+        case cancel(bookID: String)
+        /// Deletes a book's files (downloaded or not).
+        case remove(bookID: String)
+        /// Pauses every queued or running download.
+        case pauseAll
+        /// Resumes every paused download.
+        case resumeAll
+        /// Deletes every download.
+        case removeAll
+    }
+
+    /// A book that could not be queued (no space, no audio), for a toast
+    /// or a headless line; replaced by the next refusal.
+    public struct Refusal: Equatable, Sendable {
+        public var bookID: String
+        public var failure: BookDownload.Failure
+        /// The book's size when it is known (0 otherwise: an unknown book,
+        /// no audio).
+        public var totalBytes: Int64 = 0
+        /// Counts refusals, so the same one twice is seen twice.
+        public var serial: Int
+    }
+
+    /// What can be tuned (tests make it quick).
+    public struct Configuration: Sendable {
+        /// Books downloading at once.
+        public var concurrentBooks = DownloadRules.concurrentBooks
+        /// How often running downloads publish their bytes.
+        public var progressInterval: Duration = .milliseconds(250)
+        /// Waits before a download paused by the network is tried again.
+        public var retryDelays = DownloadRules.retryDelays
+
+        public init() {}
+    }
+}
