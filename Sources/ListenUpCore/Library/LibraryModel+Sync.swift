@@ -72,11 +72,6 @@ extension LibraryModel: LibrarySyncScreen {
         await applyLiveChanges(changes)
     }
 
-    /// The player changed the cache (a book finished, progress reset): read it again.
-    func cacheChanged() async {
-        await loadCache()
-    }
-
     func accountDeleted() {
         send(.sessionRefused)
     }

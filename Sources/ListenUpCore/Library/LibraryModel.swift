@@ -121,8 +121,8 @@ public final class LibraryModel: ScreenModel {
         coverLoader = CoverLoader(server: server, cache: dependencies.openCoverCache(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         coversAvailable = true
-        player?.libraryChanged = { [weak self] in
-            Task { await self?.cacheChanged() }
+        player?.libraryChanged = { [weak self] bookID, progress in
+            self?.progressChanged(bookID, progress)
         }
         let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self)
         self.syncSession = syncSession
@@ -179,6 +179,23 @@ public final class LibraryModel: ScreenModel {
             return
         }
         show(updated)
+    }
+
+    /// One book's progress changed here (the player finished or restarted
+    /// it, and wrote it to the cache): that book alone is shown anew, the
+    /// cache is not read again. A read under way started before the write,
+    /// so it is read once more (``loadCache(_:)``'s rule).
+    func progressChanged(_ bookID: String, _ newProgress: BookProgress) {
+        guard progress[bookID] != newProgress else { return }
+        cacheVersion &+= 1
+        progress[bookID] = newProgress
+        if let position = books.firstIndex(where: { $0.id == bookID }) { books[position].progress = newProgress }
+        if finishedFilter != nil {
+            refilter()
+        } else if let position = visible.firstIndex(where: { $0.id == bookID }) {
+            visible[position].progress = newProgress
+        }
+        if selection?.book.id == bookID { selection?.book.progress = newProgress }
     }
 
     /// The most changed books read one by one; more are read with the whole cache.

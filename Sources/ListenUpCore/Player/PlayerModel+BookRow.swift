@@ -121,8 +121,9 @@ extension PlayerModel {
     /// The library and *Continue listening* follow a book finished (or
     /// restarted) here at once.
     func noteFinished(_ bookID: String, _ finished: Bool) {
+        let progress = BookProgress(fraction: finished ? 1 : 0, finished: finished)
         do {
-            try library?.setProgress(BookProgress(fraction: finished ? 1 : 0, finished: finished), for: bookID)
+            try library?.setProgress(progress, for: bookID)
         } catch {
             dependencies.logger.warning("Could not record the book's progress", metadata: ["reason": "\(error)"])
         }
@@ -130,6 +131,6 @@ extension PlayerModel {
             continueListening.removeAll { $0.bookID == bookID }
             try? listening.saveContinueListening(continueListening)
         }
-        libraryChanged?()
+        libraryChanged?(bookID, progress)
     }
 }

@@ -168,8 +168,9 @@ extension PlayerModel {
 
     // MARK: Other devices and Continue listening
 
-    /// Asked to re-read the library's progress after a change made here.
-    public var libraryChanged: (@MainActor () -> Void)? {
+    /// Told of a book's progress changed here (finished, or restarted),
+    /// once it is in the library's cache: the library shows that book anew.
+    public var libraryChanged: (@MainActor (_ bookID: String, _ progress: BookProgress) -> Void)? {
         get { libraryChangedHandler }
         set { libraryChangedHandler = newValue }
     }

@@ -205,7 +205,7 @@ public final class PlayerModel: ScreenModel {
     /// A newer position from another device that came while the book
     /// played here, offered when the user pauses.
     @ObservationIgnored var heldPosition: ListeningPosition?
-    @ObservationIgnored var libraryChangedHandler: (@MainActor () -> Void)?
+    @ObservationIgnored var libraryChangedHandler: (@MainActor (_ bookID: String, _ progress: BookProgress) -> Void)?
 
     /// How often an open span is cut and queued while playing.
     static let spanInterval: TimeInterval = 60

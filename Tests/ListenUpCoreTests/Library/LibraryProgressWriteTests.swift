@@ -1,0 +1,70 @@
+import Foundation
+import ListenUpAPI
+import ListenUpTestSupport
+import Testing
+@testable import ListenUpCore
+
+/// A book finished or restarted here changes that book in the library, not
+/// a new read of the whole cache.
+@MainActor
+@Suite("Library: a progress write here")
+struct LibraryProgressWriteTests {
+    /// The in-memory cache, counting whole reads (`listedBooks()`).
+    final class CountingStore: LibraryStore {
+        let base = InMemoryLibraryStore()
+        let wholeReads = LockedValue(0)
+
+        func books() throws -> [CachedBook] { try base.books() }
+        func listedBooks() throws -> [CachedBook] {
+            wholeReads.withLock { $0 += 1 }
+            return try base.listedBooks()
+        }
+        func listedBooks(ids: Set<String>) throws -> [CachedBook] { try base.listedBooks(ids: ids) }
+        func book(id: String) throws -> CachedBook? { try base.book(id: id) }
+        func count() throws -> Int { try base.count() }
+        func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
+        func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+            try base.apply(books, deleting: deleted, state: state)
+        }
+        func upsert(_ books: [SyncBook]) throws { try base.upsert(books) }
+        func delete(_ ids: [String]) throws { try base.delete(ids) }
+        func progress() throws -> [String: BookProgress] { try base.progress() }
+        func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }
+        func syncState() throws -> LibrarySyncState { try base.syncState() }
+    }
+
+    func settle(_ done: () -> Bool) async {
+        for _ in 0..<300 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func markingABookFinishedShowsItFinishedWithoutReadingTheCacheAgain() async throws {
+        let server = try ScriptedServer(titles: [])
+        let store = CountingStore()
+        try store.apply([try PlayerModelTests.book(), try ScriptedServer.book(id: "book-2", title: "Another")], deleting: [],
+                        state: LibrarySyncState())
+        var dependencies = Dependencies.test()
+        dependencies.openLibrary = { _, _ in store }
+        dependencies.makePlaybackEngine = { ScriptedEngine() }
+        let session = Session(try #require(await server.currentSession), connection: server)
+        let player = PlayerModel(dependencies: dependencies, session: session)
+        let library = LibraryModel(dependencies: dependencies, session: session, player: player, send: { _ in })
+        defer { library.deactivate() }
+        await settle { library.books.count == 2 }
+        try #require(library.books.count == 2)
+        library.send(.finished(true))
+        #expect(library.visible.isEmpty)
+        let reads = store.wholeReads.value
+
+        player.send(.markFinished(bookID: "book-1", finished: true))
+        #expect(library.books.first { $0.id == "book-1" }?.progress?.finished == true, "at once, on the main actor")
+        #expect(library.visible.map(\.id) == ["book-1"], "the Finished filter follows")
+        #expect(library.books.first { $0.id == "book-2" }?.progress == nil)
+        #expect(try store.progress()["book-1"]?.finished == true, "written to the cache")
+
+        player.send(.markFinished(bookID: "book-1", finished: false))
+        #expect(library.books.first { $0.id == "book-1" }?.progress?.finished == false)
+        #expect(library.visible.isEmpty)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(store.wholeReads.value == reads, "the cache is not read again for one book")
+    }
+}
