@@ -27,7 +27,7 @@ extension DownloadsModel {
     func finished(_ bookID: String, serial: Int, _ outcome: DownloadJob.Outcome) {
         guard jobs[bookID]?.serial == serial else { return }   // paused, cancelled or removed meanwhile
         jobs[bookID] = nil
-        publishBytes()
+        progress[bookID] = nil
         liveBytes.withLock { $0[bookID] = nil }
         switch outcome {
         case .done(let hasCover):
@@ -93,11 +93,11 @@ extension DownloadsModel {
         }
     }
 
-    /// Copies the running books' bytes into ``items`` (only those that changed).
+    /// Copies the running books' bytes into ``progress`` (only those that changed).
     func publishBytes() {
         let live = liveBytes.value
-        for (bookID, bytes) in live where jobs[bookID] != nil && items[bookID]?.bytes != bytes {
-            items[bookID]?.bytes = bytes
+        for (bookID, bytes) in live where jobs[bookID] != nil && progress[bookID] != bytes {
+            progress[bookID] = bytes
         }
     }
 }

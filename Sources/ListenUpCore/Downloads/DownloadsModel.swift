@@ -19,8 +19,15 @@ import Observation
 /// goes on from the bytes on disk.
 @MainActor @Observable
 public final class DownloadsModel {
-    /// Every download, by book id.
+    /// Every download, by book id, as of its last change of status (a
+    /// running book's bytes are in ``progress``, so a progress tick does not
+    /// wake what follows only the statuses: the library's Downloaded
+    /// filter, the cells' badges).
     public internal(set) var items: [String: Item] = [:]
+    /// Bytes on disk of each book downloading now, published every
+    /// ``Configuration/progressInterval`` while it runs (``item(_:)`` and
+    /// ``currentItems`` fold them into the items).
+    public internal(set) var progress: [String: Int64] = [:]
     /// The last book that could not be queued.
     public internal(set) var refusal: Refusal?
     /// Bytes of every download on disk (partial files included).
@@ -80,9 +87,30 @@ public final class DownloadsModel {
 
     // MARK: What the fronts show
 
-    /// Every download, oldest request first.
+    /// One book's download with its bytes so far (its ``progress`` while
+    /// it runs): what a front that shows one book follows.
+    public func item(_ bookID: String) -> Item? {
+        items[bookID].map(withProgress)
+    }
+
+    /// Every download with its bytes so far, by book id: ``items`` with the
+    /// running books' ``progress`` (a front that reads this is woken by
+    /// every progress tick; one that reads ``items`` only by status changes).
+    public var currentItems: [String: Item] {
+        guard !progress.isEmpty else { return items }
+        return items.mapValues(withProgress)
+    }
+
+    /// Every download with its bytes so far, oldest request first.
     public var ordered: [Item] {
-        items.values.sorted { ($0.download.requestedAt, $0.bookID) < ($1.download.requestedAt, $1.bookID) }
+        currentItems.values.sorted { ($0.download.requestedAt, $0.bookID) < ($1.download.requestedAt, $1.bookID) }
+    }
+
+    private func withProgress(_ item: Item) -> Item {
+        guard let bytes = progress[item.bookID] else { return item }
+        var item = item
+        item.bytes = bytes
+        return item
     }
 
     /// The ids of the books downloaded in full.
@@ -92,7 +120,7 @@ public final class DownloadsModel {
 
     /// Bytes and total of the downloads queued or running (nil when none is).
     public var activeProgress: (bytes: Int64, total: Int64)? {
-        let active = items.values.filter(\.download.isActive)
+        let active = currentItems.values.filter(\.download.isActive)
         guard !active.isEmpty else { return nil }
         return (active.reduce(0) { $0 + $1.bytes }, active.reduce(0) { $0 + $1.totalBytes })
     }
@@ -286,6 +314,7 @@ public final class DownloadsModel {
 
     private func stopJob(_ bookID: String) {
         publishBytes()
+        if let bytes = progress.removeValue(forKey: bookID) { items[bookID]?.bytes = bytes }
         guard let job = jobs.removeValue(forKey: bookID)?.task else { return }
         job.cancel()
         stopping[bookID] = job

@@ -74,7 +74,7 @@ struct LibraryFilterTests {
         rig.model.send(.download(bookID: "book-0"))
         // The first file is whole, the second held: progress is published
         // while the book is not downloaded yet.
-        await settle { (rig.model.items["book-0"]?.bytes ?? 0) > 0 }
+        await settle { (rig.model.item("book-0")?.bytes ?? 0) > 0 }
         try? await Task.sleep(for: .milliseconds(50))
         #expect(model.visible.isEmpty, "a book still downloading is not downloaded")
         #expect(model.downloadedSetChanges == 0, "progress alone changes nothing shown")

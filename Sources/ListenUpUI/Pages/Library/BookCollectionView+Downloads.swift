@@ -19,7 +19,7 @@ extension BookCollectionView {
         downloadsObservation?.cancel()
         downloadsObservation = StateObservation { [weak self, weak downloads] in
             guard let self, let downloads else { return }
-            self.showDownloads(downloads.items)
+            self.showDownloads(downloads.currentItems)
         }
     }
 

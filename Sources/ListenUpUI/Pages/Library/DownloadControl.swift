@@ -64,7 +64,7 @@ final class DownloadControl {
         connections = intents.map { button, intent in button.connect(.clicked) { send(intent) } }
         observation = StateObservation { [weak self, weak downloads] in
             guard let self, let downloads else { return }
-            self.show(downloads.items[self.bookID])
+            self.show(downloads.item(self.bookID))
         }
     }
 
