@@ -35,8 +35,10 @@ struct DownloadsLiveTests {
         let book: SyncBook
 
         /// Another model over the same files: the app started again.
-        @MainActor func restarted(configuration: DownloadsModel.Configuration = DownloadsLiveTests.quick) -> DownloadsModel {
-            DownloadsModel(dependencies: dependencies, session: demo.session, store: store, configuration: configuration)
+        @MainActor func restarted(configuration: DownloadsModel.Configuration = DownloadsLiveTests.quick) async -> DownloadsModel {
+            let model = DownloadsModel(dependencies: dependencies, session: demo.session, store: store, configuration: configuration)
+            await model.restored()
+            return model
         }
 
         @MainActor var download: BookDownload? { model.items[book.id]?.download }
@@ -76,6 +78,7 @@ struct DownloadsLiveTests {
         let book = try #require(demo.books.max { $0.audioFiles.count < $1.audioFiles.count })
         #expect(book.audioFiles.count >= 2, "a book of several files")
         let model = DownloadsModel(dependencies: dependencies, session: demo.session, store: store, configuration: configuration)
+        await model.restored()
         return Rig(demo: demo, store: store, dependencies: dependencies, model: model, book: book)
     }
 
@@ -131,7 +134,7 @@ struct DownloadsLiveTests {
         let prepared = prepares(first.demo)
         let requested = first.demo.server.audioRequests().count
 
-        let again = first.restarted()
+        let again = await first.restarted()
         #expect(again.items[first.book.id]?.status != .done, "the change on disk is seen at start")
         await settle { again.items[first.book.id]?.status == .done }
         #expect(again.items[first.book.id]?.status == .done)
@@ -159,7 +162,7 @@ struct DownloadsLiveTests {
         try handle.close()
         let requested = first.demo.server.audioRequests().count
 
-        let again = first.restarted()
+        let again = await first.restarted()
         await settle { again.items[first.book.id]?.status == .done }
         #expect(again.items[first.book.id]?.status == .done)
         let after = Array(first.demo.server.audioRequests().dropFirst(requested))

@@ -41,6 +41,7 @@ extension DownloadsModel {
         }
         var configuration = Configuration()
         configuration.concurrentBooks = 0   // nothing starts in a preview
-        return DownloadsModel(dependencies: dependencies, session: nil, store: store, configuration: configuration)
+        return DownloadsModel(dependencies: dependencies, session: nil, store: store, configuration: configuration,
+                              saved: .read(from: store))
     }
 }

@@ -66,4 +66,21 @@ extension DownloadsModel {
 
         public init() {}
     }
+
+    /// The downloads as saved: each manifest with its files' bytes on disk.
+    public struct Saved: Sendable {
+        public var downloads: [(download: BookDownload, onDisk: [Int64])]
+        /// Why the manifests could not be read (then there are none).
+        public var error: String?
+
+        /// Reads every manifest of `store` and the sizes of its files:
+        /// file reads, for a task off the main actor.
+        public static func read(from store: any DownloadStore) -> Saved {
+            do {
+                return Saved(downloads: try store.downloads().map { ($0, store.bytesOnDisk(eachFileOf: $0)) })
+            } catch {
+                return Saved(downloads: [], error: "\(error)")
+            }
+        }
+    }
 }

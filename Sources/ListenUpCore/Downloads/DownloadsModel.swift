@@ -55,11 +55,19 @@ public final class DownloadsModel {
     /// Books paused by the network, and how often they were retried.
     @ObservationIgnored var retries: [String: (attempt: Int, task: Task<Void, Never>)] = [:]
 
+    /// The read of the saved downloads, until it is shown (``restored()``).
+    @ObservationIgnored var restoring: Task<Void, Never>?
+    /// Intents sent before the saved downloads were read, sent after.
+    @ObservationIgnored var waitingIntents: [Intent] = []
+
     /// - Parameters:
     ///   - session: whose downloads; nil (previews) keeps them in memory.
     ///   - store: overrides the session's store (previews, tests).
+    ///   - saved: the saved downloads, already read (previews); nil: they
+    ///     are read off the main actor (every manifest, and every file's
+    ///     size) and shown when read.
     public init(dependencies: Dependencies, session: Session?, store: (any DownloadStore)? = nil,
-                configuration: Configuration = Configuration()) {
+                configuration: Configuration = Configuration(), saved: Saved? = nil) {
         self.dependencies = dependencies
         self.session = session
         self.configuration = configuration
@@ -70,10 +78,27 @@ public final class DownloadsModel {
         } else {
             self.store = InMemoryDownloadStore()
         }
-        restore()
+        if let saved {
+            restore(saved)
+        } else {
+            let store = self.store
+            restoring = Task { [weak self] in
+                let saved = await Task.detached(priority: .userInitiated) { Saved.read(from: store) }.value
+                self?.restore(saved)
+            }
+        }
+    }
+
+    /// Returns once the saved downloads are shown (at once when they are).
+    public func restored() async {
+        await restoring?.value
     }
 
     public func send(_ intent: Intent) {
+        guard restoring == nil else {
+            waitingIntents.append(intent)
+            return
+        }
         switch intent {
         case .download(let bookID): download(bookID)
         case .pause(let bookID): pause(bookID)
@@ -167,6 +192,7 @@ public final class DownloadsModel {
     /// Stops every download (the session ends, the app quits); what was
     /// written stays, and the next run goes on from there.
     public func shutdown() async {
+        restoring?.cancel()
         ticker?.cancel()
         ticker = nil
         retries.values.forEach { $0.task.cancel() }
@@ -179,18 +205,14 @@ public final class DownloadsModel {
 
     // MARK: The queue
 
-    private func restore() {
-        let saved: [BookDownload]
-        do {
-            saved = try store.downloads()
-        } catch {
+    /// Shows the saved downloads, then sends the intents that waited.
+    private func restore(_ saved: Saved) {
+        if let error = saved.error {
             dependencies.logger.warning("Could not read the downloads", metadata: ["reason": "\(error)"])
-            saved = []
         }
         let runs = configuration.concurrentBooks > 0
-        for var download in saved {
+        for (var download, onDisk) in saved.downloads {
             let savedStatus = download.status
-            let onDisk = store.bytesOnDisk(eachFileOf: download)
             // A book that was downloading when the app stopped waits its
             // turn again; a done one whose files changed is fetched again.
             // (A model that starts nothing, a preview's, shows them as saved.)
@@ -202,8 +224,12 @@ public final class DownloadsModel {
             if download.status != savedStatus { persist(download) }
             items[download.bookID] = Item(download: download, bytes: download.bytes(onDisk: onDisk))
         }
+        restoring = nil
         refreshBytesOnDisk()
         schedule()
+        let waiting = waitingIntents
+        waitingIntents = []
+        waiting.forEach(send)
     }
 
     private func isWhole(_ download: BookDownload) -> Bool {

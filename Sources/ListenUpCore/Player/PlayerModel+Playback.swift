@@ -54,10 +54,12 @@ extension PlayerModel {
         // for, no header, nothing from the network but the server's
         // position (which waits at most 3 s, and not at all offline). A
         // download whose files are no longer the book's (the server changed
-        // them since) is not used: the book streams.
-        let downloaded = downloads?.localTimeline(bookID: bookID).flatMap { $0.files.map(\.id) == files.map(\.id) ? $0.files : nil }
-        if downloaded != nil { dependencies.logger.info("Playing from the download", metadata: ["book": "\(bookID)"]) }
+        // them since) is not used: the book streams. (Just after start, the
+        // saved downloads may still be being read: they are waited for.)
         Task {
+            await downloads?.restored()
+            let downloaded = downloads?.localTimeline(bookID: bookID).flatMap { $0.files.map(\.id) == files.map(\.id) ? $0.files : nil }
+            if downloaded != nil { dependencies.logger.info("Playing from the download", metadata: ["book": "\(bookID)"]) }
             async let access = downloaded != nil ? .success(AudioAccess(urls: Self.urls(of: downloaded ?? []), headers: [:]))
                 : Self.audioAccess(bookID: bookID, fileIDs: files.map(\.id), connection: connection)
             let server = await Self.serverPosition(of: bookID, after: local?.updatedAt, connection: connection)

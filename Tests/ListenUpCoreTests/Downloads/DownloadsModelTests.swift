@@ -42,8 +42,10 @@ struct DownloadsModelTests {
         let session: Session
 
         /// Another model over the same files: the app started again.
-        @MainActor func restarted(configuration: DownloadsModel.Configuration = DownloadsModelTests.quick) -> DownloadsModel {
-            DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
+        @MainActor func restarted(configuration: DownloadsModel.Configuration = DownloadsModelTests.quick) async -> DownloadsModel {
+            let model = DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
+            await model.restored()
+            return model
         }
     }
 
@@ -70,6 +72,7 @@ struct DownloadsModelTests {
         dependencies.diskSpace = .fixed(freeSpace)
         let session = Session(try #require(await server.currentSession), connection: server)
         let model = DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
+        await model.restored()
         return Rig(model: model, server: server, fetcher: fetcher, store: store, sources: sources, dependencies: dependencies, session: session)
     }
 
@@ -101,7 +104,7 @@ struct DownloadsModelTests {
         let saved = try rig.store.downloads()
         #expect(saved.map(\.status) == [.done])
         #expect(saved.first?.chapters.map(\.title) == ["One"])
-        let again = rig.restarted()
+        let again = await rig.restarted()
         #expect(again.items["book-0"]?.status == .done)
         let timeline = try #require(again.localTimeline(bookID: "book-0"))
         #expect(timeline.files.allSatisfy { $0.url.isFileURL })
@@ -138,7 +141,7 @@ struct DownloadsModelTests {
         try rig.store.save(saved)
         let partial = try #require(rig.sources["book-0-a"]?.prefix(1_234))
         try partial.write(to: rig.store.url(bookID: "book-0", file: saved.files[0]))
-        let again = rig.restarted()
+        let again = await rig.restarted()
         #expect(again.items["book-0"]?.bytes == 1_234)
         await settle { again.items["book-0"]?.status == .done }
         #expect(again.items["book-0"]?.status == .done)
@@ -247,7 +250,7 @@ struct DownloadsModelTests {
         var grown = try Data(contentsOf: second)
         grown.append(contentsOf: [1, 2, 3])
         try grown.write(to: second)
-        let again = rig.restarted()
+        let again = await rig.restarted()
         await settle { again.items["book-0"]?.status == .done }
         #expect(again.items["book-0"]?.status == .done)
         #expect(rig.fetcher.offsets["book-0-a"] == [0, 1_000], "a truncated file goes on from its length")
@@ -397,5 +400,20 @@ struct DownloadsModelTests {
         #expect(statusChanges.value == 1)
         #expect(rig.model.progress.isEmpty)
         #expect(rig.model.items["book-0"]?.bytes == rig.model.items["book-0"]?.totalBytes)
+    }
+
+    @Test func theSavedDownloadsAreReadOffTheMainActorAndIntentsSentMeanwhileWait() async throws {
+        let rig = try await rig()
+        rig.model.send(.download(bookID: "book-0"))
+        await settle { rig.model.items["book-0"]?.status == .done }
+        // The app starts again: the manifests are read in a task, and a
+        // remove sent before they are shown is applied after them.
+        let again = DownloadsModel(dependencies: rig.dependencies, session: rig.session, store: rig.store, configuration: Self.quick)
+        #expect(again.items.isEmpty, "nothing read on the main actor")
+        again.send(.remove(bookID: "book-0"))
+        await again.restored()
+        #expect(again.items["book-0"] == nil, "the remove came after the restore, not before it")
+        await settle { (try? rig.store.downloads().isEmpty) == true }
+        #expect(try rig.store.downloads().isEmpty, "and deleted the folder (off the main actor)")
     }
 }

@@ -53,6 +53,7 @@ struct PlayerDownloadedBookTests {
         configuration.concurrentBooks = downloaded ? 2 : 0
         let session = Session(try #require(await server.currentSession), connection: server)
         let downloads = DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
+        await downloads.restored()
         let player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
         return Rig(player: player, downloads: downloads, engine: engine, server: server, store: store)
     }
