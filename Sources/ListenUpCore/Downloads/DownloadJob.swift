@@ -106,7 +106,7 @@ struct DownloadJob: Sendable {
     }
 
     private func access(afterRefusal: Bool) async -> Result<AudioAccess, Outcome> {
-        do throws(APIClientError) {
+        do throws(ServerError) {
             return .success(try await connection.audioAccess(bookID: download.bookID, fileIDs: download.files.map(\.id), afterRefusal: afterRefusal))
         } catch {
             if Task.isCancelled { return .failure(.stopped) }
@@ -125,7 +125,7 @@ struct DownloadJob: Sendable {
     private func fetchCover() async -> Bool {
         let file = store.folder(bookID: download.bookID).appendingPathComponent("cover")
         if FileManager.default.fileExists(atPath: file.path) { return true }
-        do throws(APIClientError) {
+        do throws(ServerError) {
             guard let data = try await connection.cover(bookID: download.bookID, maxBytes: CoverLoader.maxCoverBytes) else { return false }
             try? data.write(to: file, options: .atomic)
             return FileManager.default.fileExists(atPath: file.path)
