@@ -31,14 +31,15 @@ protocol SessionRenewing: Sendable {
 ///   present a refresh token the server has already rotated away). A refresh
 ///   whose answer was lost (the network, a timeout) leaves the session
 ///   standing, so the next refresh presents the same refresh token again,
-///   within the server's grace for the token it just rotated.
+///   within the kRPC server's grace for the token it just rotated (the Go
+///   server keeps none: there that refresh is refused and the session ends).
 /// - **Refusal**: only a refusal (``ServerError/sessionLapsed`` from the
 ///   client) ends the session: it is forgotten here and in the store, the
 ///   client closes what it holds, and the ``onLapse(_:)`` handlers run, once.
 ///   Until they have run, a caller finding no session waits, so nobody sees
 ///   `sessionLapsed` before its handlers ran.
-/// - A refresh answered after the session was forgotten (signed out, or
-///   lapsed) is dropped, never saved.
+/// - A refresh answered after its session was forgotten (signed out,
+///   lapsed, or replaced by a new sign-in) is dropped, never saved.
 ///
 /// Thread-safe: an actor.
 actor SessionRefresher {
