@@ -7,8 +7,9 @@
 //   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpCore, ListenUpLive, Pairing
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (models, state machines, service
 //     interfaces: no GTK, no NIO, no SQLite) ← ListenUpHeadless ← listenup
-//   ListenUpCore ← ListenUpLive (the adapters: HTTP, SQLite, keyring, GSettings, Avahi,
-//     pairing host; and Dependencies.live, the composition root) ← listenup
+//   ListenUpCore ← ListenUpLive (the adapters: both server clients, REST v1 and kRPC, with
+//     their one SessionRefresher; HTTP, SQLite, keyring, GSettings, Avahi, pairing host;
+//     and Dependencies.live, the composition root) ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 //   CQREncode → QRCode (libqrencode, the QR encoder injected into the core's render actor)
@@ -143,10 +144,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The live adapters behind ListenUpCore's interfaces (HTTP through
-        // AsyncHTTPClient, the SQLite library cache, the Secret Service,
-        // GSettings, Avahi, the pairing host) and the composition root
-        // (`Dependencies.live`).
+        // The live adapters behind ListenUpCore's interfaces (both server
+        // clients behind `ServerConnection`, REST v1 in REST/ and kRPC in
+        // KRPC/, sharing one SessionRefresher; HTTP through AsyncHTTPClient,
+        // the SQLite library cache, the Secret Service, GSettings, Avahi, the
+        // pairing host) and the composition root (`Dependencies.live`).
         .target(
             name: "ListenUpLive",
             dependencies: [

@@ -51,7 +51,7 @@ extension HeadlessPresenter {
                 try await sync.update(request.change)
                 // Acknowledged even when nothing changed (a line for each command).
                 self?.printPreferences(sync.playback, evenIfUnchanged: true)
-            } catch let error as APIClientError {
+            } catch let error as ServerError {
                 self?.emitError(code: error.code, message: error.userMessage)
             } catch {
                 self?.emitError(code: "settingsNotSaved", message: "The playback preferences could not be saved.")

@@ -74,10 +74,8 @@ extension Dependencies {
         // Today's Kotlin servers speak kRPC over WebSocket: recognised while
         // verifying an address, talked to through their own connection.
         dependencies.krpcServerInfo = KRPCServerProbe.live(logger: logger)
-        dependencies.connectKRPC = { server, session, dependencies in
-            KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
-                                 sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
-        }
+        dependencies.connectREST = Dependencies.restV1Connection
+        dependencies.connectKRPC = Dependencies.krpcConnection
         dependencies.qrEncoder = .libqrencode
         dependencies.pairing = PairingClient.host(
             dataDirectory: XDGDirectories.app(directories.dataHome), desktopName: PairingClient.desktopName(),
@@ -92,5 +90,17 @@ extension Dependencies {
         var dependencies = Dependencies.preview(logger: logger)
         dependencies.qrEncoder = .libqrencode
         return dependencies
+    }
+
+    /// The REST v1 client (``APIClient``) to a server, over the dependencies' transport and session store.
+    public static let restV1Connection: ServerConnector = { server, session, dependencies in
+        APIClient(baseURL: server.url, session: session, transport: dependencies.transport, sessions: dependencies.sessions,
+                  deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+    }
+
+    /// The kRPC client (``KRPCServerConnection``) to a server, over WebSockets.
+    public static let krpcConnection: ServerConnector = { server, session, dependencies in
+        KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
+                             sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
     }
 }

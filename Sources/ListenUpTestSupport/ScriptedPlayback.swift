@@ -36,15 +36,15 @@ public actor ScriptedServer: ServerConnection {
 
     public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) { lapseHandlers.append(handler) }
 
-    public func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(APIClientError) -> StoredSession {
+    public func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(ServerError) -> StoredSession {
         session
     }
 
-    public func login(email: String, password: String) async throws(APIClientError) -> StoredSession { session }
+    public func login(email: String, password: String) async throws(ServerError) -> StoredSession { session }
 
     public func logout() async { calls.append("logout") }
 
-    public func libraryBookCount() async throws(APIClientError) -> Int {
+    public func libraryBookCount() async throws(ServerError) -> Int {
         calls.append("count")
         return books.count
     }
@@ -65,7 +65,7 @@ public actor ScriptedServer: ServerConnection {
     }
 
     /// Two books a page, so the sync walks the cursor.
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
         calls.append(updatedAfter == nil ? "page \(cursor ?? "first")" : "delta")
         if updatedAfter != nil, deltaHeld {
             await withCheckedContinuation { deltaWaiter = $0 }
@@ -77,7 +77,7 @@ public actor ScriptedServer: ServerConnection {
         return SyncBooksResponse(nextCursor: more ? String(end) : nil, books: Array(books[start..<end]), hasMore: more)
     }
 
-    public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         calls.append("events")
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
         events = continuation
@@ -88,7 +88,7 @@ public actor ScriptedServer: ServerConnection {
     private var coverBytes: Data?
     public func setCover(_ bytes: Data?) { coverBytes = bytes }
 
-    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+    public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? {
         calls.append("cover \(bookID)")
         return coverBytes
     }
@@ -98,7 +98,7 @@ public actor ScriptedServer: ServerConnection {
     public nonisolated let spansSeen = LockedValue<[ListeningSpan]>([])
     public nonisolated var spansSnapshot: [ListeningSpan] { spansSeen.value }
 
-    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(ServerError) -> AudioAccess {
         calls.append(afterRefusal ? "audio refreshed" : "audio")
         return AudioAccess(urls: Dictionary(uniqueKeysWithValues: fileIDs.map { ($0, baseURL.appendingPathComponent($0)) }), headers: [:])
     }
@@ -110,25 +110,25 @@ public actor ScriptedServer: ServerConnection {
     public func setOffline(_ offline: Bool) { self.offline = offline }
     public func setPositions(_ positions: [ListeningPosition]) { self.positions = positions }
 
-    public func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+    public func sendListening(_ spans: [ListeningSpan]) async throws(ServerError) -> ListeningAcknowledgement {
         if offline { throw .transport(.unreachable("scripted outage")) }
         self.spans += spans.filter { span in !self.spans.contains { $0.id == span.id } }
         spansSeen.value = self.spans
         return ListeningAcknowledgement(acknowledged: spans.map(\.id), failed: [])
     }
 
-    public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+    public func listeningPositions(updatedAfter: Date?) async throws(ServerError) -> [ListeningPosition] {
         positions.filter { position in updatedAfter.map { position.updatedAt > $0 } ?? true }
     }
 
-    public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] { [] }
+    public func continueListening(limit: Int) async throws(ServerError) -> [ContinueListeningItem] { [] }
 
     /// The rows *Mark as Finished* / *Not Started* sent, in order (read
     /// without awaiting, for polling tests).
     public nonisolated let finishedRowsSeen = LockedValue<[ListeningPosition]>([])
     public nonisolated var finishedRowsSnapshot: [ListeningPosition] { finishedRowsSeen.value }
 
-    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
+    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(ServerError) {
         calls.append(finished ? "finished \(row.bookID)" : "unfinished \(row.bookID)")
         finishedRowsSeen.withLock { $0.append(row) }
     }
@@ -158,14 +158,14 @@ public actor ScriptedServer: ServerConnection {
 
     public nonisolated var keepsAccountPreferences: Bool { preferencesKept.value != nil }
 
-    public func accountPreferences() async throws(APIClientError) -> AccountPreferences? {
+    public func accountPreferences() async throws(ServerError) -> AccountPreferences? {
         calls.append("preferences")
         if offline { throw .transport(.unreachable("scripted outage")) }
         return preferencesKept.value
     }
 
     /// Applies the change unclamped (the real servers' clamps are tested with them).
-    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences? {
+    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(ServerError) -> AccountPreferences? {
         calls.append("update preferences")
         if offline { throw .transport(.unreachable("scripted outage")) }
         return preferencesKept.withLock { kept in

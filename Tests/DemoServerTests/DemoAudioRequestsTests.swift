@@ -4,6 +4,7 @@ import ListenUpAPI
 import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 
 /// The demo server's controls for the download tests: every audio request
 /// recorded and reported (what `--report-audio` prints), audio slowed down,

@@ -4,6 +4,7 @@ import ListenUpAPI
 import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
+@testable import ListenUpLive
 
 /// The real client against the real demo server over loopback.
 @Suite("APIClient against the demo server")
@@ -57,7 +58,7 @@ struct DemoServerClientTests {
     @Test func setupTwiceIsAConflict() async throws {
         let (server, url) = try await startServer(admin: true)
         defer { Task { await server.stop() } }
-        await #expect(throws: APIClientError.server(status: 409, message: APIMessage.alreadyConfigured)) {
+        await #expect(throws: ServerError.server(status: 409, message: APIMessage.alreadyConfigured)) {
             _ = try await client(url).setupAdmin(firstName: "Eve", lastName: "X", email: "eve@example.com", password: "12345678")
         }
     }
@@ -65,7 +66,7 @@ struct DemoServerClientTests {
     @Test func wrongPasswordAndRateLimit() async throws {
         let (server, url) = try await startServer(admin: true)
         defer { Task { await server.stop() } }
-        var errors: [APIClientError] = []
+        var errors: [ServerError] = []
         for _ in 0..<11 {
             do {
                 _ = try await client(url).login(email: "ada@example.com", password: "wrong-password")
@@ -128,7 +129,7 @@ struct DemoServerClientTests {
         let lapsed = LockedValue(false)
         await api.onSessionLapsed { lapsed.value = true }
         server.revokeAllSessions()
-        await #expect(throws: APIClientError.sessionLapsed) { _ = try await api.authorized(.libraryStatus) }
+        await #expect(throws: ServerError.sessionLapsed) { _ = try await api.authorized(.libraryStatus) }
         #expect(lapsed.value)
         #expect(await sessions.load(url) == nil, "the dead session is wiped")
     }
@@ -144,7 +145,7 @@ struct DemoServerClientTests {
         // The refresh token is dead on the server too.
         let other = client(url, session: session)
         server.expireAccessTokens()
-        await #expect(throws: APIClientError.sessionLapsed) { _ = try await other.authorized(.libraryStatus) }
+        await #expect(throws: ServerError.sessionLapsed) { _ = try await other.authorized(.libraryStatus) }
     }
 
     @Test func aBearerTokenNeverFollowsARedirectToAnotherOrigin() async throws {
@@ -160,7 +161,7 @@ struct DemoServerClientTests {
         moved.serverURL = redirector.baseURL
         let api = client(redirector.baseURL, session: moved)
         let before = server.requestCount("/api/v1/library/status")
-        await #expect(throws: APIClientError.redirectRefused(to: url.absoluteString + "/api/v1/library/status")) {
+        await #expect(throws: ServerError.redirectRefused(to: url.absoluteString + "/api/v1/library/status")) {
             _ = try await api.authorized(.libraryStatus)
         }
         #expect(server.requestCount("/api/v1/library/status") == before, "nothing reached the other origin")

@@ -41,7 +41,7 @@ struct KRPCServerConnectionTests {
         defer { Task { await server.stop() } }
         let sessions = SessionStore.inMemory()
         let first = connection(url, sessions: sessions)
-        await #expect(throws: APIClientError.self) {
+        await #expect(throws: ServerError.self) {
             _ = try await first.setupAdmin(firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", password: "short")
         }
         #expect(server.requestCount("AuthServicePublic.setupRoot") == 0)

@@ -69,6 +69,7 @@ struct LibrarySyncTests {
         func start() async throws -> (LibraryModel, LogCapture) {
             let logs = LogCapture()
             var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]), logger: logs.logger)
+            dependencies.connectREST = Dependencies.restV1Connection
             dependencies.openLibrary = { _, _ in store }
             dependencies.openCoverCache = { _, _ in nil }
             let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
@@ -141,7 +142,7 @@ struct LibrarySyncTests {
         let (server, client) = try await signedIn(books: 1100, transport: flaky)
         defer { Task { await server.stop() } }
         let store = SQLiteLibraryStore.inMemory()
-        await #expect(throws: APIClientError.self) { try await LibrarySync(server: client, store: store, pageSize: 400).run() }
+        await #expect(throws: ServerError.self) { try await LibrarySync(server: client, store: store, pageSize: 400).run() }
         #expect(try store.count() == 800, "the two pages received are kept")
         #expect(try store.syncState().resumeCursor != nil)
         #expect(try !store.syncState().fullSyncDone)
@@ -183,6 +184,8 @@ struct LibrarySyncTests {
         await server.stop()
 
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
+
+        dependencies.connectREST = Dependencies.restV1Connection
         dependencies.openLibrary = { _, _ in store }
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         // The cache is read off the main actor, then shown; the network
@@ -201,6 +204,7 @@ struct LibrarySyncTests {
         defer { Task { await server.stop() } }
         let session = try #require(await client.currentSession)
         var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]))
+        dependencies.connectREST = Dependencies.restV1Connection
         dependencies.openLibrary = { _, _ in SQLiteLibraryStore.inMemory() }
         dependencies.openCoverCache = { _, _ in nil }
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })

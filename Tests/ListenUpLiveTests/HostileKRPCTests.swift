@@ -71,7 +71,7 @@ struct HostileKRPCTests {
 
             // The same server met by a signed-in connection: a clear timeout, no hang.
             let client = connection(server, timeout: .seconds(2))
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await client.login(email: "ada@example.com", password: Self.password)
                 Issue.record("a server that never answers the handshake signed us in")
             } catch {
@@ -187,7 +187,7 @@ struct HostileKRPCTests {
         }
         defer { Task { await server.stop() } }
         try await withDeadline {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await connection(server).login(email: "ada@example.com", password: Self.password)
                 Issue.record("an unknown failure signed us in")
             } catch {
@@ -219,7 +219,7 @@ struct HostileKRPCTests {
         let client = connection(server, session: Canned.storedSession(server.baseURL))
         try await withDeadline {
             let started = ContinuousClock.now
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await client.libraryBookCount()
                 Issue.record("a message over the cap was accepted")
             } catch {
@@ -255,7 +255,7 @@ struct HostileKRPCTests {
         let lapses = LockedValue(0)
         await client.onSessionLapsed { lapses.withLock { $0 += 1 } }
         try await withDeadline {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await client.libraryBookCount()
                 Issue.record("a refused token worked")
             } catch {
@@ -269,7 +269,7 @@ struct HostileKRPCTests {
             #expect(await client.currentSession == nil)
 
             // Signed out: nothing more is tried, by calls or by live updates.
-            await #expect(throws: APIClientError.sessionLapsed) { _ = try await client.syncBooks(limit: 10, cursor: nil, updatedAfter: nil) }
+            await #expect(throws: ServerError.sessionLapsed) { _ = try await client.syncBooks(limit: 10, cursor: nil, updatedAfter: nil) }
             await LibraryLiveUpdates(server: client, store: InMemoryLibraryStore(), backoff: .init(initial: .milliseconds(10)),
                                      logger: logs.logger).run { _ in }
             #expect(server.upgrades("/api/rpc/authed") == 2)
@@ -295,7 +295,7 @@ struct HostileKRPCTests {
                 for try await event in events { Issue.record("unexpected event \(event.type)") }
                 Issue.record("the quiet stream ended without an error")
             } catch {
-                #expect(error as? APIClientError == .transport(.timedOut))
+                #expect(error as? ServerError == .transport(.timedOut))
             }
             #expect(ContinuousClock.now - started < .seconds(20))
             #expect(server.upgrades("/api/rpc/authed") == 1)
@@ -320,7 +320,7 @@ struct HostileKRPCTests {
         try await withDeadline {
             #expect(await KRPCServerProbe.serverInfo(base: server.baseURL, timeout: .seconds(5), logger: logs.logger) == .failure(.tlsFailure))
             #expect(await verify(server.baseURL) == .failure(.tlsFailure))
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await connection(server).login(email: "ada@example.com", password: Self.password)
                 Issue.record("an untrusted certificate was accepted")
             } catch {

@@ -38,7 +38,7 @@ struct KRPCDeliveryTests {
         defer { Task { await server.stop() } }
         let client = connection(server, timeout: .seconds(1))
         try await withDeadline {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await client.login(email: "ada@example.com", password: Self.password)
                 Issue.record("a login answered after the timeout signed us in")
             } catch {
@@ -59,7 +59,7 @@ struct KRPCDeliveryTests {
         defer { Task { await server.stop() } }
         let client = connection(server, timeout: .seconds(1))
         try await withDeadline {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 _ = try await client.setupAdmin(firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", password: Self.password)
                 Issue.record("a setup answered after the timeout signed us in")
             } catch {
@@ -78,7 +78,7 @@ struct KRPCDeliveryTests {
         defer { Task { await server.stop() } }
         let client = connection(server)
         try await withDeadline {
-            await #expect(throws: APIClientError.self) { _ = try await client.login(email: "ada@example.com", password: Self.password) }
+            await #expect(throws: ServerError.self) { _ = try await client.login(email: "ada@example.com", password: Self.password) }
             try await Task.sleep(for: .milliseconds(500))
             #expect(server.count("login") == 1, "login was sent again on a new socket")
             #expect(server.upgrades("/api/rpc/public") == 1)
@@ -93,7 +93,7 @@ struct KRPCDeliveryTests {
         defer { Task { await server.stop() } }
         let client = connection(server, session: Canned.storedSession(server.baseURL))
         try await withDeadline {
-            await #expect(throws: APIClientError.self) { try await client.setFinished(true, row: ListeningPosition(bookID: "book-1", position: 0, updatedAt: Date(), finished: true)) }
+            await #expect(throws: ServerError.self) { try await client.setFinished(true, row: ListeningPosition(bookID: "book-1", position: 0, updatedAt: Date(), finished: true)) }
             try await Task.sleep(for: .milliseconds(500))
             #expect(server.count("recordPosition") == 1, "marking finished was sent again on a new socket")
             #expect(server.upgrades("/api/rpc/authed") == 1)

@@ -24,7 +24,7 @@ struct RESTDeliveryTests {
         let server = try await HostileServer.start { _ in .silent }
         defer { Task { await server.stop() } }
         let api = client(server, timeout: .seconds(1))
-        do throws(APIClientError) {
+        do throws(ServerError) {
             _ = try await api.login(email: "ada@example.com", password: "analytical-engine")
             Issue.record("a silent server signed us in")
         } catch {
@@ -39,7 +39,7 @@ struct RESTDeliveryTests {
         let server = try await HostileServer.start { _ in .silent }
         defer { Task { await server.stop() } }
         let api = client(server, timeout: .seconds(1))
-        await #expect(throws: APIClientError.transport(.timedOut)) {
+        await #expect(throws: ServerError.transport(.timedOut)) {
             _ = try await api.setupAdmin(firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", password: "analytical-engine")
         }
         try await Task.sleep(for: .milliseconds(500))
@@ -50,7 +50,7 @@ struct RESTDeliveryTests {
         let server = try await HostileServer.start { _ in .reset }
         defer { Task { await server.stop() } }
         let api = client(server, timeout: .seconds(5))
-        await #expect(throws: APIClientError.self) {
+        await #expect(throws: ServerError.self) {
             _ = try await api.login(email: "ada@example.com", password: "analytical-engine")
         }
         try await Task.sleep(for: .milliseconds(500))

@@ -144,7 +144,7 @@ public final class AdminSetupModel: ScreenModel {
                                               email.trimmingCharacters(in: .whitespaces), password)
         let dependencies = dependencies
         attempt = Task { [weak self] in
-            let result = await dependencies.signIn(to: server) { connection throws(APIClientError) in
+            let result = await dependencies.signIn(to: server) { connection throws(ServerError) in
                 try await connection.setupAdmin(firstName: first, lastName: last, email: email, password: password)
             }
             guard !Task.isCancelled, let self else { return }
@@ -210,7 +210,7 @@ extension RouteNode {
             },
             .init("failed") {
                 $0.fillForPreview(first: "Ada", last: "Lovelace", email: "ada@example.com", password: "analytical", confirmation: "analytical")
-                $0.showForPreview(.failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+                $0.showForPreview(.failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
             },
         ]
     )

@@ -69,11 +69,17 @@ public struct Dependencies: Sendable {
     /// the composition root, which has WebSockets); nil: only REST v1
     /// servers are recognised.
     public var krpcServerInfo: KRPCServerInfoProbe?
-    /// Makes the kRPC ``ServerConnection`` to a server, signed in with a
-    /// session if given (set by the composition root); nil: none, and a kRPC
-    /// server is talked to as REST v1 (previews and tests have no kRPC).
-    public var connectKRPC: (@Sendable (_ server: KnownServer, _ session: StoredSession?, _ dependencies: Dependencies)
-        -> any ServerConnection)?
+    /// Makes a ``ServerConnection`` to a server, signed in with a session if given.
+    public typealias ServerConnector = @Sendable (_ server: KnownServer, _ session: StoredSession?, _ dependencies: Dependencies)
+        -> any ServerConnection
+    /// Makes the REST v1 ``ServerConnection`` (set by the composition root,
+    /// which has the client); nil: none, and every server is reached through
+    /// an ``OfflineServerConnection`` (previews and unit tests have no network).
+    public var connectREST: ServerConnector?
+    /// Makes the kRPC ``ServerConnection`` (set by the composition root);
+    /// nil: none, and a kRPC server is talked to as REST v1 (previews and
+    /// tests have no kRPC).
+    public var connectKRPC: ServerConnector?
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,
@@ -95,14 +101,14 @@ public struct Dependencies: Sendable {
     /// A connection to `server`, signed in with `session` if given: the
     /// ``ServerConnection`` for the protocol the server speaks
     /// (``KnownServer/generation``). This is the one place a protocol is
-    /// chosen: REST v1 is ``APIClient``, kRPC is ``connectKRPC``'s.
+    /// chosen: REST v1 is ``connectREST``'s, kRPC is ``connectKRPC``'s.
     public func connect(to server: KnownServer, session: StoredSession? = nil) -> any ServerConnection {
         if server.generation == .krpc {
             if let connectKRPC { return connectKRPC(server, session, self) }
             logger.warning("No kRPC connection in this build; talking REST v1 to a kRPC server")
         }
-        return APIClient(baseURL: server.url, session: session, transport: transport, sessions: sessions,
-                         deviceInfo: deviceInfo, logger: logger)
+        if let connectREST { return connectREST(server, session, self) }
+        return OfflineServerConnection(baseURL: server.url, session: session, sessions: sessions)
     }
 
     /// Services for previews: in memory, seeded with `settings`; no network

@@ -106,7 +106,7 @@ struct DownloadJob: Sendable {
     }
 
     private func access(afterRefusal: Bool) async -> Result<AudioAccess, Outcome> {
-        do throws(APIClientError) {
+        do throws(ServerError) {
             return .success(try await connection.audioAccess(bookID: download.bookID, fileIDs: download.files.map(\.id), afterRefusal: afterRefusal))
         } catch {
             if Task.isCancelled { return .failure(.stopped) }
@@ -124,7 +124,7 @@ struct DownloadJob: Sendable {
     /// still shows it).
     private func fetchCover() async -> Bool {
         if store.coverFile(bookID: download.bookID) != nil { return true }
-        do throws(APIClientError) {
+        do throws(ServerError) {
             guard let data = try await connection.cover(bookID: download.bookID, maxBytes: CoverLoader.maxCoverBytes) else { return false }
             do {
                 try store.saveCover(data, bookID: download.bookID)

@@ -28,7 +28,7 @@ public enum CoverFetch: Sendable, Equatable {
 
 extension ServerConnection {
     /// A server that cannot revalidate (no `ETag`s): a plain fetch.
-    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch {
+    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(ServerError) -> CoverFetch {
         try await cover(bookID: bookID, maxBytes: maxBytes).map { .image($0, etag: nil) } ?? .none
     }
 }
@@ -54,7 +54,7 @@ public actor CoverLoader {
     public static let maxConcurrentFetches = 6
 
     /// Fetches a book's cover: its id, the `If-None-Match` to send if any, and the size.
-    private let fetch: @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch
+    private let fetch: @Sendable (String, String?, CoverSize) async throws(ServerError) -> CoverFetch
     private let cache: (any CoverCache)?
     private let memoryLimit: Int
     private let logger: Logger
@@ -72,15 +72,15 @@ public actor CoverLoader {
     /// `memoryLimit` is small: the page keeps decoded covers itself, and the
     /// cache is behind this one.
     public init(server: any ServerConnection, cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger) {
-        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(APIClientError) in
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(ServerError) in
             try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag, size: size)
         }
     }
 
     /// A loader over a plain fetch function, no revalidation (tests).
     public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
-                fetch: @escaping @Sendable (String) async throws(APIClientError) -> Data?) {
-        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(APIClientError) in
+                fetch: @escaping @Sendable (String) async throws(ServerError) -> Data?) {
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(ServerError) in
             try await fetch(id).map { .image($0, etag: nil) } ?? .none
         }
     }
@@ -88,8 +88,8 @@ public actor CoverLoader {
     /// A loader over a revalidating fetch function: it gets the book's id
     /// and the `ETag` to send as `If-None-Match` (tests).
     public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
-                revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(APIClientError) -> CoverFetch) {
-        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(APIClientError) in
+                revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(ServerError) -> CoverFetch) {
+        self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(ServerError) in
             try await fetch(id, etag)
         }
     }
@@ -97,7 +97,7 @@ public actor CoverLoader {
     /// A loader over a revalidating fetch function that also gets the size
     /// asked for (tests).
     public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
-                sizedFetch fetch: @escaping @Sendable (String, String?, CoverSize) async throws(APIClientError) -> CoverFetch) {
+                sizedFetch fetch: @escaping @Sendable (String, String?, CoverSize) async throws(ServerError) -> CoverFetch) {
         self.fetch = fetch
         self.cache = cache
         self.memoryLimit = memoryLimit

@@ -23,7 +23,7 @@ public enum CoverSize: Int, Sendable, Hashable, CaseIterable {
 extension ServerConnection {
     /// A server without cover sizes (REST v1): every size is the one cover,
     /// fetched and revalidated as ``cover(bookID:maxBytes:ifNoneMatch:)`` does.
-    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(APIClientError) -> CoverFetch {
+    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(ServerError) -> CoverFetch {
         try await cover(bookID: bookID, maxBytes: maxBytes, ifNoneMatch: etag)
     }
 }

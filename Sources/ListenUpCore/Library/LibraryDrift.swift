@@ -23,7 +23,7 @@ public struct LibraryDigest: Equatable, Sendable {
 
 extension ServerConnection {
     /// A server with no digest (REST v1): drift cannot be checked.
-    public func libraryDigest() async throws(APIClientError) -> LibraryDigest? { nil }
+    public func libraryDigest() async throws(ServerError) -> LibraryDigest? { nil }
 
     /// A server with no digest hash (REST v1): nil.
     public func libraryHash(of revisions: [String: Int64]) -> String? { nil }
@@ -95,7 +95,7 @@ struct LibraryDriftCheck: Sendable {
 
     /// Checks, and repairs a drifted cache.
     /// - Returns: as ``check()``.
-    func run() async throws(APIClientError) -> Int {
+    func run() async throws(ServerError) -> Int {
         guard let digest = try await server.libraryDigest(), try compare(with: digest).differs else { return 0 }
         // Changes may have landed since the sync that just ran: catch up first.
         var changed = try await LibrarySync(server: server, store: store, logger: logger).run()
@@ -122,7 +122,7 @@ struct LibraryDriftCheck: Sendable {
     }
 
     /// The cache beside `digest`: its count, and its hash when the server gives one.
-    private func compare(with digest: LibraryDigest) throws(APIClientError) -> Comparison {
+    private func compare(with digest: LibraryDigest) throws(ServerError) -> Comparison {
         let held = try cachedCount()
         guard digest.hash != nil, held == digest.bookCount else { return Comparison(cachedCount: held, cachedHash: nil, server: digest) }
         let revisions: [String: Int64]
@@ -132,13 +132,13 @@ struct LibraryDriftCheck: Sendable {
         return Comparison(cachedCount: held, cachedHash: hash, server: digest)
     }
 
-    private func cachedCount() throws(APIClientError) -> Int {
+    private func cachedCount() throws(ServerError) -> Int {
         do { return try store.count() } catch { throw .protocolMismatch("the library cache could not be read: \(error)") }
     }
 
     /// A full sync from the start, then every cached book it did not bring
     /// is deleted (the server no longer has it for this user).
-    private func pullEverything() async throws(APIClientError) -> Int {
+    private func pullEverything() async throws(ServerError) -> Int {
         let before: Set<String>
         do {
             before = Set(try store.listedBooks().map(\.id))

@@ -73,9 +73,9 @@ public struct LibraryLiveUpdates: Sendable {
                     if let change = apply(event) { await onChange(change) }
                 }
                 logger.debug("Live updates ended by the server")
-            } catch APIClientError.sessionLapsed {
+            } catch ServerError.sessionLapsed {
                 return
-            } catch let error as APIClientError {
+            } catch let error as ServerError {
                 logger.debug("Live updates broke", metadata: ["code": "\(error.code)"])
             } catch {
                 logger.debug("Live updates broke", metadata: ["reason": "\(error)"])

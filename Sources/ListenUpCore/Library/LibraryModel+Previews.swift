@@ -85,7 +85,7 @@ extension LibraryModel {
             $0.showForPreview(LibraryModel.previewBooks, status: .loaded, finished: true)
         },
         .init("failed") {
-            $0.showForPreview([], status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+            $0.showForPreview([], status: .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
         },
     ]
 

@@ -24,7 +24,7 @@ extension LibraryModel: LibrarySyncScreen {
         status = .loaded
     }
 
-    func syncFailed(_ error: APIClientError) -> Bool {
+    func syncFailed(_ error: ServerError) -> Bool {
         if case .transport = error, !books.isEmpty {
             isOffline = true
             status = .loaded

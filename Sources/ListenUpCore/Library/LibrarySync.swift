@@ -30,15 +30,15 @@ public struct LibrarySync: Sendable {
     /// - Returns: how many books it stored or deleted; 0 when the cache
     ///   already matched the server.
     @discardableResult
-    public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(APIClientError) -> Int {
+    public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(ServerError) -> Int {
         var state: LibrarySyncState
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
         let delta = state.fullSyncDone
         let since = delta ? state.newestUpdate : nil
         let server = server
         let pageSize = pageSize
-        @Sendable func fetch(_ cursor: String?) async -> Result<SyncBooksResponse, APIClientError> {
-            do throws(APIClientError) {
+        @Sendable func fetch(_ cursor: String?) async -> Result<SyncBooksResponse, ServerError> {
+            do throws(ServerError) {
                 return .success(try await server.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since))
             } catch {
                 return .failure(error)

@@ -19,7 +19,7 @@ protocol LibrarySyncScreen: AnyObject {
     /// handler moves the app on).
     /// - Returns: whether to keep following the server (its books are
     ///   shown offline and it may come back).
-    func syncFailed(_ error: APIClientError) -> Bool
+    func syncFailed(_ error: ServerError) -> Bool
     /// Live events started or stopped flowing.
     func liveChanged(_ live: Bool)
     /// Live events changed the cache: these books and, if `changes.progress`,
@@ -125,7 +125,7 @@ final class LibrarySyncSession {
             let firstSync = !((try? store.syncState().fullSyncDone) ?? false)
             let expected = firstSync ? try? await server.libraryBookCount() : nil
             if let expected { self?.screen?.syncProgressed(stored: 0, expected: expected) }
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 let changed = try await LibrarySync(server: server, store: store, logger: logger).run { [weak self] stored in
                     await self?.progressed(stored: stored, expected: expected)
                 }

@@ -83,7 +83,7 @@ public final class LoginModel: ScreenModel {
         let password = password
         let dependencies = dependencies
         attempt = Task { [weak self] in
-            let result = await dependencies.signIn(to: server) { connection throws(APIClientError) in
+            let result = await dependencies.signIn(to: server) { connection throws(ServerError) in
                 try await connection.login(email: email, password: password)
             }
             guard !Task.isCancelled, let self else { return }
@@ -143,16 +143,16 @@ extension RouteNode {
             .init("signingIn") { $0.showForPreview(email: "ada@example.com", password: true, status: .signingIn) },
             .init("invalidCredentials") {
                 $0.showForPreview(email: "ada@example.com", password: true,
-                                  status: .failed(code: "invalidCredentials", message: APIClientError.server(status: 401, message: "").userMessage))
+                                  status: .failed(code: "invalidCredentials", message: ServerError.server(status: 401, message: "").userMessage))
             },
             .init("rateLimited") {
                 $0.showForPreview(email: "ada@example.com", password: true,
-                                  status: .failed(code: "rateLimited", message: APIClientError.rateLimited.userMessage))
+                                  status: .failed(code: "rateLimited", message: ServerError.rateLimited.userMessage))
             },
             .init("sessionLapsed") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, lapsed: true) },
             .init("unreachable") {
                 $0.showForPreview(email: "ada@example.com", password: true,
-                                  status: .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+                                  status: .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
             },
         ]
     )

@@ -41,7 +41,7 @@ actor ListeningReporter {
                 return false
             }
             if batch.isEmpty { return true }
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 let answer = try await server.sendListening(batch)
                 let answered = Set(answer.acknowledged + answer.failed)
                 if !answer.failed.isEmpty {

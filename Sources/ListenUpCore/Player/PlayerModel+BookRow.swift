@@ -106,7 +106,7 @@ extension PlayerModel {
         noteFinished(bookID, finished)
         let connection = session.connection
         Task {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 try await connection.setFinished(finished, row: row)
                 refreshContinueListening()
             } catch {

@@ -70,7 +70,7 @@ extension PlayerModel {
         }
 
         /// A failure told in other words: what a server or the connection
-        /// said (``APIClientError/userMessage``).
+        /// said (``ServerError/userMessage``).
         public init(_ code: Code, message: String) {
             self.code = code
             self.message = message

@@ -65,7 +65,7 @@ extension PlayerModel {
             let fileIDs = timeline.files.map(\.id)
             let bookID = timeline.bookID
             Task {
-                do throws(APIClientError) {
+                do throws(ServerError) {
                     let access = try await connection.audioAccess(bookID: bookID, fileIDs: fileIDs, afterRefusal: true)
                     guard self.timeline?.bookID == bookID, let engine else { return }
                     var renewed = self.timeline ?? timeline
@@ -203,7 +203,7 @@ extension PlayerModel {
         guard let session else { return }
         let connection = session.connection
         Task {
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 let items = try await connection.continueListening(limit: 12)
                 guard items != continueListening else { return }
                 continueListening = items

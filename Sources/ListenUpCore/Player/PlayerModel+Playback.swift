@@ -94,8 +94,8 @@ extension PlayerModel {
         Dictionary(files.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private static func audioAccess(bookID: String, fileIDs: [String], connection: any ServerConnection) async -> Result<AudioAccess, APIClientError> {
-        do throws(APIClientError) {
+    private static func audioAccess(bookID: String, fileIDs: [String], connection: any ServerConnection) async -> Result<AudioAccess, ServerError> {
+        do throws(ServerError) {
             return .success(try await connection.audioAccess(bookID: bookID, fileIDs: fileIDs, afterRefusal: false))
         } catch {
             return .failure(error)

@@ -61,7 +61,7 @@ public final class AccountPreferencesSync {
             return
         }
         reading = Task { [weak self, logger] in
-            do throws(APIClientError) {
+            do throws(ServerError) {
                 let answer = try await connection.accountPreferences()
                 guard !Task.isCancelled, let answer else { return }
                 self?.keep(answer)
@@ -81,7 +81,7 @@ public final class AccountPreferencesSync {
     /// is told the fields `change` sets, and its answer is kept; otherwise
     /// the settings are changed here. Values are brought into the app's
     /// ranges first.
-    /// - Throws: ``APIClientError`` when the server could not be told (the
+    /// - Throws: ``ServerError`` when the server could not be told (the
     ///   old values stay), ``SettingsError`` when the settings could not be saved.
     public func update(_ change: AccountPreferencesChange) async throws {
         guard !change.isEmpty else { return }

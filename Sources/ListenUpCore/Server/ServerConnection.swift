@@ -8,16 +8,19 @@ import ServerSentEvents
 /// One connection per server address, signed in or not. Models hold it
 /// through this protocol only, so a second protocol is a second conforming
 /// type and a line in ``Dependencies/connect(to:session:)``, with no model or
-/// page touched. Today's only implementation is ``APIClient``, which speaks
-/// the Go server's REST v1 (`contract/listenup-rest-v1.md`).
+/// page touched. The implementations live in the live layer (`ListenUpLive`),
+/// built by the composition root: one for the Go server's REST v1
+/// (`contract/listenup-rest-v1.md`) and one for the Kotlin server's kRPC
+/// (`contract/listenup-krpc-v0.9.md`); previews and unit tests get an
+/// ``OfflineServerConnection``.
 ///
 /// The vocabulary is the REST v1 data types of `ListenUpAPI` (a book page,
 /// a live event): they are the fullest description of a book the app keeps;
 /// another protocol maps its own types into them.
 ///
 /// Implementations are actors (or otherwise thread-safe): every call may
-/// come from any task. Errors are ``APIClientError``s; a refused refresh
-/// ends the session (``APIClientError/sessionLapsed``) and calls the
+/// come from any task. Errors are ``ServerError``s; a refused refresh
+/// ends the session (``ServerError/sessionLapsed``) and calls the
 /// handlers given to ``onSessionLapsed(_:)``.
 public protocol ServerConnection: AnyObject, Sendable {
     /// The server's base URL.
@@ -33,25 +36,25 @@ public protocol ServerConnection: AnyObject, Sendable {
 
     /// Creates the server's first (admin) account and signs in as it.
     /// - Returns: the session, already saved for the next launch.
-    /// - Throws: ``APIClientError/server(status:message:)`` with 409 when an
+    /// - Throws: ``ServerError/server(status:message:)`` with 409 when an
     ///   admin exists already.
-    func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(APIClientError) -> StoredSession
+    func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(ServerError) -> StoredSession
 
     /// Signs in.
     /// - Returns: the session, already saved for the next launch.
-    func login(email: String, password: String) async throws(APIClientError) -> StoredSession
+    func login(email: String, password: String) async throws(ServerError) -> StoredSession
 
     /// Signs out: tells the server (best effort) and forgets the session,
     /// here and in the secret store.
     func logout() async
 
     /// How many books the signed-in user's library holds.
-    func libraryBookCount() async throws(APIClientError) -> Int
+    func libraryBookCount() async throws(ServerError) -> Int
 
     /// The server's digest of the library as of what this connection has
     /// synced, to catch a cache that drifted from it; nil when the server
     /// has none (REST v1: the default, in `LibraryDrift.swift`).
-    func libraryDigest() async throws(APIClientError) -> LibraryDigest?
+    func libraryDigest() async throws(ServerError) -> LibraryDigest?
 
     /// The hash ``libraryDigest()`` would give for a library of these books
     /// (id → revision), to compare with the server's; nil for a server
@@ -61,27 +64,27 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// A page of the user's books: from `cursor` (nil: the first page), or
     /// with `updatedAfter` only those changed since (a delta, which also
     /// names the books deleted since).
-    func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse
+    func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse
 
     /// Opens the stream of live events (books added or removed, progress,
     /// scans). The stream ends when the server closes it and throws when
     /// the connection breaks; cancelling the iterating task closes it.
-    func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error>
+    func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error>
 
     /// The cover of `bookID`, at most `maxBytes`; nil when it has none.
-    func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data?
+    func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data?
 
     /// The cover of `bookID`, revalidated: `etag` is the `ETag` of the copy
     /// the app keeps (sent as `If-None-Match`), and the answer may be that
     /// the copy is current. A server without `ETag`s fetches plainly (the
     /// default, in `CoverLoader.swift`).
-    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch
+    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(ServerError) -> CoverFetch
 
     /// The cover of `bookID` at `size`, revalidated as
     /// ``cover(bookID:maxBytes:ifNoneMatch:)`` is. A server without sizes
     /// (REST v1) serves its one cover for every size (the default, in
     /// `CoverSize.swift`).
-    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(APIClientError) -> CoverFetch
+    func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(ServerError) -> CoverFetch
 
     // MARK: Listening
 
@@ -89,16 +92,16 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `audio_files[].id`s). With `afterRefusal` the audio was refused
     /// (HTTP 401, or 403 for a signed URL): the session is refreshed first
     /// (single flight, like every other refresh) or the URLs prepared again.
-    func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess
+    func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(ServerError) -> AudioAccess
 
     /// Sends listening spans, oldest first.
-    func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement
+    func sendListening(_ spans: [ListeningSpan]) async throws(ServerError) -> ListeningAcknowledgement
 
     /// The server's positions, all books or those changed since `updatedAfter`.
-    func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition]
+    func listeningPositions(updatedAfter: Date?) async throws(ServerError) -> [ListeningPosition]
 
     /// The books to continue, most recent first.
-    func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem]
+    func continueListening(limit: Int) async throws(ServerError) -> [ContinueListeningItem]
 
     /// Marks a book finished, or not started (at 0), keeping what its
     /// position row says beside that (its speed, boost and measured gain).
@@ -108,7 +111,7 @@ public protocol ServerConnection: AnyObject, Sendable {
     ///   - finished: true for *Mark as Finished*, false for *Mark as Not Started*.
     ///   - row: the book's row as this device knows it after the change
     ///     (``ListeningPosition/updatedAt`` is the write's time).
-    func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError)
+    func setFinished(_ finished: Bool, row: ListeningPosition) async throws(ServerError)
 
     // MARK: Account preferences
 
@@ -120,11 +123,11 @@ public protocol ServerConnection: AnyObject, Sendable {
 
     /// The account's playback preferences as the server keeps them (its
     /// defaults for a user who never set any); nil when this server keeps none.
-    func accountPreferences() async throws(APIClientError) -> AccountPreferences?
+    func accountPreferences() async throws(ServerError) -> AccountPreferences?
 
     /// Changes the fields `change` sets (the others stay as they are) and
     /// returns the preferences the server now keeps, clamped to its ranges;
     /// nil when this server keeps none. Sent once: a call that timed out is
     /// not sent again (the caller says so and the user may try again).
-    func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences?
+    func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(ServerError) -> AccountPreferences?
 }

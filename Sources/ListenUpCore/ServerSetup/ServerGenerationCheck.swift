@@ -12,7 +12,7 @@ import Logging
 enum ServerGenerationCheck {
     /// Whether `error` is how a server of the other generation answers.
     /// Never a network failure (offline is offline) or a refused session.
-    static func suggestsAnotherGeneration(_ error: APIClientError) -> Bool {
+    static func suggestsAnotherGeneration(_ error: ServerError) -> Bool {
         switch error {
         case .server(let status, _): [400, 404, 405, 426].contains(status)
         case .protocolMismatch: true

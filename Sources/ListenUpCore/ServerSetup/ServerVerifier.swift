@@ -153,7 +153,7 @@ extension ServerVerificationError {
 extension URL {
     /// `path` (which starts with `/`) under this base URL, keeping any path
     /// prefix the base has (a server behind a reverse proxy at `/listenup`).
-    func appendingAPIPath(_ path: String) -> URL {
+    public func appendingAPIPath(_ path: String) -> URL {
         var text = absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return URL(string: text + path) ?? self

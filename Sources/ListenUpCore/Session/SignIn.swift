@@ -15,10 +15,10 @@ extension Dependencies {
     /// store in this run).
     /// - Returns: the session, or why the server or the network refused.
     func signIn(to server: KnownServer,
-                with attempt: @escaping @Sendable (any ServerConnection) async throws(APIClientError) -> StoredSession)
-        async -> Result<Session, APIClientError> {
+                with attempt: @escaping @Sendable (any ServerConnection) async throws(ServerError) -> StoredSession)
+        async -> Result<Session, ServerError> {
         let connection = connect(to: server)
-        do throws(APIClientError) {
+        do throws(ServerError) {
             return .success(Session(try await attempt(connection), connection: connection, generation: server.generation))
         } catch {
             return .failure(error)

@@ -43,7 +43,7 @@ struct AdminSetupModelTests {
         model.send(.create)
         #expect(model.status == .creating)
         for _ in 0..<100 where model.status == .creating { try? await Task.sleep(for: .milliseconds(10)) }
-        #expect(model.status == .failed(code: "unreachable", message: APIClientError.transport(.unreachable("")).userMessage))
+        #expect(model.status == .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
     }
 
     @Test func signInNeedsBothFieldsAndReportsAnUnreachableServer() async {

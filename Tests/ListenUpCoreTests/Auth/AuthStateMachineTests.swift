@@ -69,12 +69,12 @@ struct AuthStateMachineTests {
 @Suite("A server that changed generation")
 struct ServerGenerationCheckTests {
     @Test func onlyAnswersAServerOfTheOtherGenerationWouldGiveStartACheck() {
-        for error: APIClientError in [.server(status: 404, message: ""), .server(status: 400, message: ""),
+        for error: ServerError in [.server(status: 404, message: ""), .server(status: 400, message: ""),
                                       .server(status: 405, message: ""), .server(status: 426, message: ""),
                                       .protocolMismatch("not the envelope")] {
             #expect(ServerGenerationCheck.suggestsAnotherGeneration(error), "\(error)")
         }
-        for error: APIClientError in [.transport(.unreachable("down")), .transport(.timedOut), .server(status: 401, message: ""),
+        for error: ServerError in [.transport(.unreachable("down")), .transport(.timedOut), .server(status: 401, message: ""),
                                       .server(status: 403, message: ""), .server(status: 500, message: ""), .sessionLapsed,
                                       .rateLimited, .serverNewer("X")] {
             #expect(!ServerGenerationCheck.suggestsAnotherGeneration(error), "\(error)")

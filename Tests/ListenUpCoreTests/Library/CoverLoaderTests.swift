@@ -18,7 +18,7 @@ struct CoverLoaderTests {
     }
 
     @Test func bytesAreSniffedNotTrusted() async {
-        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(APIClientError) in
+        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(ServerError) in
             switch id {
             case "png": Self.png
             case "jpeg": Self.jpeg
@@ -36,7 +36,7 @@ struct CoverLoaderTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fetches = LockedValue(0)
-        let fetch: @Sendable (String) async throws(APIClientError) -> Data? = { _ throws(APIClientError) in
+        let fetch: @Sendable (String) async throws(ServerError) -> Data? = { _ throws(ServerError) in
             fetches.withLock { $0 += 1 }
             return Self.png
         }
@@ -53,7 +53,7 @@ struct CoverLoaderTests {
     }
 
     @Test func memoryStaysWithinItsLimit() async {
-        let loader = CoverLoader(cache: nil, memoryLimit: 10_000, logger: Self.quiet) { _ throws(APIClientError) in Self.png }
+        let loader = CoverLoader(cache: nil, memoryLimit: 10_000, logger: Self.quiet) { _ throws(ServerError) in Self.png }
         for index in 0..<50 { _ = await loader.cover(for: "book-\(index)", version: Self.version) }
         let usage = await loader.memoryUsage
         #expect(usage <= 10_000)
@@ -67,7 +67,7 @@ struct CoverLoaderTests {
         let peak = LockedValue(0)
         let started = LockedValue<[String]>([])
         let open = LockedValue(false)
-        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(APIClientError) in
+        let loader = CoverLoader(cache: nil, logger: Self.quiet) { id throws(ServerError) in
             let now = running.withLock { $0 += 1; return $0 }
             peak.withLock { $0 = max($0, now) }
             started.withLock { $0.append(id) }
@@ -126,7 +126,7 @@ struct CoverRevalidationTests {
     }
 
     func loader(_ directory: URL, _ server: Server) -> CoverLoader {
-        CoverLoader(cache: CoverFolder(directory), logger: Self.quiet) { id, etag throws(APIClientError) in server.fetch(id, etag) }
+        CoverLoader(cache: CoverFolder(directory), logger: Self.quiet) { id, etag throws(ServerError) in server.fetch(id, etag) }
     }
 
     @Test func anEditedBookRevalidatesItsCoverAndA304KeepsTheCopy() async throws {

@@ -11,8 +11,7 @@ struct LiveUpdatesTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     static func live(_ store: LibraryStore) -> LibraryLiveUpdates {
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, session: nil, transport: .offline, sessions: .inMemory(),
-                               deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: quiet)
+        let client = OfflineServerConnection(baseURL: URL(string: "http://127.0.0.1:9")!, session: nil, sessions: .inMemory())
         return LibraryLiveUpdates(server: client, store: store, logger: quiet)
     }
 

@@ -38,7 +38,7 @@ struct AccountPreferencesSyncTests {
         #expect(rig.settings.load().playback.skipForwardSeconds == 60 && rig.model.skipForwardSeconds == 60)
         #expect(rig.server.preferencesKept.value?.skipForwardSeconds == 60)
         await rig.server.setOffline(true)
-        await #expect(throws: APIClientError.self) { try await sync.update(AccountPreferencesChange(skipForwardSeconds: 90)) }
+        await #expect(throws: ServerError.self) { try await sync.update(AccountPreferencesChange(skipForwardSeconds: 90)) }
         #expect(rig.settings.load().playback.skipForwardSeconds == 60, "the old value stays")
         #expect(sync.playback.skipForwardSeconds == 60)
         try sync.setEvenLoudness(true)

@@ -1,3 +1,5 @@
+import ListenUpCore
+
 /// Account preferences on REST v1: this app keeps them on the device.
 ///
 /// The Go server has `GET`/`PATCH /api/v1/settings` (addendum §7), but no
@@ -8,8 +10,8 @@ extension APIClient {
     public nonisolated var keepsAccountPreferences: Bool { false }
 
     /// Nil: this server keeps none.
-    public func accountPreferences() async throws(APIClientError) -> AccountPreferences? { nil }
+    public func accountPreferences() async throws(ServerError) -> AccountPreferences? { nil }
 
     /// Nil: this server keeps none (nothing is sent).
-    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences? { nil }
+    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(ServerError) -> AccountPreferences? { nil }
 }

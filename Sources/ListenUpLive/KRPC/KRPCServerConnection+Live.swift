@@ -13,8 +13,8 @@ extension KRPCServerConnection {
     /// then syncs and resubscribes) and throws when the socket breaks, the
     /// server fails it, or nothing arrives for the read-idle timeout (then
     /// the socket is given up too, so the next call opens a new one).
-    public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        guard session != nil else { throw await lapsedError() }
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        _ = try await refresher.requireSession()
         let socket: KRPCSession
         do { socket = try await self.socket(.authed) } catch { throw KRPCErrorMapping.error(error) }
         let frames = await socket.events(.observeEvents, arguments: ObserveEventsArguments(sinceRevision: highestRevision),
@@ -48,7 +48,7 @@ extension KRPCServerConnection {
                     try? await Task.sleep(for: check)
                     if !Task.isCancelled, ContinuousClock.now - lastSeen.value > idle {
                         // The error first: the cancelled reader would end the stream quietly.
-                        continuation.finish(throwing: APIClientError.transport(.timedOut))
+                        continuation.finish(throwing: ServerError.transport(.timedOut))
                         reader.cancel()
                         await self.idleSocket(socket, silentFor: idle)
                         return
@@ -105,12 +105,13 @@ extension KRPCServerConnection {
 
     /// A stream that ended with `RpcEvent.Error`: an ended session is
     /// checked with a refresh (a refusal lapses it).
-    private func streamFailure(_ error: AppError) async -> APIClientError {
-        guard [.authSessionExpired, .authSessionNotFound, .authPermissionDenied].contains(error.kind), let current = session else {
+    private func streamFailure(_ error: AppError) async -> ServerError {
+        guard [.authSessionExpired, .authSessionNotFound, .authPermissionDenied].contains(error.kind),
+              let current = await refresher.session else {
             return KRPCErrorMapping.error(error)
         }
         if let socket = sockets[.authed] { await drop(.authed, socket) }
-        do throws(APIClientError) {
+        do throws(ServerError) {
             _ = try await refreshed(after: current.accessToken)
             return .transport(.unreachable("the event stream's session ended"))
         } catch {

@@ -12,7 +12,7 @@ extension KRPCServerConnection {
     /// `capabilities` null). No headers: the signature is the
     /// authorisation. After a refusal (403: the signature ran out) the URLs
     /// are simply prepared again.
-    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(APIClientError) -> AudioAccess {
+    public func audioAccess(bookID: String, fileIDs: [String], afterRefusal: Bool) async throws(ServerError) -> AudioAccess {
         let prepared = try await call(.prepare, PrepareArguments(bookId: bookID, capabilities: nil, forceTranscode: false),
                                       returning: PreparedPlayback.self)
         var urls: [String: URL] = [:]
@@ -30,7 +30,7 @@ extension KRPCServerConnection {
     /// `recordPosition` with the last span of each book. A span the server
     /// refuses for good (validation, an unknown book) is reported failed;
     /// a network failure throws, and the spans are sent again later.
-    public func sendListening(_ spans: [ListeningSpan]) async throws(APIClientError) -> ListeningAcknowledgement {
+    public func sendListening(_ spans: [ListeningSpan]) async throws(ServerError) -> ListeningAcknowledgement {
         var acknowledged: [String] = []
         var failed: [String] = []
         var last: [String: ListeningSpan] = [:]
@@ -60,7 +60,7 @@ extension KRPCServerConnection {
     /// pages), those changed since `updatedAfter` when given. A deleted
     /// position (a tombstone) is position 0 as of its deletion, so it wins
     /// over an older resume point kept on this device.
-    public func listeningPositions(updatedAfter: Date?) async throws(APIClientError) -> [ListeningPosition] {
+    public func listeningPositions(updatedAfter: Date?) async throws(ServerError) -> [ListeningPosition] {
         var since: Int64 = 0
         var positions: [String: PlaybackPositionSyncPayload] = [:]
         while true {
@@ -94,7 +94,7 @@ extension KRPCServerConnection {
     /// Finds the book of a position this connection never saw, for its
     /// deletion event: `pullByIds` by id (tombstones included).
     func lookUpPosition(_ id: String) async {
-        do throws(APIClientError) {
+        do throws(ServerError) {
             let page = try await call(.pullByIds, PullByIdsArguments(domain: SyncDomain.playbackPositions.rawValue, match: .id, ids: [id]),
                                       returning: SyncPage.self)
             learn(positions: (try? page.decodeItems(as: PlaybackPositionSyncPayload.self)) ?? [])
@@ -105,7 +105,7 @@ extension KRPCServerConnection {
 
     /// `PlaybackProgressService.getRecentlyListened(limit)`, with each book's
     /// title, authors and length (from the books pulled, else `getBook`).
-    public func continueListening(limit: Int) async throws(APIClientError) -> [ContinueListeningItem] {
+    public func continueListening(limit: Int) async throws(ServerError) -> [ContinueListeningItem] {
         let positions = try await call(.getRecentlyListened, LimitArguments(limit: min(max(limit, 1), 100)),
                                        returning: [PlaybackPositionSyncPayload].self)
         learn(positions: positions)
@@ -128,7 +128,7 @@ extension KRPCServerConnection {
     /// (`PlaybackPositionRepositoryImpl.requestFor`, addendum §1.3).
     /// Sent at most once (``KRPCDelivery/atMostOnce``): after a timeout or a
     /// socket lost under it the user is told, and decides whether to ask again.
-    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(APIClientError) {
+    public func setFinished(_ finished: Bool, row: ListeningPosition) async throws(ServerError) {
         let request = KRPCMapping.positionRequest(row)
         learn(positions: [try await call(.recordPosition, RequestArguments(request), returning: PlaybackPositionSyncPayload.self,
                                          delivery: .atMostOnce)])

@@ -13,7 +13,7 @@ extension KRPCServerConnection {
     /// pulled or announced: the live rows the cache holds once it has
     /// applied all of it. An empty hash is the server's for an empty
     /// library, compared as such.
-    public func libraryDigest() async throws(APIClientError) -> LibraryDigest? {
+    public func libraryDigest() async throws(ServerError) -> LibraryDigest? {
         let digest = try await call(.digest, DigestArguments(domain: SyncDomain.books.rawValue, cursor: highestRevision ?? Int64.max),
                                     returning: DomainDigest.self)
         return LibraryDigest(bookCount: Int(clamping: digest.count), hash: digest.hash)

@@ -1,64 +1,24 @@
 import Foundation
 import ListenUpAPI
+import ListenUpCore
 import Logging
 import ServerSentEvents
 
-/// Why an API call failed, in the terms the screens report.
-public enum APIClientError: Error, Equatable, Sendable {
-    /// No usable answer: the connection failed, timed out, …
-    case transport(TransportError)
-    /// The server refused with its own message (4xx/5xx envelope).
-    case server(status: Int, message: String)
-    /// 429 on setup/login: too many attempts.
-    case rateLimited
-    /// Too many attempts, and the server says when to try again (kRPC
-    /// `AuthError.RateLimited{retryAfterSeconds}`).
-    case rateLimitedFor(seconds: Int)
-    /// The server answered with an error this app does not know (a kRPC
-    /// `AppError` type newer than the app); the text is for logs.
-    case serverNewer(String)
-    /// The session is over: the refresh token was refused.
-    case sessionLapsed
-    /// The answer was not the envelope or payload the contract promises.
-    case protocolMismatch(String)
-    /// A redirect to another origin; not followed (it would leak the token).
-    case redirectRefused(to: String)
-
-    /// Machine-readable code (headless `code`).
-    public var code: String {
-        switch self {
-        case .transport(.timedOut): "timedOut"
-        case .transport(.tlsFailure): "tlsFailure"
-        case .transport: "unreachable"
-        case .server(401, _): "invalidCredentials"
-        case .server(403, _): "forbidden"
-        case .server(409, _): "conflict"
-        case .server(let status, _) where status >= 500: "serverError"
-        case .server: "rejected"
-        case .rateLimited, .rateLimitedFor: "rateLimited"
-        case .serverNewer: "serverNewer"
-        case .sessionLapsed: "sessionLapsed"
-        case .protocolMismatch: "protocolMismatch"
-        case .redirectRefused: "redirectRefused"
-        }
-    }
-}
-
 /// Talks to one ListenUp server over REST v1 (the Go server's API): envelopes
-/// in and out, the Bearer token on authenticated calls, one refresh
-/// (single-flight) and one retry on a 401, and never a token to another
-/// origin. The REST v1 implementation of ``ServerConnection``.
-public actor APIClient: ServerConnection {
+/// in and out, the Bearer token on authenticated calls (refreshed ahead of
+/// its expiry, and once with one retry on a 401, through the
+/// ``SessionRefresher`` both clients share), and never a token to another
+/// origin. The REST v1 implementation of ``ServerConnection``, beside
+/// ``KRPCServerConnection``.
+public actor APIClient: ServerConnection, SessionRenewing {
     /// The server's base URL.
     public nonisolated let baseURL: URL
     private let transport: HTTPTransport
-    private let sessions: SessionStore
     private let deviceInfo: DeviceInfo
     private let logger: Logger
     private let timeout: Duration
-    private(set) var session: StoredSession?
-    private var refreshInFlight: Task<StoredSession, any Error>?
-    private var lapsedHandlers: [@Sendable () async -> Void] = []
+    /// The session and its renewal.
+    let refresher: SessionRefresher
 
     /// The largest JSON answer accepted (a 500-book sync page is well under this).
     public static let maxBodyBytes = 32 << 20
@@ -66,69 +26,67 @@ public actor APIClient: ServerConnection {
     public init(baseURL: URL, session: StoredSession?, transport: HTTPTransport, sessions: SessionStore,
                 deviceInfo: DeviceInfo, logger: Logger, timeout: Duration = .seconds(30)) {
         self.baseURL = baseURL
-        self.session = session
         self.transport = transport
-        self.sessions = sessions
         self.deviceInfo = deviceInfo
         self.logger = logger
         self.timeout = timeout
+        refresher = SessionRefresher(serverURL: baseURL, session: session, store: sessions, logger: logger)
     }
 
     /// The current session (after any refresh).
-    public var currentSession: StoredSession? { session }
+    public var currentSession: StoredSession? {
+        get async { await refresher.session }
+    }
 
     /// Runs `handler` when a refresh is refused (the session is over).
-    public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) {
-        lapsedHandlers.append(handler)
+    public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) async {
+        await refresher.onLapse(handler)
     }
 
     // MARK: Auth
 
     /// Creates the first admin and signs in as them.
-    public func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(APIClientError) -> StoredSession {
+    public func setupAdmin(firstName: String, lastName: String, email: String, password: String) async throws(ServerError) -> StoredSession {
         let body = SetupRequest(email: email, password: password, firstName: firstName, lastName: lastName)
         let auth = try await call(.setup(body))
-        return try await adopt(auth, email: email)
+        return await adopt(auth, email: email)
     }
 
     /// Signs in.
-    public func login(email: String, password: String) async throws(APIClientError) -> StoredSession {
+    public func login(email: String, password: String) async throws(ServerError) -> StoredSession {
         let auth = try await call(.login(LoginRequest(email: email, password: password, deviceInfo: deviceInfo)))
-        return try await adopt(auth, email: email)
+        return await adopt(auth, email: email)
     }
 
     /// Signs out: tells the server (best effort) and forgets the session here
     /// and in the secret store.
     public func logout() async {
-        if let session {
+        if let session = await refresher.session {
             do {
                 _ = try await call(.logout(LogoutRequest(sessionID: session.sessionID)))
             } catch {
                 logger.warning("Logout request failed; forgetting the session locally anyway", metadata: ["code": "\(error.code)"])
             }
         }
-        session = nil
-        refreshInFlight?.cancel()
-        refreshInFlight = nil
-        await sessions.delete(baseURL)
+        await refresher.signOut(self)
     }
 
     // MARK: The library (ServerConnection)
 
-    public func libraryBookCount() async throws(APIClientError) -> Int {
+    public func libraryBookCount() async throws(ServerError) -> Int {
         try await authorized(.libraryStatus).bookCount
     }
 
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
         try await authorized(.syncBooks(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
     }
 
-    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+    public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? {
         try await authorizedBytes(path: RawEndpoint.cover(bookID: bookID), maxBytes: maxBytes)
     }
 
     /// `/api/v1/sync/events` parsed as server-sent events.
-    public func liveEvents() async throws(APIClientError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         let body = try await openEventStream().body
         return AsyncThrowingStream { continuation in
             let reader = Task {
@@ -148,28 +106,29 @@ public actor APIClient: ServerConnection {
 
     // MARK: Calls
 
-    /// An authenticated call: Bearer token, one refresh and one retry on 401.
-    public func authorized<Response: Decodable & Sendable>(_ endpoint: Endpoint<Response>) async throws(APIClientError) -> Response {
-        guard let current = session else { throw .sessionLapsed }
+    /// An authenticated call: Bearer token (refreshed first when little is
+    /// left of it), one refresh and one retry on 401.
+    public func authorized<Response: Decodable & Sendable>(_ endpoint: Endpoint<Response>) async throws(ServerError) -> Response {
+        let token = try await refresher.accessToken(for: self)
         do {
-            return try await call(endpoint, token: current.accessToken)
+            return try await call(endpoint, token: token)
         } catch .server(status: 401, _) {
-            let renewed = try await refreshed(after: current.accessToken)
+            let renewed = try await refresher.refreshed(after: token, for: self)
             return try await call(endpoint, token: renewed.accessToken)
         }
     }
 
     /// An authenticated GET of raw bytes (covers): the Bearer header, one
     /// refresh and one retry on 401. Returns `nil` for 404 (nothing there).
-    public func authorizedBytes(path: String, maxBytes: Int) async throws(APIClientError) -> Data? {
-        guard let current = session else { throw .sessionLapsed }
-        func fetch(_ token: String) async throws(APIClientError) -> HTTPResponse {
+    public func authorizedBytes(path: String, maxBytes: Int) async throws(ServerError) -> Data? {
+        let token = try await refresher.accessToken(for: self)
+        func fetch(_ token: String) async throws(ServerError) -> HTTPResponse {
             let request = HTTPRequest(method: "GET", url: baseURL.appendingAPIPath(path), headers: [("Authorization", "Bearer \(token)")])
             return try await send(request, maxBodyBytes: maxBytes)
         }
-        var response = try await fetch(current.accessToken)
+        var response = try await fetch(token)
         if response.status == 401 {
-            let renewed = try await refreshed(after: current.accessToken)
+            let renewed = try await refresher.refreshed(after: token, for: self)
             response = try await fetch(renewed.accessToken)
         }
         switch response.status {
@@ -181,9 +140,9 @@ public actor APIClient: ServerConnection {
 
     /// Opens `/api/v1/sync/events` (server-sent events) with the Bearer
     /// header; one refresh and one retry on 401. Redirects are refused.
-    public func openEventStream(connectTimeout: Duration = .seconds(15)) async throws(APIClientError) -> HTTPStreamingResponse {
-        guard let current = session else { throw .sessionLapsed }
-        func open(_ token: String) async throws(APIClientError) -> HTTPStreamingResponse {
+    public func openEventStream(connectTimeout: Duration = .seconds(15)) async throws(ServerError) -> HTTPStreamingResponse {
+        let token = try await refresher.accessToken(for: self)
+        func open(_ token: String) async throws(ServerError) -> HTTPStreamingResponse {
             let request = HTTPRequest(method: "GET", url: baseURL.appendingAPIPath("/api/v1/sync/events"),
                                       headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(token)")])
             do {
@@ -194,9 +153,9 @@ public actor APIClient: ServerConnection {
                 throw .transport(.unreachable("\(error)"))
             }
         }
-        var response = try await open(current.accessToken)
+        var response = try await open(token)
         if response.status == 401 {
-            let renewed = try await refreshed(after: current.accessToken)
+            let renewed = try await refresher.refreshed(after: token, for: self)
             response = try await open(renewed.accessToken)
         }
         guard (200..<300).contains(response.status) else {
@@ -209,7 +168,7 @@ public actor APIClient: ServerConnection {
     }
 
     /// A call with no token (instance, setup, login, refresh, logout) or with `token`.
-    func call<Response: Decodable & Sendable>(_ endpoint: Endpoint<Response>, token: String? = nil) async throws(APIClientError) -> Response {
+    func call<Response: Decodable & Sendable>(_ endpoint: Endpoint<Response>, token: String? = nil) async throws(ServerError) -> Response {
         var url = baseURL.appendingAPIPath(endpoint.path)
         if !endpoint.query.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.percentEncodedQuery = endpoint.percentEncodedQuery
@@ -224,7 +183,7 @@ public actor APIClient: ServerConnection {
 
     /// Sends, following same-origin redirects (at most 5). A redirect to
     /// another origin is refused before anything is sent there.
-    private func send(_ first: HTTPRequest, maxBodyBytes: Int = APIClient.maxBodyBytes) async throws(APIClientError) -> HTTPResponse {
+    private func send(_ first: HTTPRequest, maxBodyBytes: Int = APIClient.maxBodyBytes) async throws(ServerError) -> HTTPResponse {
         var request = first
         for _ in 0..<6 {
             let response: HTTPResponse
@@ -253,7 +212,7 @@ public actor APIClient: ServerConnection {
         throw .protocolMismatch("too many redirects")
     }
 
-    private func decode<Response: Decodable & Sendable>(_ response: HTTPResponse, as type: Response.Type) throws(APIClientError) -> Response {
+    private func decode<Response: Decodable & Sendable>(_ response: HTTPResponse, as type: Response.Type) throws(ServerError) -> Response {
         if response.status == 429 { throw .rateLimited }
         let envelope: APIEnvelope<Response>
         do {
@@ -280,60 +239,38 @@ public actor APIClient: ServerConnection {
 
     // MARK: Sessions
 
-    private func adopt(_ auth: AuthResponse, email: String) async throws(APIClientError) -> StoredSession {
-        let stored = StoredSession(
+    /// Keeps a sign-in's session (here and in the secret store).
+    private func adopt(_ auth: AuthResponse, email: String) async -> StoredSession {
+        let stored = storedSession(auth, email: email)
+        await refresher.adopt(stored)
+        return stored
+    }
+
+    private func storedSession(_ auth: AuthResponse, email: String) -> StoredSession {
+        StoredSession(
             serverURL: baseURL, accessToken: auth.accessToken, refreshToken: auth.refreshToken,
             sessionID: auth.sessionID, userID: auth.user.id, displayName: auth.user.displayName,
             email: auth.user.email.isEmpty ? email : auth.user.email,
             accessExpiresAt: Date().addingTimeInterval(TimeInterval(auth.expiresIn))
         )
-        session = stored
-        do {
-            try await sessions.save(stored)
-        } catch {
-            logger.error("Could not save the session; you will have to sign in again next time")
-        }
-        return stored
     }
 
-    /// A session with a fresh access token. If `failedToken` is no longer the
-    /// current one, another call already refreshed: use that. Concurrent
-    /// callers share one refresh.
-    func refreshed(after failedToken: String) async throws(APIClientError) -> StoredSession {
-        guard let current = session else { throw .sessionLapsed }
-        if current.accessToken != failedToken { return current }
-        let task: Task<StoredSession, any Error>
-        if let inFlight = refreshInFlight {
-            task = inFlight
-        } else {
-            let refreshToken = current.refreshToken
-            task = Task { try await self.performRefresh(refreshToken: refreshToken) }
-            refreshInFlight = task
-        }
+    /// `POST /auth/refresh` for the ``SessionRefresher``. The server's
+    /// refusal of the refresh token (a 4xx: 401 for an unknown or rotated
+    /// token, 404 for a deleted user) ends the session; the network, a 429,
+    /// a 5xx or an answer this client cannot read leave it standing.
+    func renewSession(_ current: StoredSession) async throws(ServerError) -> StoredSession {
+        logger.debug("Refreshing the access token")
         do {
-            let renewed = try await task.value
-            if refreshInFlight == task { refreshInFlight = nil }
-            return renewed
-        } catch {
-            if refreshInFlight == task { refreshInFlight = nil }
-            if let error = error as? APIClientError, case .transport = error { throw error }
-            await lapse()
+            let auth = try await call(.refresh(RefreshRequest(refreshToken: current.refreshToken, deviceInfo: deviceInfo)))
+            return storedSession(auth, email: current.email)
+        } catch .server(let status, _) where (400..<500).contains(status) && ![408, 429].contains(status) {
             throw .sessionLapsed
         }
     }
 
-    private func performRefresh(refreshToken: String) async throws -> StoredSession {
-        logger.debug("Refreshing the access token")
-        let auth = try await call(.refresh(RefreshRequest(refreshToken: refreshToken, deviceInfo: deviceInfo)))
-        return try await adopt(auth, email: session?.email ?? auth.user.email)
-    }
-
-    private func lapse() async {
-        logger.info("The server refused the session; signing in again is needed")
-        session = nil
-        await sessions.delete(baseURL)
-        for handler in lapsedHandlers { await handler() }
-    }
+    /// Nothing is held open with a session over REST v1.
+    func sessionEnded() async {}
 }
 
 extension URL {

@@ -4,12 +4,12 @@ import ListenUpCore
 import ListenUpKRPC
 import WebSocketTransport
 
-/// kRPC failures in the terms the screens report (``APIClientError``), so
+/// kRPC failures in the terms the screens report (``ServerError``), so
 /// a model reads a kRPC server's refusal as it reads a REST one. Messages
 /// the user sees are written here (the kRPC server sends codes, not text).
 enum KRPCErrorMapping {
     /// A domain failure (`AppResult.Failure`).
-    static func error(_ error: AppError) -> APIClientError {
+    static func error(_ error: AppError) -> ServerError {
         switch error.kind {
         case .authInvalidCredentials:
             return .server(status: 401, message: "")
@@ -45,7 +45,7 @@ enum KRPCErrorMapping {
     }
 
     /// A call or session failure.
-    static func error(_ error: KRPCSessionError) -> APIClientError {
+    static func error(_ error: KRPCSessionError) -> ServerError {
         switch error {
         case .unauthorized: .server(status: 401, message: "")
         // A refused upgrade the server itself answered (404: no kRPC here,
@@ -75,9 +75,9 @@ enum KRPCErrorMapping {
     }
 
     /// Any error a kRPC call can throw.
-    static func error(_ error: any Error) -> APIClientError {
+    static func error(_ error: any Error) -> ServerError {
         switch error {
-        case let error as APIClientError: error
+        case let error as ServerError: error
         case let error as KRPCSessionError: self.error(error)
         case let error as AppError: self.error(error)
         case is CancellationError: .transport(.cancelled)

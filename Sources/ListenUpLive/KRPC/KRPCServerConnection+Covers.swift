@@ -9,7 +9,7 @@ import ListenUpCore
 extension KRPCServerConnection {
     /// The cover of `bookID` at the large size (a download keeps it for the
     /// player); nil when the book has none (404).
-    public func cover(bookID: String, maxBytes: Int) async throws(APIClientError) -> Data? {
+    public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? {
         switch try await cover(bookID: bookID, maxBytes: maxBytes, ifNoneMatch: nil, size: .large) {
         case .image(let data, _): data
         case .none, .notModified: nil
@@ -18,7 +18,7 @@ extension KRPCServerConnection {
 
     /// The grid's cover of `bookID`, revalidated: see
     /// ``cover(bookID:maxBytes:ifNoneMatch:size:)``.
-    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(APIClientError) -> CoverFetch {
+    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?) async throws(ServerError) -> CoverFetch {
         try await cover(bookID: bookID, maxBytes: maxBytes, ifNoneMatch: etag, size: .grid)
     }
 
@@ -28,11 +28,11 @@ extension KRPCServerConnection {
     /// - Returns: the bytes and their `ETag`, ``CoverFetch/notModified`` for
     ///   a 304 (the copy tagged `etag` is current), ``CoverFetch/none`` for a
     ///   404 (no cover, or a book the user cannot see).
-    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(APIClientError) -> CoverFetch {
-        guard session != nil else { throw await lapsedError() }
+    public func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(ServerError) -> CoverFetch {
+        _ = try await refresher.requireSession()
         let path = "/api/v1/covers/" + (bookID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? bookID)
         guard let url = KRPCEndpoints.absolute(path + "?w=\(size.width)", base: baseURL) else { throw .protocolMismatch("no cover URL") }
-        func fetch(_ token: String) async throws(APIClientError) -> HTTPResponse {
+        func fetch(_ token: String) async throws(ServerError) -> HTTPResponse {
             var headers = [("Authorization", "Bearer \(token)")]
             if let etag { headers.append(("If-None-Match", etag)) }
             do {
@@ -43,8 +43,7 @@ extension KRPCServerConnection {
                 throw .transport(.unreachable("\(error)"))
             }
         }
-        let token: String
-        do { token = try await accessToken(refusing: nil) } catch { throw KRPCErrorMapping.error(error) }
+        let token = try await accessToken(refusing: nil)
         var response = try await fetch(token)
         if response.status == 401 {
             response = try await fetch(try await refreshed(after: token).accessToken)

@@ -8,7 +8,7 @@ import ListenUpKRPC
 /// Covers are in `KRPCServerConnection+Covers.swift`.
 extension KRPCServerConnection {
     /// The number of books: the `books` digest's count of live rows.
-    public func libraryBookCount() async throws(APIClientError) -> Int {
+    public func libraryBookCount() async throws(ServerError) -> Int {
         let digest = try await call(.digest, DigestArguments(domain: SyncDomain.books.rawValue, cursor: Int64.max),
                                     returning: DomainDigest.self)
         return Int(clamping: digest.count)
@@ -18,7 +18,7 @@ extension KRPCServerConnection {
     /// connection gave (`rev:<revision>`, every page and the last one
     /// included); nil starts at revision 0: a whole library, whether or not
     /// `updatedAfter` is given (revisions, not times, say what changed).
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(APIClientError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
         let since = KRPCCursor.revision(cursor) ?? 0
         let page = try await call(.pullDomain, PullDomainArguments(domain: SyncDomain.books.rawValue, since: since,
                                                                    limit: min(max(limit, 1), 5000)),

@@ -12,13 +12,13 @@ extension KRPCServerConnection {
     public nonisolated var keepsAccountPreferences: Bool { true }
 
     /// `getMyPreferences()`: the stored row, or the server's defaults.
-    public func accountPreferences() async throws(APIClientError) -> AccountPreferences? {
+    public func accountPreferences() async throws(ServerError) -> AccountPreferences? {
         KRPCMapping.preferences(try await call(.getMyPreferences, NoArguments(), returning: UserPreferencesDto.self))
     }
 
     /// `updateMyPreferences(request)` with the fields `change` sets; the
     /// merged, clamped row the server answers.
-    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(APIClientError) -> AccountPreferences? {
+    public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(ServerError) -> AccountPreferences? {
         let request = UpdateUserPreferencesRequest(defaultPlaybackSpeed: change.defaultPlaybackSpeed,
                                                    defaultSkipForwardSec: change.skipForwardSeconds,
                                                    defaultSkipBackwardSec: change.skipBackwardSeconds,

@@ -1,6 +1,6 @@
 import Foundation
 
-extension APIClientError {
+extension ServerError {
     /// What to tell the user, in plain words. Server messages are shown only
     /// where the contract says they are meant for people (400/403/409 texts).
     public var userMessage: String {

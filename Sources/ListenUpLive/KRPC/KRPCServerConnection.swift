@@ -12,18 +12,17 @@ import WebSocketTransport
 /// One public and one authed ``KRPCSession`` (two WebSockets), each opened
 /// on first use and again, after a wait that grows with failures
 /// (`ReconnectBackoff`), when it has ended. The session (tokens) is kept in
-/// the same ``SessionStore`` as ``APIClient``'s. The access token (15
-/// minutes) is refreshed on the public socket, single flight, ahead of its
-/// expiry and on a 401 at the authed upgrade; only the newest pair is kept;
-/// a refused refresh ends the session and calls the ``onSessionLapsed(_:)``
-/// handlers, as ``APIClient`` does.
+/// the same ``SessionStore`` as ``APIClient``'s, through the same
+/// ``SessionRefresher``: the access token (15 minutes) is refreshed on the
+/// public socket, single flight, ahead of its expiry and on a 401 at the
+/// authed upgrade; only the newest pair is kept; a refused refresh ends the
+/// session, closes both sockets and calls the ``onSessionLapsed(_:)`` handlers.
 ///
 /// Thread-safe: an actor; any task may call.
-public actor KRPCServerConnection: ServerConnection {
+public actor KRPCServerConnection: ServerConnection, SessionRenewing {
     /// The server's HTTP base URL.
     public nonisolated let baseURL: URL
     let transport: HTTPTransport
-    let sessions: SessionStore
     let deviceInfo: ListenUpAPI.DeviceInfo
     let logger: Logger
     let configuration: KRPCSessionConfiguration
@@ -31,13 +30,8 @@ public actor KRPCServerConnection: ServerConnection {
     let timeout: Duration
     /// Live events with nothing (not even a heartbeat) for this long are dead.
     let readIdleTimeout: Duration
-    var session: StoredSession?
-    var refreshInFlight: Task<StoredSession, any Error>?
-    var lapsedHandlers: [@Sendable () async -> Void] = []
-    /// A lapse under way: the session is already gone, the store and the
-    /// handlers are being told (callers that find no session wait for it,
-    /// so a sessionLapsed error is never seen before its handlers ran).
-    var lapsing: Task<Void, Never>?
+    /// The session and its renewal.
+    let refresher: SessionRefresher
     var sockets: [KRPCMount: KRPCSession] = [:]
     var opening: [KRPCMount: Task<KRPCSession, any Error>] = [:]
     var backoff = ReconnectBackoff(initial: .milliseconds(250), maximum: .seconds(5))
@@ -49,8 +43,6 @@ public actor KRPCServerConnection: ServerConnection {
     /// The book of each playback position seen (a deleted position's event names the position only).
     var positionBooks: [String: String] = [:]
 
-    /// Refresh when less than this is left of the access token.
-    public static let refreshMargin: TimeInterval = 120
     /// Live events with nothing (not even a heartbeat, every 25 s) for this
     /// long are dead: three heartbeats missed, as the official client counts.
     public static let defaultReadIdleTimeout: Duration = .seconds(75)
@@ -70,23 +62,24 @@ public actor KRPCServerConnection: ServerConnection {
                 readIdleTimeout: Duration = KRPCServerConnection.defaultReadIdleTimeout,
                 webSocket: WebSocketConfiguration = WebSocketConfiguration()) {
         self.baseURL = baseURL
-        self.session = session
         self.transport = transport
-        self.sessions = sessions
         self.deviceInfo = deviceInfo
         self.logger = logger
         self.timeout = timeout
         self.readIdleTimeout = readIdleTimeout
         configuration = KRPCSessionConfiguration(handshakeTimeout: min(.seconds(10), timeout), callTimeout: timeout)
         client = WebSocketClient(configuration: webSocket, logger: logger)
+        refresher = SessionRefresher(serverURL: baseURL, session: session, store: sessions, logger: logger)
     }
 
     /// The current session (after any refresh).
-    public var currentSession: StoredSession? { session }
+    public var currentSession: StoredSession? {
+        get async { await refresher.session }
+    }
 
     /// Runs `handler` when a refresh is refused (the session is over).
-    public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) {
-        lapsedHandlers.append(handler)
+    public func onSessionLapsed(_ handler: @escaping @Sendable () async -> Void) async {
+        await refresher.onLapse(handler)
     }
 
     // MARK: Sockets
@@ -107,7 +100,7 @@ public actor KRPCServerConnection: ServerConnection {
     private func open(_ mount: KRPCMount) async throws -> KRPCSession {
         if let notBefore, notBefore > .now { try await Task.sleep(until: notBefore) }
         guard let url = KRPCEndpoints.socketURL(base: baseURL, mount: mount) else {
-            throw APIClientError.protocolMismatch("no WebSocket URL for \(baseURL.absoluteString)")
+            throw ServerError.protocolMismatch("no WebSocket URL for \(baseURL.absoluteString)")
         }
         let headers = [(name: "X-Client-Version", value: ListenUpAPI.DeviceInfo.appVersion), (name: "X-Client-Api", value: "v1")]
         do {
@@ -125,8 +118,8 @@ public actor KRPCServerConnection: ServerConnection {
             return opened
         } catch KRPCSessionError.unauthorized where mount == .authed {
             // Even a freshly refreshed token was refused: the session is not live.
-            await lapse()
-            throw APIClientError.sessionLapsed
+            await refresher.lapse(self)
+            throw ServerError.sessionLapsed
         } catch {
             if !(error is CancellationError) { notBefore = .now + backoff.nextDelay() }
             throw error
@@ -149,7 +142,7 @@ public actor KRPCServerConnection: ServerConnection {
     // MARK: Calls
 
     /// A unary call on `mount`; a domain failure is thrown as
-    /// ``APIClientError``. After a failure a new socket may mend, the call
+    /// ``ServerError``. After a failure a new socket may mend, the call
     /// is sent once more on a new socket if its delivery allows
     /// (``KRPCDelivery/allowsResend(after:)``): a `retryOnce` method after
     /// any such failure, an `atMostOnce` one (login, setupRoot, marking a
@@ -159,8 +152,8 @@ public actor KRPCServerConnection: ServerConnection {
     ///   for this call (nil: the method's).
     func call<Result: Decodable & Sendable>(_ method: KRPCMethod, _ arguments: some Encodable & Sendable, returning: Result.Type,
                                             on mount: KRPCMount = .authed,
-                                            delivery: KRPCDelivery? = nil) async throws(APIClientError) -> Result {
-        if mount == .authed, session == nil { throw await lapsedError() }
+                                            delivery: KRPCDelivery? = nil) async throws(ServerError) -> Result {
+        if mount == .authed { _ = try await refresher.requireSession() }
         let delivery = delivery ?? method.delivery
         var attempt = 0
         while true {
@@ -195,7 +188,7 @@ public actor KRPCServerConnection: ServerConnection {
                 // The server refused the call before running it, so even an
                 // at-most-once call is sent again.
                 await drop(mount, socket)
-                guard attempt == 1, let current = session else { throw await lapsedError() }
+                guard attempt == 1, let current = await refresher.session else { throw await refresher.lapsedError() }
                 _ = try await refreshed(after: current.accessToken)
                 continue
             case .failure(let error):
