@@ -1,4 +1,5 @@
 import Foundation
+import QRCode
 import Testing
 @testable import ListenUpCore
 
@@ -78,7 +79,9 @@ struct AppNavigatorOverlayTests {
 
     @Test func pairingPreviewsNeedNoNetwork() throws {
         for state in ["open", "request", "expired", "devices", "failed"] {
-            let navigator = AppNavigator(registry: .standard, dependencies: .test())
+            var dependencies = Dependencies.test()
+            dependencies.qrEncoder = .libqrencode
+            let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
             #expect(navigator.preview(.pairing, state: state))
             let model = try #require(navigator.activeModel as? PairingModel)
             switch state {
