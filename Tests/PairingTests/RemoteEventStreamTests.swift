@@ -143,6 +143,12 @@ struct RemoteEventStreamTests {
         let follower = try await FollowerLog.follow(try fixture.companion(for: device, token: token))
         defer { follower.stop() }
         try await Task.sleep(for: .seconds(3))
+        // Five heartbeats (1.5 s of them, past the 1 s idle timeout); on a
+        // loaded machine they may come late, so they are waited for.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while follower.heartbeats < 5, follower.ended == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         #expect(follower.ended == nil, "closed: \(String(describing: follower.ended))")
         #expect(follower.heartbeats >= 5, "\(follower.heartbeats) heartbeats")
         player.change { $0.status = .paused }
