@@ -59,23 +59,15 @@ extension HeadlessPresenter {
         }
     }
 
-    /// Follows the session's preferences: a line on each change.
-    func preferencesSessionChanged() {
-        let sync = navigator.accountPreferences
-        let identity = sync.map(ObjectIdentifier.init)
-        guard identity != observedPreferences else { return }
-        observedPreferences = identity
-        preferencesObservation?.cancel()
-        preferencesObservation = nil
+    /// The session's preferences appeared: a line on each change from
+    /// now on (``printPreferences(_:evenIfUnchanged:)``), not for what
+    /// they were.
+    func preferencesReplaced(_ sync: AccountPreferencesSync?) {
         guard let sync else { return }
         lastPreferencesLine = Self.preferencesLine(sync.playback)
-        preferencesObservation = StateObservation { [weak self, weak sync] in
-            guard let self, let sync else { return }
-            self.printPreferences(sync.playback)
-        }
     }
 
-    private func printPreferences(_ playback: PlaybackSettings, evenIfUnchanged: Bool = false) {
+    func printPreferences(_ playback: PlaybackSettings, evenIfUnchanged: Bool = false) {
         let line = Self.preferencesLine(playback)
         guard evenIfUnchanged || line != lastPreferencesLine else { return }
         lastPreferencesLine = line

@@ -41,19 +41,19 @@ public final class HeadlessPresenter {
     private var pairingObservation: StateObservation?
     private var lastPairingURI: String?
     private var lastRequestID: UUID?
-    private var playerObservation: StateObservation?
+    /// The session's player, downloads and preferences, followed as the
+    /// navigator replaces them (checked on each route change, so their
+    /// lines keep their order with the route's).
+    private var player: ModelFollower<PlayerModel>?
+    private var downloads: ModelFollower<DownloadsModel>?
+    var preferences: ModelFollower<AccountPreferencesSync>?
     private var lastRemoteNotice: UUID?
     private var lastNotice: UUID?
     private var lastPositionNotices: [UUID] = []
-    private var observedPlayer: ObjectIdentifier?
     private var playerLines = PlayerLineThrottle()
     private var playerRecheck: Task<Void, Never>?
-    private var downloadsObservation: StateObservation?
-    private var observedDownloads: ObjectIdentifier?
     private var downloadReporter = DownloadReporter()
     private var downloadRecheck: Task<Void, Never>?
-    var preferencesObservation: StateObservation?
-    var observedPreferences: ObjectIdentifier?
     var lastPreferencesLine: JSONValue?
 
     /// - Parameters:
@@ -65,6 +65,13 @@ public final class HeadlessPresenter {
         self.logger = logger
         self.qrPNGPath = qrPNGPath
         self.emit = emit
+        let navigator = navigator
+        player = ModelFollower({ navigator.player }, replaced: { [weak self] in self?.playerReplaced($0) },
+                               follow: { [weak self] in self?.playerChanged($0) })
+        downloads = ModelFollower({ navigator.downloads }, replaced: { [weak self] in self?.downloadsReplaced($0) },
+                                  follow: { [weak self] in self?.reportDownloads($0) })
+        preferences = ModelFollower({ navigator.accountPreferences }, replaced: { [weak self] in self?.preferencesReplaced($0) },
+                                    follow: { [weak self] in self?.printPreferences($0.playback) })
     }
 
     /// Starts presenting: emits the current route and state, then every change.
@@ -77,11 +84,11 @@ public final class HeadlessPresenter {
         routeObservation?.cancel()
         stateObservation?.cancel()
         pairingObservation?.cancel()
-        playerObservation?.cancel()
-        downloadsObservation?.cancel()
+        player?.cancel()
+        downloads?.cancel()
         downloadRecheck?.cancel()
         playerRecheck?.cancel()
-        preferencesObservation?.cancel()
+        preferences?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -192,23 +199,12 @@ public final class HeadlessPresenter {
         }
     }
 
-    /// Follows the session's downloads: every download once when they
-    /// appear (what a restart restored), then each change.
-    private func downloadsChanged() {
-        let downloads = navigator.downloads
-        let identity = downloads.map(ObjectIdentifier.init)
-        guard identity != observedDownloads else { return }
-        observedDownloads = identity
-        downloadsObservation?.cancel()
-        downloadsObservation = nil
+    /// The session's downloads appeared (or went): every download once
+    /// (what a restart restored), then each change (``reportDownloads(_:)``).
+    private func downloadsReplaced(_ downloads: DownloadsModel?) {
         downloadRecheck?.cancel()
         downloadRecheck = nil
         downloadReporter = DownloadReporter(refusal: downloads?.refusal)
-        guard let downloads else { return }
-        downloadsObservation = StateObservation { [weak self, weak downloads] in
-            guard let self, let downloads else { return }
-            self.reportDownloads(downloads)
-        }
     }
 
     private func reportDownloads(_ downloads: DownloadsModel) {
@@ -220,36 +216,32 @@ public final class HeadlessPresenter {
         // Bytes held back by the throttle are printed when it allows.
         downloadRecheck = Task { [weak self, weak downloads] in
             try? await Task.sleep(for: wait)
-            guard !Task.isCancelled, let self, let downloads, self.observedDownloads == ObjectIdentifier(downloads) else { return }
+            guard !Task.isCancelled, let self, let downloads, self.downloads?.model === downloads else { return }
             self.reportDownloads(downloads)
         }
     }
 
-    /// Follows the session's player: `{"event":"player","state":{…}}` on
-    /// every change, and about once a second for the position alone
-    /// (``PlayerLineThrottle``).
-    private func playerChanged() {
-        let player = navigator.player
-        let identity = player.map(ObjectIdentifier.init)
-        guard identity != observedPlayer else { return }
-        observedPlayer = identity
-        playerObservation?.cancel()
-        playerObservation = nil
+    /// The session's player appeared (or went): followed from now on.
+    private func playerReplaced(_ player: PlayerModel?) {
         playerLines = PlayerLineThrottle()
         playerRecheck?.cancel()
         playerRecheck = nil
         guard let player else { return }
+        // What the player said before it was followed is not news.
         lastRemoteNotice = player.remoteNotice?.id
         lastNotice = player.notice?.id
         lastPositionNotices = [player.adoptedPosition?.id, player.positionOffer?.id].compactMap { $0 }
-        playerObservation = StateObservation { [weak self, weak player] in
-            guard let self, let player else { return }
-            self.playerStateChanged(player)
-            self.remoteNoticeChanged(player.remoteNotice)
-            self.noticeChanged(player.notice)
-            self.positionNoticeChanged("positionAdopted", player.adoptedPosition)
-            self.positionNoticeChanged("positionOffered", player.positionOffer)
-        }
+    }
+
+    /// The session's player: `{"event":"player","state":{…}}` on every
+    /// change, and about once a second for the position alone
+    /// (``PlayerLineThrottle``); its notices as they come.
+    private func playerChanged(_ player: PlayerModel) {
+        playerStateChanged(player)
+        remoteNoticeChanged(player.remoteNotice)
+        noticeChanged(player.notice)
+        positionNoticeChanged("positionAdopted", player.adoptedPosition)
+        positionNoticeChanged("positionOffered", player.positionOffer)
     }
 
     /// `{"event":"remote","device":…,"message":"Paused from My Phone"}`: a
@@ -291,16 +283,16 @@ public final class HeadlessPresenter {
             playerRecheck?.cancel()
             playerRecheck = Task { [weak self, weak player] in
                 try? await Task.sleep(for: wait)
-                guard !Task.isCancelled, let self, let player, self.observedPlayer == ObjectIdentifier(player) else { return }
+                guard !Task.isCancelled, let self, let player, self.player?.model === player else { return }
                 self.playerStateChanged(player)
             }
         }
     }
 
     private func routeChanged() {
-        playerChanged()
-        downloadsChanged()
-        preferencesSessionChanged()
+        player?.update()
+        downloads?.update()
+        preferences?.update()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }

@@ -11,29 +11,28 @@ public final class MediaControlsHost {
     private let quit: @MainActor () -> Void
     private let logger: Logger
     private var controls: MediaControls?
-    private var shown: ObjectIdentifier?
-    private var observation: StateObservation?
+    private var follower: ModelFollower<PlayerModel>?
 
     public init(navigator: AppNavigator, raise: (@MainActor () -> Void)?, quit: @escaping @MainActor () -> Void, logger: Logger) {
         self.navigator = navigator
         self.raise = raise
         self.quit = quit
         self.logger = logger
-        observation = StateObservation { [weak self] in self?.follow() }
+        let follower = ModelFollower({ [weak navigator] in navigator?.player }, replaced: { [weak self] player in
+            self?.show(player)
+        })
+        self.follower = follower
+        follower.start()
     }
 
-    private func follow() {
-        let player = navigator.player
-        let identity = player.map(ObjectIdentifier.init)
-        guard identity != shown else { return }
-        shown = identity
+    private func show(_ player: PlayerModel?) {
         controls?.stop()
         controls = player.map { MediaControls(player: $0, raise: raise, quit: quit, logger: logger) }
     }
 
     /// Leaves the bus.
     public func stop() {
-        observation?.cancel()
+        follower?.cancel()
         controls?.stop()
         controls = nil
     }
