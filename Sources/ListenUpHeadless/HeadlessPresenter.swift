@@ -257,7 +257,7 @@ public final class HeadlessPresenter {
     private func noticeChanged(_ notice: PlayerModel.Notice?) {
         guard let notice, notice.id != lastNotice else { return }
         lastNotice = notice.id
-        emitError(code: notice.code, message: notice.message)
+        emitError(code: notice.code.rawValue, message: notice.message)
     }
 
     /// `{"event":"positionAdopted"|"positionOffered","bookId","positionMs","device"}`:

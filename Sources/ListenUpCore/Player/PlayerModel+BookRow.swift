@@ -113,7 +113,7 @@ extension PlayerModel {
                 dependencies.logger.warning("Could not mark the book", metadata: ["finished": "\(finished)", "code": "\(error.code)"])
                 let message = finished ? tr("The book could not be marked as finished: %@", error.userMessage)
                     : tr("The book could not be marked as not started: %@", error.userMessage)
-                notice = Notice(id: UUID(), code: "markFailed", message: message)
+                notice = Notice(id: UUID(), code: .markFailed, message: message)
             }
         }
     }

@@ -99,9 +99,15 @@ public final class PlayerModel: ScreenModel {
     /// (a book not marked finished because the server did not answer), for
     /// a toast; `id` tells two equal notices apart.
     public struct Notice: Equatable, Sendable {
+        /// What the player could not do; the raw value is the headless
+        /// `error` line's code, stable for scripts.
+        public enum Code: String, Equatable, Sendable {
+            /// Mark as Finished / Not Started did not reach the server.
+            case markFailed
+        }
+
         public var id: UUID
-        /// Stable, for scripts (`markFailed`).
-        public var code: String
+        public var code: Code
         public var message: String
     }
 
