@@ -134,11 +134,11 @@ final class PlayerPageTests: XCTestCase {
             @MainActor func cell(_ id: String) -> BookCell? { page.collection.cells.values.first { $0.book?.id == id } }
             MainContext.iterate(until: { cell("book-1") != nil && cell("book-2") != nil }, timeout: .seconds(10))
             let first = try XCTUnwrap(cell("book-1"))
-            XCTAssertNotEqual(gtk_widget_get_visible(first.playButton), 0, "a player: the cards can play")
+            XCTAssertNotEqual(gtk_widget_get_visible(first.playButton.pointer), 0, "a player: the cards can play")
             XCTAssertEqual(try XCTUnwrap(cell("book-2")).finishedText, "Finished")
             XCTAssertEqual(first.finishedText, "", "a book under way is not finished")
 
-            emit("clicked", on: first.playButton)
+            emit("clicked", on: first.playButton.pointer)
             MainContext.iterate(until: { engine.log.value.loaded != nil }, timeout: .seconds(5))
             XCTAssertEqual(engine.log.value.loaded?.bookID, "book-1")
             XCTAssertNil(model.selection, "the button plays; it does not open the details")
@@ -152,7 +152,7 @@ final class PlayerPageTests: XCTestCase {
             defer { page.teardown(); window.close() }
             MainContext.iterate(until: { !page.collection.cells.isEmpty && page.collection.waitingCellCount == 0 }, timeout: .seconds(10))
             XCTAssertFalse(page.collection.cells.isEmpty)
-            XCTAssertTrue(page.collection.cells.values.allSatisfy { gtk_widget_get_visible($0.playButton) == 0 }, "no player: no Play buttons")
+            XCTAssertTrue(page.collection.cells.values.allSatisfy { gtk_widget_get_visible($0.playButton.pointer) == 0 }, "no player: no Play buttons")
         }
     }
 }

@@ -11,23 +11,25 @@ final class BookCell {
     enum Style { case card, row }
 
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The cell's own reference to its root (the list item holds another).
+    private let root: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     let cover: CoverView
-    private let title: OpaquePointer
-    private let authors: OpaquePointer
-    private let series: OpaquePointer
-    private let duration: OpaquePointer
-    private let progress: OpaquePointer
+    private let title: Label
+    private let authors: Label
+    private let series: Label
+    private let duration: Label
+    private let progress: ProgressBar
     /// "Finished", in place of the progress line of a finished book.
-    private let finished: OpaquePointer
+    private let finished: Label
     /// Plays the book shown from its resume point (hidden with no player).
-    let playButton: UnsafeMutablePointer<GtkWidget>
+    let playButton: Button
     private var playConnection: SignalConnection?
     /// The book shown (nil while unbound or waiting).
     private(set) var book: LibraryModel.Book?
     var coverTask: Task<Void, Never>?
     /// Plays a book (the card's Play button); nil hides the button.
     var onPlay: (@MainActor (String) -> Void)? {
-        didSet { gtk_widget_set_visible(playButton, onPlay == nil ? 0 : 1) }
+        didSet { playButton.isVisible = onPlay != nil }
     }
     /// Downloads, pauses or resumes the book shown (its download button).
     let download: DownloadButton
@@ -35,92 +37,37 @@ final class BookCell {
     var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)? {
         didSet {
             download.onIntent = onDownload
-            gtk_widget_set_visible(download.widget, onDownload == nil ? 0 : 1)
+            Widget(download.widget).isVisible = onDownload != nil
         }
     }
     /// Whether the book shown is downloaded (said in its description).
     private var isDownloaded = false
 
+    /// A card (`book-card.ui`) or a row (`book-row.ui`); the cover and the
+    /// download button are views of their own, put in place here.
     init(style: Style) {
-        func label(_ classes: StyleClass..., lines: Int32 = 1) -> OpaquePointer {
-            let label = OpaquePointer(newObject(gtk_label_new(nil)))
-            for c in classes { label.addClasses(c) }
-            gtk_label_set_xalign(label, 0)
-            gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_END)
-            if lines > 1 {
-                gtk_label_set_wrap(label, 1)
-                gtk_label_set_wrap_mode(label, PANGO_WRAP_WORD_CHAR)
-                gtk_label_set_lines(label, lines)
-            }
-            return label
-        }
-        title = label(.heading, lines: style == .card ? 2 : 1)
-        authors = label(.dimLabel)
-        series = label(.caption, .dimLabel)
-        duration = label(.caption, .dimLabel)
-        progress = OpaquePointer(newObject(gtk_progress_bar_new()))
-        progress.addClasses(StyleClass("book-progress"))
-        finished = label(.caption, StyleClass("book-finished"))
-        playButton = newObject(gtk_button_new_from_icon_name("media-playback-start-symbolic"))
-        playButton.addClasses(StyleClass("circular"), .glass, .glassTinted, .glassInteractive, StyleClass("book-play"))
-        gtk_widget_set_tooltip_text(playButton, tr("Play"))
-        gtk_widget_set_visible(playButton, 0)
+        let ui = PageTemplates.load(style == .card ? "book-card" : "book-row")
+        let (box, root) = ui.root("root", as: Box.self)
+        (widget, self.root) = (box.pointer, root)
+        (title, authors, series, duration) = (ui.child("title"), ui.child("authors"), ui.child("series"), ui.child("duration"))
+        (progress, finished, playButton) = (ui.child("progress"), ui.child("finished"), ui.child("play"))
         download = DownloadButton(size: style == .card ? 30 : 32)
-        gtk_widget_set_visible(download.widget, 0)
-
+        Widget(download.widget).isVisible = false
         switch style {
         case .card:
             cover = CoverView(size: 150)
-            widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4))
-            widget.addClasses(StyleClass("book-card"), .glass, .glassRegular, .glassInteractive)
-            gtk_widget_set_size_request(widget, 170, -1)
-            gtk_label_set_max_width_chars(title, 16)
-            gtk_label_set_width_chars(title, 16)
-            gtk_label_set_max_width_chars(authors, 18)
-            let box = widget.cast(to: GtkBox.self)
-            gtk_box_append(box, cover.widget)
-            gtk_box_append(box, progress.widget)
-            gtk_box_append(box, finished.widget)
-            gtk_box_append(box, title.widget)
-            gtk_box_append(box, authors.widget)
-            gtk_box_append(box, series.widget)
-            gtk_box_append(box, duration.widget)
-            // The Play button sits on the cover's lower right corner.
-            gtk_widget_set_halign(playButton, GTK_ALIGN_END)
-            gtk_widget_set_valign(playButton, GTK_ALIGN_END)
-            gtk_widget_set_margin_end(playButton, 8)
-            gtk_widget_set_margin_bottom(playButton, 8)
-            gtk_overlay_add_overlay(cover.widget.opaque, playButton)
-            // The download button (or the downloaded mark) on its lower
-            // left, centred on the Play button's line.
-            gtk_widget_set_size_request(download.widget, -1, 36)
-            gtk_widget_set_halign(download.widget, GTK_ALIGN_START)
-            gtk_widget_set_valign(download.widget, GTK_ALIGN_END)
-            gtk_widget_set_margin_start(download.widget, 8)
-            gtk_widget_set_margin_bottom(download.widget, 8)
+            box.prepend(cover.widget)
+            // Play on the cover's lower right corner; the download button
+            // (or the downloaded mark) on its lower left, centred on Play's line.
+            download.placeOnCover()
+            gtk_overlay_add_overlay(cover.widget.opaque, playButton.pointer)
             gtk_overlay_add_overlay(cover.widget.opaque, download.widget)
         case .row:
             cover = CoverView(size: 48)
-            widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
-            widget.addClasses(StyleClass("book-row"))
-            let text = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 2))
-            gtk_widget_set_hexpand(text, 1)
-            gtk_widget_set_valign(text, GTK_ALIGN_CENTER)
-            let textBox = text.cast(to: GtkBox.self)
-            gtk_box_append(textBox, title.widget)
-            gtk_box_append(textBox, authors.widget)
-            gtk_box_append(textBox, series.widget)
-            gtk_box_append(textBox, progress.widget)
-            gtk_box_append(textBox, finished.widget)
-            gtk_widget_set_valign(duration.widget, GTK_ALIGN_CENTER)
-            gtk_widget_set_valign(playButton, GTK_ALIGN_CENTER)
+            box.prepend(cover.widget)
             gtk_widget_set_valign(download.widget, GTK_ALIGN_CENTER)
-            let box = widget.cast(to: GtkBox.self)
-            gtk_box_append(box, cover.widget)
-            gtk_box_append(box, text)
-            gtk_box_append(box, duration.widget)
-            gtk_box_append(box, download.widget)
-            gtk_box_append(box, playButton)
+            box.append(download.widget)
+            box.append(playButton)
         }
         playConnection = playButton.connect(.clicked) { [weak self] in
             guard let self, let book = self.book else { return }
@@ -135,19 +82,17 @@ final class BookCell {
         isDownloaded = item?.status == .done
         if onDownload != nil { download.show(item, bookID: book.id, title: book.title) }
         gtk_widget_set_opacity(widget, 1)
-        gtk_label_set_label(title, book.title)
-        gtk_label_set_label(authors, book.authors)
-        gtk_label_set_label(series, book.series)
-        gtk_widget_set_visible(series.widget, book.series.isEmpty ? 0 : 1)
-        gtk_label_set_label(duration, Self.duration(book.duration))
+        title.text = book.title
+        authors.text = book.authors
+        series.show(book.series)
+        duration.text = Self.duration(book.duration)
         let isFinished = book.progress?.finished == true
-        gtk_label_set_label(finished, isFinished ? tr("Finished") : "")
-        gtk_widget_set_visible(finished.widget, isFinished ? 1 : 0)
+        finished.show(isFinished ? tr("Finished") : "")
         if !isFinished, let fraction = book.progress?.fraction, fraction > 0 {
-            gtk_progress_bar_set_fraction(progress, fraction)
-            gtk_widget_set_visible(progress.widget, 1)
+            progress.fraction = fraction
+            progress.isVisible = true
         } else {
-            gtk_widget_set_visible(progress.widget, 0)
+            progress.isVisible = false
         }
         // TRANSLATORS: the accessible name of a book's Play button; %@ is its title.
         playButton.setAccessibleLabel(tr("Play %@", book.title))
@@ -186,7 +131,7 @@ final class BookCell {
     }
 
     /// The "Finished" mark's text ("" for a book not finished; tests).
-    var finishedText: String { String(cString: gtk_label_get_label(finished)) }
+    var finishedText: String { finished.text }
 
     /// Shows nothing until `bind`: the book it holds is no longer the one at
     /// its position. Its text stays, so nothing is measured again.

@@ -48,6 +48,16 @@ final class DownloadButton {
     var onIntent: (@MainActor (DownloadsModel.Intent) -> Void)?
 
     /// - Parameter size: the button's diameter.
+    /// Places the button on a card's cover: its lower left corner, 8 px
+    /// in, on the line of the Play button on the lower right.
+    func placeOnCover() {
+        gtk_widget_set_size_request(widget, -1, 36)
+        gtk_widget_set_halign(widget, GTK_ALIGN_START)
+        gtk_widget_set_valign(widget, GTK_ALIGN_END)
+        gtk_widget_set_margin_start(widget, 8)
+        gtk_widget_set_margin_bottom(widget, 8)
+    }
+
     init(size: Int32) {
         widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
         button = newObject(gtk_button_new())
