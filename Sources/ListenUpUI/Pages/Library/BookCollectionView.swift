@@ -107,6 +107,12 @@ final class BookCollectionView {
 
         install(factory: gridFactory, style: .card)
         install(factory: listFactory, style: .row)
+        followScrollingAndActivation()
+    }
+
+    /// Follows the views' scrolling (the columns that fit, cells scrolled
+    /// into view) and their activated items.
+    private func followScrollingAndActivation() {
         // The grid's width is its horizontal adjustment's page size, set on
         // each allocation: the columns that fit are worked out after it.
         if let adjustment = gtk_scrollable_get_hadjustment(grid.opaque) {
