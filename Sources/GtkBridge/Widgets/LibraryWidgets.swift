@@ -26,7 +26,8 @@ extension SearchEntry {
 
     /// Moves the focus into the field without selecting its text (typing
     /// and Backspace go on where they were).
-    public func grabFocusWithoutSelecting() {
+    /// (The same name as ``Entry/focusWithoutSelecting()``.)
+    public func focusWithoutSelecting() {
         guard let text = gtk_editable_get_delegate(opaque) else { return }
         gtk_text_grab_focus_without_selecting(UnsafeMutablePointer<GtkText>(text))
     }
@@ -228,13 +229,4 @@ extension WidgetHandle {
 
     /// The child that holds the focus, or contains it (nil: none does).
     public var focusChild: Widget? { gtk_widget_get_focus_child(pointer).map { Widget($0) } }
-
-    /// Adds a shortcut controller that works anywhere in the window
-    /// (global scope) and returns it, for ``Shortcuts/add(_:to:_:)``.
-    public func addGlobalShortcuts() -> OpaquePointer {
-        let shortcuts: OpaquePointer = newObject(gtk_shortcut_controller_new())
-        gtk_shortcut_controller_set_scope(shortcuts, GTK_SHORTCUT_SCOPE_GLOBAL)
-        gtk_widget_add_controller(pointer, shortcuts)
-        return shortcuts
-    }
 }

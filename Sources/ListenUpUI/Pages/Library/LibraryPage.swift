@@ -148,13 +148,12 @@ final class LibraryPage: RoutePage {
     /// Ctrl+F searches from anywhere in the window; Escape closes the
     /// details; typing on the page goes to the search field.
     private func connectShortcuts() {
-        let shortcuts = root.addGlobalShortcuts()
-        Shortcuts.add("<Control>f", to: shortcuts) { [weak self] in
+        Shortcuts.addGlobal("<Control>f", to: root) { [weak self] in
             guard let self else { return false }
             self.searchEntry.grabFocus()
             return true
         }
-        Shortcuts.add("Escape", to: shortcuts) { [weak self] in
+        Shortcuts.addGlobal("Escape", to: root) { [weak self] in
             guard let self, self.model.selection != nil else { return false }
             self.closeDetails()
             return true
@@ -227,7 +226,7 @@ final class LibraryPage: RoutePage {
     /// Backspace go on.
     private func keepFocusOutOfHiddenBooks() {
         guard let focus = root.windowFocus, focus.isInside(collection.widget) else { return }
-        searchEntry.grabFocusWithoutSelecting()
+        searchEntry.focusWithoutSelecting()
     }
 
     var isContentReady: Bool { shownContent }
