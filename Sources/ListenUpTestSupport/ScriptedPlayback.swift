@@ -145,6 +145,13 @@ public actor ScriptedServer: ServerConnection {
         events?.yield(ServerSentEvent(type: type, data: #"{"timestamp":"2026-05-01T14:05:12Z","data":\#(data),"type":"\#(type)"}"#))
     }
 
+    /// Ends the live event stream with a network error, as an outage
+    /// does (the client reconnects by itself).
+    public func dropLiveEvents() {
+        events?.finish(throwing: ServerError.transport(.unreachable("scripted outage")))
+        events = nil
+    }
+
     /// Refuses the session, as a refused refresh does.
     public func lapse() async {
         for handler in lapseHandlers { await handler() }

@@ -39,8 +39,8 @@ public final class DownloadsModel {
     @ObservationIgnored let session: Session?
     @ObservationIgnored let store: any DownloadStore
     @ObservationIgnored let configuration: Configuration
-    /// The session's library, opened on the first download: start-up
-    /// reads the library once, ahead of the window (LibraryReadAhead).
+    /// The session's library cache: the signed-in session's, or (standalone)
+    /// opened on the first download.
     @ObservationIgnored lazy var library: (any LibraryStore)? = session.map { dependencies.openLibrary($0.serverURL, $0.userID) }
     /// The task of each book downloading now, with its serial number (a
     /// job that ends after another replaced it must not end the new one).
@@ -66,8 +66,10 @@ public final class DownloadsModel {
     ///   - saved: the saved downloads, already read (previews); nil: they
     ///     are read off the main actor (every manifest, and every file's
     ///     size) and shown when read.
+    ///   - library: the session's library cache (``SignedInSession``'s);
+    ///     nil: the session's is opened on the first download.
     public init(dependencies: Dependencies, session: Session?, store: (any DownloadStore)? = nil,
-                configuration: Configuration = Configuration(), saved: Saved? = nil) {
+                configuration: Configuration = Configuration(), saved: Saved? = nil, library: (any LibraryStore)? = nil) {
         self.dependencies = dependencies
         self.session = session
         self.configuration = configuration
@@ -78,6 +80,7 @@ public final class DownloadsModel {
         } else {
             self.store = InMemoryDownloadStore()
         }
+        if let library { self.library = library }
         if let saved {
             restore(saved)
         } else {

@@ -59,24 +59,14 @@ extension LibraryModel: LibrarySyncScreen {
         if live { serverAnswered() }
     }
 
-    /// The server answered (a sync, the live stream): after an outage,
-    /// the player sends the spans it queued and paused downloads go on.
+    /// The server answered (a sync, the live stream): the books are no
+    /// longer shown as offline. (What else the session does then is the
+    /// ``SignedInSession``'s: the sync tells it too.)
     func serverAnswered() {
-        guard isOffline else { return }
         isOffline = false
-        player?.serverIsBack()
-        downloads?.serverIsBack()
     }
 
     func cacheChanged(_ changes: LibraryCacheChanges) async {
         await applyLiveChanges(changes)
-    }
-
-    func accountDeleted() {
-        send(.sessionRefused)
-    }
-
-    func listeningPositionChanged(_ position: ListeningPosition) {
-        player?.positionReported(position)
     }
 }

@@ -30,7 +30,7 @@ public final class LibraryModel: ScreenModel {
     public internal(set) var status: Status = .loading
     /// Who is signed in.
     public let session: Session?
-    /// The session's player: told of positions from other devices.
+    /// The session's player (the page's Play buttons drive it).
     public let player: PlayerModel?
     /// The session's downloads: what is on this device.
     public let downloads: DownloadsModel?
@@ -111,20 +111,24 @@ public final class LibraryModel: ScreenModel {
     /// Opens the cache and shows it, then syncs. The cache read at start-up
     /// (``LibraryReadAhead``) is taken over; when it is done already the
     /// books are shown now, before the page is first drawn.
-    func start() {
+    /// - Parameters:
+    ///   - store: the session's cache, with `readAhead` the read of it
+    ///     under way (``SignedInSession`` passes both); nil: taken or opened here.
+    ///   - events: told what the sync learns of the whole session (the
+    ///     server back, other devices' positions, …); nil: nobody is.
+    func start(store givenStore: (any LibraryStore)? = nil, readAhead givenRead: LibraryReadAhead.Read? = nil,
+               events: (any LibrarySessionEvents)? = nil) {
         guard let session else { return }
-        let readAhead = dependencies.libraryReadAhead.take(for: session)
-        let store = readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
+        let readAhead = givenStore == nil ? dependencies.libraryReadAhead.take(for: session) : givenRead
+        let store = givenStore ?? readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
         if let contents = readAhead?.finished { show(contents) }
         let server = session.connection
         coverLoader = CoverLoader(server: server, cache: dependencies.openCoverCache(session.serverURL, session.userID),
                                   logger: dependencies.logger)
         coversAvailable = true
-        player?.libraryChanged = { [weak self] bookID, progress in
-            self?.progressChanged(bookID, progress)
-        }
-        let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self)
+        let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self,
+                                             events: events)
         self.syncSession = syncSession
         let send = send
         startTask = Task { [weak self] in

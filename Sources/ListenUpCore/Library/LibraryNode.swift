@@ -11,6 +11,8 @@ extension RouteNode {
         .library,
         serves: { if case .authenticated = $0 { true } else { false } },
         model: { context in
+            // Signed in: the session's own library, which lives as long as it.
+            if let signedIn = context.signedIn { return signedIn.library }
             var session: Session?
             if case .authenticated(let current) = context.authState { session = current }
             return LibraryModel(dependencies: context.dependencies, session: session, player: context.player,

@@ -25,14 +25,27 @@ protocol LibrarySyncScreen: AnyObject {
     /// Live events changed the cache: these books and, if `changes.progress`,
     /// the progress. Returns once the screen shows them.
     func cacheChanged(_ changes: LibraryCacheChanges) async
-    /// The account is gone on the server.
-    func accountDeleted()
+}
+
+/// What a ``LibrarySyncSession`` learns that concerns the whole signed-in
+/// session rather than the library shown (``SignedInSession`` wires it to
+/// the player, the downloads and the account's preferences), on the main
+/// actor.
+@MainActor
+protocol LibrarySessionEvents: AnyObject {
+    /// The server could not be reached (a sync failed on the network, the
+    /// live events dropped), or answered again (a sync finished, the live
+    /// events connected). Told at every such moment; repeats are the
+    /// listener's to ignore.
+    func serverUnreachable(_ unreachable: Bool)
     /// Another device (or this one) reported a position in a book.
     func listeningPositionChanged(_ position: ListeningPosition)
     /// The account's preferences may have changed on the server: the live
     /// events (re)connected (a change pushed meanwhile was missed), or the
     /// server said so.
     func accountPreferencesMayHaveChanged()
+    /// The account is gone on the server.
+    func accountDeleted()
 }
 
 /// What live events changed in the cache since the screen last read it.
@@ -76,6 +89,7 @@ final class LibrarySyncSession {
     private let store: any LibraryStore
     private let dependencies: Dependencies
     private weak var screen: (any LibrarySyncScreen)?
+    private weak var events: (any LibrarySessionEvents)?
 
     private var syncTask: Task<Void, Never>?
     private var liveTask: Task<Void, Never>?
@@ -94,11 +108,13 @@ final class LibrarySyncSession {
     /// What the drift checks after each sync remember (LibraryDrift.swift).
     private let drift = LibraryDriftCheck.Memory()
 
-    init(server: any ServerConnection, store: any LibraryStore, dependencies: Dependencies, screen: any LibrarySyncScreen) {
+    init(server: any ServerConnection, store: any LibraryStore, dependencies: Dependencies, screen: any LibrarySyncScreen,
+         events: (any LibrarySessionEvents)?) {
         self.server = server
         self.store = store
         self.dependencies = dependencies
         self.screen = screen
+        self.events = events
     }
 
     /// Runs a sync, unless one runs.
@@ -133,10 +149,12 @@ final class LibrarySyncSession {
                 let repaired = await LibraryDriftCheck(server: server, store: store, logger: logger, memory: drift).check()
                 guard !Task.isCancelled, let self else { return }
                 self.lastSync = .now
+                self.events?.serverUnreachable(false)
                 await self.screen?.synced(changed: changed + repaired)
                 self.followLiveEvents()
             } catch {
                 guard !Task.isCancelled, let self, error != .sessionLapsed else { return }
+                if case .transport = error { self.events?.serverUnreachable(true) }
                 if self.screen?.syncFailed(error) == true { self.followLiveEvents() }
             }
         }
@@ -178,26 +196,28 @@ final class LibrarySyncSession {
         switch change {
         case .connected:
             screen?.liveChanged(true)
-            screen?.accountPreferencesMayHaveChanged()
+            events?.serverUnreachable(false)
+            events?.accountPreferencesMayHaveChanged()
             // Events are not replayed: catch up on what was missed, unless
             // a sync has just run.
             if let lastSync, ContinuousClock.now - lastSync < .seconds(5) { return }
             sync()
         case .disconnected:
             screen?.liveChanged(false)
+            events?.serverUnreachable(true)
         case .booksChanged(let upserted, let deleted):
             pendingChanges.record(upserted: upserted, deleted: deleted)
             scheduleRefresh()
         case .progressChanged(let position):
-            if let position { screen?.listeningPositionChanged(position) }
+            if let position { events?.listeningPositionChanged(position) }
             pendingChanges.progress = true
             scheduleRefresh()
         case .needsDeltaSync:
             sync(afterRunning: true)
         case .userDeleted:
-            screen?.accountDeleted()
+            events?.accountDeleted()
         case .preferencesChanged:
-            screen?.accountPreferencesMayHaveChanged()
+            events?.accountPreferencesMayHaveChanged()
         }
     }
 

@@ -218,9 +218,13 @@ public final class PlayerModel: ScreenModel {
     /// How often the local position is saved while playing.
     static let saveInterval: Duration = .seconds(10)
 
-    /// - Parameter downloads: the session's downloads (a downloaded book
-    ///   plays from its files, with no network).
-    public init(dependencies: Dependencies, session: Session?, downloads: DownloadsModel? = nil) {
+    /// - Parameters:
+    ///   - downloads: the session's downloads (a downloaded book plays from
+    ///     its files, with no network).
+    ///   - library: the session's library cache (``SignedInSession``'s);
+    ///     nil: the session's is opened when first needed.
+    public init(dependencies: Dependencies, session: Session?, downloads: DownloadsModel? = nil,
+                library: (any LibraryStore)? = nil) {
         self.dependencies = dependencies
         self.session = session
         self.downloads = downloads
@@ -232,6 +236,7 @@ public final class PlayerModel: ScreenModel {
         defaultSleepTimerMinutes = settings.defaultSleepTimerMinutes
         evenLoudness = settings.evenLoudness
         deviceID = dependencies.deviceID()
+        if let library { self.library = library }
         guard let session else { return }
         reporter = ListeningReporter(server: session.connection, store: listening, logger: dependencies.logger)
         coverLoader = CoverLoader(server: session.connection, cache: dependencies.openCoverCache(session.serverURL, session.userID),

@@ -24,15 +24,20 @@ public final class AppNavigator {
     public private(set) var activeModel: (any ScreenModel)?
     /// The overlay on screen (e.g. ``Route/pairing``), if any.
     public private(set) var overlayRoute: Route?
-    /// The signed-in session's player: made when a session starts, shut
-    /// down when it ends. Every signed-in screen shows it (the now-playing
-    /// bar); the desktop's media controls and the headless front drive it.
-    public private(set) var player: PlayerModel?
-    /// The signed-in session's downloads: made and stopped with the player.
-    public private(set) var downloads: DownloadsModel?
-    /// The signed-in session's account preferences (made and stopped with
-    /// the player, which holds them).
+    /// The signed-in session and its models: made when a session starts,
+    /// ended when it ends (``SignedInSession``).
+    public private(set) var signedIn: SignedInSession?
+    /// The signed-in session's player (or a preview's). Every signed-in
+    /// screen shows it (the now-playing bar); the desktop's media controls,
+    /// the paired devices and the headless front drive it.
+    public var player: PlayerModel? { previewPlayer ?? signedIn?.player }
+    /// The signed-in session's downloads (or a preview's).
+    public var downloads: DownloadsModel? { previewDownloads ?? signedIn?.downloads }
+    /// The signed-in session's account preferences (or a preview player's).
     public var accountPreferences: AccountPreferencesSync? { player?.accountPreferences }
+    /// What a preview shows instead of a session's models.
+    private var previewPlayer: PlayerModel?
+    private var previewDownloads: DownloadsModel?
 
     /// The screen that serves the auth state (under the overlay, if one is open).
     @ObservationIgnored private var baseRoute: Route = .loading
@@ -115,34 +120,37 @@ public final class AppNavigator {
         resolve(reason: "auth state changed")
     }
 
-    /// Keeps ``player`` in step with the session: a new session gets a new
-    /// player; leaving it stops the old one (its last span is queued first).
+    /// Keeps ``signedIn`` in step with the auth state: a new session gets
+    /// its models; leaving it ends the old one (the player's last span is
+    /// queued first). A screen that showed the old session's models is
+    /// made anew.
     private func followSession() {
         let session = authState.session
-        if let player, player.session?.connection !== session?.connection || session == nil {
-            self.player = nil
-            let downloads = self.downloads
-            self.downloads = nil
-            player.accountPreferences?.stop()
-            Task {
-                await downloads?.shutdown()
-                await player.shutdown()
+        if let signedIn, signedIn.session.connection !== session?.connection || session == nil {
+            self.signedIn = nil
+            if baseModel === signedIn.library {
+                baseModel = nil
+                baseRoute = .loading
             }
+            signedIn.leave()
+            Task { await signedIn.end() }
         }
-        if player == nil, let session {
-            let downloads = DownloadsModel(dependencies: dependencies, session: session)
-            self.downloads = downloads
-            let player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
-            player.accountPreferences = AccountPreferencesSync(dependencies: dependencies, session: session, player: player)
-            self.player = player
+        if signedIn == nil, let session {
+            signedIn = SignedInSession(session: session, dependencies: dependencies, send: { [weak self] event in
+                self?.send(event)
+            })
         }
     }
 
     /// Saves where the player is and sends what is queued (at quit),
     /// waiting at most `grace`.
     public func shutdown(grace: Duration = .seconds(2)) async {
-        await downloads?.shutdown()
-        await player?.shutdown(grace: grace)
+        if let signedIn {
+            await signedIn.end(grace: grace)
+        } else {
+            await previewDownloads?.shutdown()
+            await previewPlayer?.shutdown(grace: grace)
+        }
     }
 
     /// Applies `event` to the auth state (see ``AuthState/applying(_:)``).
@@ -163,7 +171,7 @@ public final class AppNavigator {
         let preview = state.map { node.preview(named: $0) } ?? node.previews.first
         guard state == nil || preview != nil else { return false }
         if let downloadsState = preview?.downloads {
-            downloads = DownloadsModel.preview(downloadsState, dependencies: dependencies)
+            previewDownloads = DownloadsModel.preview(downloadsState, dependencies: dependencies)
         }
         if let playerState = preview?.player {
             let previewPlayer = PlayerModel(dependencies: dependencies, session: nil, downloads: downloads)
@@ -171,7 +179,7 @@ public final class AppNavigator {
             // Previews show the account's preferences as today's server keeps them.
             previewPlayer.accountPreferences = AccountPreferencesSync(dependencies: dependencies, session: nil, player: previewPlayer,
                                                                       keptOnServer: true)
-            player = previewPlayer
+            self.previewPlayer = previewPlayer
         }
         activate(node)
         if let preview, let activeModel { preview.apply(activeModel) }
@@ -236,7 +244,7 @@ public final class AppNavigator {
             self?.send(event)
         }, dismiss: { [weak self] in
             self?.closeOverlay()
-        }, player: player, downloads: downloads)
+        }, signedIn: signedIn, player: previewPlayer, downloads: previewDownloads)
     }
 
     /// Sets the observed active route and model from the two layers (only

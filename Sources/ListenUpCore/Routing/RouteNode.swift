@@ -10,20 +10,24 @@ public struct RouteContext {
     public let send: @MainActor @Sendable (AuthEvent) -> Void
     /// Closes this screen if it is an overlay (``AppNavigator/closeOverlay()``).
     public let dismiss: @MainActor @Sendable () -> Void
-    /// The signed-in session's player (nil when signed out and in previews).
+    /// The signed-in session and its models (nil when signed out and in previews).
+    public let signedIn: SignedInSession?
+    /// The session's player, or a preview's (nil when signed out).
     public let player: PlayerModel?
     /// The signed-in session's downloads (nil when signed out; previews
     /// that name downloads get a preview model).
     public let downloads: DownloadsModel?
 
     public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void,
-                dismiss: @escaping @MainActor @Sendable () -> Void = {}, player: PlayerModel? = nil, downloads: DownloadsModel? = nil) {
+                dismiss: @escaping @MainActor @Sendable () -> Void = {}, signedIn: SignedInSession? = nil,
+                player: PlayerModel? = nil, downloads: DownloadsModel? = nil) {
         self.dependencies = dependencies
         self.authState = authState
         self.send = send
         self.dismiss = dismiss
-        self.player = player
-        self.downloads = downloads
+        self.signedIn = signedIn
+        self.player = player ?? signedIn?.player
+        self.downloads = downloads ?? signedIn?.downloads
     }
 }
 

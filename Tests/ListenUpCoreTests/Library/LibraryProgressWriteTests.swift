@@ -46,9 +46,10 @@ struct LibraryProgressWriteTests {
         dependencies.openLibrary = { _, _ in store }
         dependencies.makePlaybackEngine = { ScriptedEngine() }
         let session = Session(try #require(await server.currentSession), connection: server)
-        let player = PlayerModel(dependencies: dependencies, session: session)
-        let library = LibraryModel(dependencies: dependencies, session: session, player: player, send: { _ in })
-        defer { library.deactivate() }
+        // The session wires the player's write to the library.
+        let signedIn = SignedInSession(session: session, dependencies: dependencies, send: { _ in })
+        let (player, library) = (signedIn.player, signedIn.library)
+        defer { signedIn.leave() }
         await settle { library.books.count == 2 }
         try #require(library.books.count == 2)
         library.send(.finished(true))
