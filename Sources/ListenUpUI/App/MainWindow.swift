@@ -31,14 +31,13 @@ public final class MainWindow {
     private(set) var nowPlaying: NowPlayingBar?
     /// The window's vertical box: header, page, then the bar once made.
     private let content: Box
-    private var playerObservation: StateObservation?
+    /// Follows the session's player (``ModelFollower``).
+    private var player: ModelFollower<PlayerModel>?
     private let application: UnsafeMutablePointer<AdwApplication>
     /// Whether the window is on screen: its surface mapped and not
     /// minimized. The player reports its position every second only then.
     private(set) var isOnScreen = false
     private var surfaceConnections: [SignalConnection] = []
-    /// The player whose last book the bar was given at start.
-    private weak var offeredTo: PlayerModel?
     /// The last remote command announced in a toast.
     private var shownNotice: PlayerModel.RemoteNotice?
     private var shownPlayerNotice: PlayerModel.Notice?
@@ -46,9 +45,8 @@ public final class MainWindow {
     /// The offer toast's button, connected while it is shown.
     private var offerConnection: SignalConnection?
     /// Follows the session's downloads for refusals (no space, no audio).
-    private var downloadsObservation: StateObservation?
-    /// The downloads whose refusals are followed, and the last one shown.
-    private weak var refusalsOf: DownloadsModel?
+    private var downloads: ModelFollower<DownloadsModel>?
+    /// The last refusal shown.
     private var shownRefusal: DownloadsModel.Refusal?
     /// The last toast shown (tests).
     private(set) var lastToast: String?
@@ -94,8 +92,14 @@ public final class MainWindow {
             return false
         })
         observation = StateObservation { [weak self] in self?.follow() }
-        playerObservation = StateObservation { [weak self] in self?.followPlayer() }
-        downloadsObservation = StateObservation { [weak self] in self?.followDownloadRefusals() }
+        player = ModelFollower({ [weak navigator] in navigator?.player },
+                               replaced: { [weak self] in self?.playerReplaced($0) },
+                               follow: { [weak self] in self?.followPlayer($0) })
+        player?.start()
+        downloads = ModelFollower({ [weak navigator] in navigator?.downloads },
+                                  replaced: { [weak self] in self?.shownRefusal = $0?.refusal },
+                                  follow: { [weak self] in self?.followDownloadRefusals($0) })
+        downloads?.start()
         addPlayerShortcuts()
     }
 
@@ -111,32 +115,42 @@ public final class MainWindow {
         navigator.player?.isPositionWatched = isOnScreen
     }
 
-    /// The bar follows the session's player; while audio plays the session
-    /// is kept from suspending.
-    private func followPlayer() {
-        let player = navigator.player
-        player?.isPositionWatched = isOnScreen
-        if let player, offeredTo !== player {
-            // The bar offers the book listened to last, once per session.
-            offeredTo = player
-            shownNotice = player.remoteNotice
-            shownPlayerNotice = player.notice
-            player.offerLastBook()
+    /// A session's player appeared (or went): the bar offers the book
+    /// listened to last, once per session; notices from before are not shown.
+    private func playerReplaced(_ player: PlayerModel?) {
+        guard let player else {
+            show(nil)
+            return
         }
-        if let notice = player?.remoteNotice, notice != shownNotice {
+        shownNotice = player.remoteNotice
+        shownPlayerNotice = player.notice
+        player.offerLastBook()
+    }
+
+    /// The bar follows the session's player, and its notices are said in
+    /// toasts.
+    private func followPlayer(_ player: PlayerModel) {
+        player.isPositionWatched = isOnScreen
+        if let notice = player.remoteNotice, notice != shownNotice {
             // "Paused from My Phone": a paired device changed playback.
             shownNotice = notice
             showToast(notice.message)
         }
-        if let notice = player?.notice, notice != shownPlayerNotice {
+        if let notice = player.notice, notice != shownPlayerNotice {
             // "The book could not be marked as finished: …"
             shownPlayerNotice = notice
             showToast(notice.message)
         }
-        if let offer = player?.positionOffer, offer != shownOffer {
+        if let offer = player.positionOffer, offer != shownOffer {
             shownOffer = offer
             offerPosition(offer)
         }
+        show(player)
+    }
+
+    /// Shows `player` in the bar (made when a book first is loaded); while
+    /// audio plays the session is kept from suspending.
+    private func show(_ player: PlayerModel?) {
         if nowPlaying == nil, player?.nowPlaying != nil {
             let bar = NowPlayingBar(open: { [weak navigator] in navigator?.open(.player) })
             content.append(bar.widget)
@@ -151,15 +165,8 @@ public final class MainWindow {
     /// A book the downloads could not queue (no space, no audio) is said in
     /// a toast, once per refusal; one made before the window followed this
     /// session's downloads is not.
-    private func followDownloadRefusals() {
-        let downloads = navigator.downloads
-        let refusal = downloads?.refusal
-        guard downloads === refusalsOf else {
-            refusalsOf = downloads
-            shownRefusal = refusal
-            return
-        }
-        if let refusal, refusal != shownRefusal {
+    private func followDownloadRefusals(_ downloads: DownloadsModel) {
+        if let refusal = downloads.refusal, refusal != shownRefusal {
             shownRefusal = refusal
             showToast(refusal.failure.message)
         }
@@ -298,8 +305,8 @@ public final class MainWindow {
     private func close() {
         isClosed = true
         observation?.cancel()
-        playerObservation?.cancel()
-        downloadsObservation?.cancel()
+        player?.cancel()
+        downloads?.cancel()
         nowPlaying?.teardown()
         inhibition.set(false, window: root, reason: "")
         libraryObservation?.cancel()
