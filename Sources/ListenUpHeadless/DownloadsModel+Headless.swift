@@ -26,6 +26,8 @@ extension DownloadsModel {
         switch intent {
         case .download(let bookID):
             if let item = items[bookID], item.status == .done { return .alreadyDone(item) }
+        case .downloadBook(let book):
+            if let item = items[book.id], item.status == .done { return .alreadyDone(item) }
         case .pause(let bookID), .resume(let bookID), .cancel(let bookID), .remove(let bookID):
             guard items[bookID] != nil else { return .noDownload(bookID) }
         case .pauseAll, .resumeAll, .removeAll:

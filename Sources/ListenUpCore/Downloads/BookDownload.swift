@@ -176,15 +176,20 @@ public struct BookDownload: Codable, Equatable, Sendable {
     /// The download of `book` as the library caches it, waiting its turn;
     /// nil when the server lists no audio for it.
     public init?(book: CachedBook, requestedAt: Date = Date()) {
-        let details = book.decodedDetails
-        guard let audio = details.audioFiles, !audio.isEmpty else { return nil }
-        let files = audio.enumerated().map { index, file in
+        self.init(book: PlayableBook(book), requestedAt: requestedAt)
+    }
+
+    /// The download of `book`, waiting its turn; nil when the server lists
+    /// no audio for it.
+    public init?(book: PlayableBook, requestedAt: Date = Date()) {
+        guard !book.audioFiles.isEmpty else { return nil }
+        let files = book.audioFiles.enumerated().map { index, file in
             File(id: file.id, name: Self.fileName(index: index, id: file.id, format: file.format), size: file.size, duration: file.duration)
         }
-        self.init(bookID: book.id, title: book.title, authors: book.authors,
+        self.init(bookID: book.id, title: book.listing.title, authors: book.listing.authors,
                   files: files,
-                  chapters: details.chapters.map(PlaybackTimeline.Chapter.init),
-                  requestedAt: requestedAt, version: book.updatedAt, hasCover: false)
+                  chapters: book.chapters.map(PlaybackTimeline.Chapter.init),
+                  requestedAt: requestedAt, version: book.listing.updatedAt, hasCover: false)
     }
 
     /// A file name that is safe on any file system whatever the server's

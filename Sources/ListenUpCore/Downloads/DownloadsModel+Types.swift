@@ -27,8 +27,11 @@ extension DownloadsModel {
     }
 
     public enum Intent: Equatable, Sendable {
-        /// Queues a book (or resumes it when paused, or tries a failed one again).
+        /// Queues a book (or resumes it when paused, or tries a failed one
+        /// again), reading it from the library's cache first.
         case download(bookID: String)
+        /// Queues a book the library read already (``PlayableBook``).
+        case downloadBook(PlayableBook)
         case pause(bookID: String)
         case resume(bookID: String)
         /// Stops a download and deletes what it wrote.

@@ -104,6 +104,7 @@ public final class DownloadsModel {
         }
         switch intent {
         case .download(let bookID): download(bookID)
+        case .downloadBook(let book): download(book)
         case .pause(let bookID): pause(bookID)
         case .resume(let bookID): resume(bookID)
         case .cancel(let bookID), .remove(let bookID): remove(bookID)
@@ -239,27 +240,42 @@ public final class DownloadsModel {
         download.isWhole(onDisk: store.bytesOnDisk(eachFileOf: download))
     }
 
+    /// Queues the book named `bookID` (a command that names it by id): it
+    /// is read from the cache here, once.
     private func download(_ bookID: String) {
-        if let item = items[bookID] {
-            switch item.status {
-            case .paused, .failed: resume(bookID)
-            case .queued, .downloading, .done: break
-            }
-            return
-        }
+        if goOn(bookID) { return }
         guard session != nil else { return }
-        let cached: CachedBook?
+        let book: PlayableBook?
         do {
-            cached = try library?.book(id: bookID)
+            book = try PlayableBook.read(bookID, from: library)
         } catch {
             dependencies.logger.warning("Could not read the book to download", metadata: ["reason": "\(error)"])
-            cached = nil
+            book = nil
         }
-        guard let cached else {
+        guard let book else {
             refuse(bookID, BookDownload.Failure(.unknownBook))
             return
         }
-        guard let download = BookDownload(book: cached) else {
+        download(book)
+    }
+
+    /// A book already here goes on (paused, failed) or stays as it is.
+    /// - Returns: whether it is here.
+    private func goOn(_ bookID: String) -> Bool {
+        guard let item = items[bookID] else { return false }
+        switch item.status {
+        case .paused, .failed: resume(bookID)
+        case .queued, .downloading, .done: break
+        }
+        return true
+    }
+
+    /// Queues `book`: the value is all it needs of the library.
+    private func download(_ book: PlayableBook) {
+        let bookID = book.id
+        if goOn(bookID) { return }
+        guard session != nil else { return }
+        guard let download = BookDownload(book: book) else {
             refuse(bookID, BookDownload.Failure(.noAudio))
             return
         }

@@ -45,5 +45,7 @@ extension LibraryModel {
         /// Bytes a download of the book takes (its audio files as the
         /// server reported them), when known.
         public var downloadSize: Int64?
+        /// The book as Play and Download hand it on (nil in previews).
+        public var playable: PlayableBook?
     }
 }

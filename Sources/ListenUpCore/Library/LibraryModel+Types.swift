@@ -34,5 +34,10 @@ extension LibraryModel {
         /// Shows only finished books (true), only those not finished
         /// (false), or both (nil).
         case finished(Bool?)
+        /// Plays a book on the session's player, handed to it as a value
+        /// (``PlayableBook``).
+        case play(bookID: String)
+        /// Downloads a book, handed to the downloads as a value.
+        case download(bookID: String)
     }
 }

@@ -103,6 +103,30 @@ public final class LibraryModel: ScreenModel {
             guard finished != finishedFilter else { return }
             finishedFilter = finished
             refilter()
+        case .play(let bookID):
+            guard let player else { return }
+            handOn(bookID) { [weak player] book in player?.send(book.map { .playBook($0) } ?? .play(bookID: bookID)) }
+        case .download(let bookID):
+            guard let downloads else { return }
+            handOn(bookID) { [weak downloads] book in downloads?.send(book.map { .downloadBook($0) } ?? .download(bookID: bookID)) }
+        }
+    }
+
+    /// Hands `bookID` on as a value: the book shown in the details at once,
+    /// any other read from the cache off the main actor. Unreadable, it is
+    /// handed on by id (the receiver reads it and says what is wrong).
+    private func handOn(_ bookID: String, to receive: @escaping @MainActor (PlayableBook?) -> Void) {
+        if let shown = selection?.playable, shown.id == bookID {
+            receive(shown)
+            return
+        }
+        guard let store else {
+            receive(nil)
+            return
+        }
+        Task {
+            let book = await Task.detached(priority: .userInitiated) { try? PlayableBook.read(bookID, from: store) }.value
+            receive(book)
         }
     }
 
@@ -303,7 +327,8 @@ public final class LibraryModel: ScreenModel {
                             description: PlainText.fromHTML(details.description ?? ""),
                             publisher: details.publisher, publishYear: details.publishYear,
                             contributors: details.contributors, chapters: details.chapters,
-                            downloadSize: Self.downloadSize(of: details))
+                            downloadSize: Self.downloadSize(of: details),
+                            playable: PlayableBook(cached, details: details))
     }
 
     /// What downloading a book takes: its audio files' sizes as the server

@@ -5,31 +5,46 @@ import ListenUpAPI
 extension PlayerModel {
     // MARK: Loading a book
 
+    /// Plays the book named `bookID` (a command from outside the library:
+    /// a paired device, the headless front, *Continue listening*): it is
+    /// read from the cache here, once.
     func play(_ bookID: String) {
-        if nowPlaying?.bookID == bookID, timeline != nil, status != .error, status != .stopped {
-            if status == .ended { seek(to: 0) }
-            resume()
+        if resumeIfLoaded(bookID) { return }
+        let book: PlayableBook?
+        do {
+            book = try PlayableBook.read(bookID, from: library)
+        } catch {
+            dependencies.logger.warning("Could not read the book to play", metadata: ["reason": "\(error)"])
+            book = nil
+        }
+        guard let book else {
+            fail(Failure(session == nil ? .sessionLapsed : .unknownBook))
             return
         }
+        play(book)
+    }
+
+    /// Resumes `bookID` when it is the book loaded (from the start once it
+    /// ended). - Returns: whether it was.
+    private func resumeIfLoaded(_ bookID: String) -> Bool {
+        guard nowPlaying?.bookID == bookID, timeline != nil, status != .error, status != .stopped else { return false }
+        if status == .ended { seek(to: 0) }
+        resume()
+        return true
+    }
+
+    /// Plays `book` from its resume point (or resumes it, if loaded): the
+    /// value is all it needs of the library.
+    func play(_ book: PlayableBook) {
+        if resumeIfLoaded(book.id) { return }
         guard let session else {
             fail(Failure(.sessionLapsed))
             return
         }
         closeSpan()
         savePosition()
-        let cached: CachedBook?
-        do {
-            cached = try library?.book(id: bookID)
-        } catch {
-            dependencies.logger.warning("Could not read the book to play", metadata: ["reason": "\(error)"])
-            cached = nil
-        }
-        guard let cached else {
-            fail(Failure(.unknownBook))
-            return
-        }
-        let details = cached.decodedDetails
-        guard let files = details.audioFiles, !files.isEmpty else {
+        let (bookID, cached, files) = (book.id, book.listing, book.audioFiles)
+        guard !files.isEmpty else {
             nowPlaying = NowPlaying(book: cached, chapters: [], duration: cached.duration)
             fail(Failure(.noAudio))
             return
@@ -37,7 +52,7 @@ extension PlayerModel {
         let base = PlaybackTimeline(
             bookID: bookID,
             files: files.map { PlaybackTimeline.File(id: $0.id, url: session.serverURL, start: 0, duration: $0.duration) },
-            chapters: details.chapters.map(PlaybackTimeline.Chapter.init))
+            chapters: book.chapters.map(PlaybackTimeline.Chapter.init))
         nowPlaying = NowPlaying(book: cached, chapters: base.chapters, duration: base.duration)
         fetchCover(of: cached)
         timeline = nil
@@ -105,13 +120,18 @@ extension PlayerModel {
     /// Fetches the cover (to the disk cache) for the media controls.
     private func fetchCover(of book: CachedBook) {
         coverFile = nil
-        // A downloaded book's cover is in its folder: no fetch, offline too.
-        if let downloaded = downloads?.coverFile(bookID: book.id) {
-            coverFile = downloaded
-            return
-        }
-        guard book.hasCover, let coverLoader else { return }
+        let downloads = downloads
         Task {
+            // A downloaded book's cover is in its folder: no fetch, offline
+            // too. (Just after start the saved downloads may still be being
+            // read: they are waited for.)
+            await downloads?.restored()
+            guard nowPlaying?.bookID == book.id else { return }
+            if let downloaded = downloads?.coverFile(bookID: book.id) {
+                coverFile = downloaded
+                return
+            }
+            guard book.hasCover, let coverLoader else { return }
             guard await coverLoader.cover(for: book.id, version: book.updatedAt, size: .large) != nil,
                   let file = await coverLoader.file(for: book.id, version: book.updatedAt, size: .large),
                   nowPlaying?.bookID == book.id else { return }
@@ -175,16 +195,17 @@ extension PlayerModel {
     public func offerLastBook() {
         offersLastBook = true
         guard nowPlaying == nil, status == .idle, let item = continueListening.first else { return }
-        let cached: CachedBook?
+        let read: PlayableBook?
         do {
-            cached = try library?.book(id: item.bookID)
+            read = try PlayableBook.read(item.bookID, from: library)
         } catch {
             dependencies.logger.debug("Could not read the last book", metadata: ["reason": "\(error)"])
             return
         }
-        guard let cached, let files = cached.decodedDetails.audioFiles, !files.isEmpty else { return }
-        let chapters = cached.decodedDetails.chapters.map(PlaybackTimeline.Chapter.init)
-        let book = NowPlaying(book: cached, chapters: chapters, duration: files.reduce(0) { $0 + $1.duration })
+        guard let read, !read.audioFiles.isEmpty else { return }
+        let cached = read.listing
+        let book = NowPlaying(book: cached, chapters: read.chapters.map(PlaybackTimeline.Chapter.init),
+                              duration: read.audioFiles.reduce(0) { $0 + $1.duration })
         let local = try? listening.position(bookID: item.bookID)
         let resume = ListeningRules.resumePoint(local: local, server: ListeningPosition(bookID: item.bookID, position: item.position, updatedAt: item.lastPlayedAt),
                                                 duration: book.duration)

@@ -63,8 +63,11 @@ public final class PlayerModel: ScreenModel {
     }
 
     public enum Intent: Equatable, Sendable {
-        /// Plays a book from its resume point (or resumes it, if loaded).
+        /// Plays a book from its resume point (or resumes it, if loaded),
+        /// reading it from the library's cache first.
         case play(bookID: String)
+        /// Plays a book the library read already (``PlayableBook``).
+        case playBook(PlayableBook)
         case pause
         case resume
         case togglePlayPause
@@ -253,6 +256,7 @@ public final class PlayerModel: ScreenModel {
     public func send(_ intent: Intent) {
         switch intent {
         case .play(let bookID): play(bookID)
+        case .playBook(let book): play(book)
         case .pause: pause()
         case .resume: resume()
         case .togglePlayPause: status == .playing || status == .buffering || (status == .loading && wantsToPlay) ? pause() : resume()

@@ -22,7 +22,7 @@ public final class PlayerRemote: RemotePlayer {
     /// Whether a paired device follows the state (the server says so).
     private nonisolated let followed = LockedValue(false)
     private var player: () -> PlayerModel? = { nil }
-    private var observation: StateObservation?
+    private var follower: ModelFollower<PlayerModel>?
 
     public nonisolated init() {}
 
@@ -30,12 +30,13 @@ public final class PlayerRemote: RemotePlayer {
     /// a new session's player is picked up as it appears).
     public func follow(_ current: @escaping @MainActor () -> PlayerModel?) {
         player = current
-        observation?.cancel()
-        observation = StateObservation { [weak self] in self?.publish() }
+        follower?.cancel()
+        follower = ModelFollower(current, replaced: { [weak self] player in if player == nil { self?.publish(nil) } },
+                                 follow: { [weak self] player in self?.publish(player) })
+        follower?.start()
     }
 
-    private func publish() {
-        let current = player()
+    private func publish(_ current: PlayerModel?) {
         current?.hasRemoteFollowers = followed.value
         let state = Self.state(of: current)
         guard state != latest.value else { return }
@@ -102,8 +103,9 @@ public final class PlayerRemote: RemotePlayer {
     static func map(_ command: RemoteCommand, on player: PlayerModel) throws(RemoteCommandError)
         -> (intent: PlayerModel.Intent, change: Change) {
         if case .playBook(let bookID) = command {
-            guard player.canPlay(bookID: bookID) else { throw .unknownBook(bookID) }
-            return (.play(bookID: bookID), .playing)
+            // Read once here; the player is handed the book.
+            guard let book = player.playableBook(bookID), !book.audioFiles.isEmpty else { throw .unknownBook(bookID) }
+            return (.playBook(book), .playing)
         }
         guard let book = player.nowPlaying, player.status != .idle, player.status != .stopped else {
             // A stopped book can still be resumed.
@@ -186,10 +188,9 @@ extension PlayerModel {
         public var message: String
     }
 
-    /// Whether `bookID` is in the library's cache with audio to play.
-    func canPlay(bookID: String) -> Bool {
-        guard let book = try? library?.book(id: bookID) else { return false }
-        return !(book.decodedDetails.audioFiles ?? []).isEmpty
+    /// `bookID` as the library's cache holds it, or nil (not there, or unreadable).
+    func playableBook(_ bookID: String) -> PlayableBook? {
+        try? PlayableBook.read(bookID, from: library)
     }
 
     /// Says what a paired device changed (``remoteNotice``).

@@ -9,10 +9,12 @@ import Testing
 @MainActor
 @Suite("Library: a progress write here")
 struct LibraryProgressWriteTests {
-    /// The in-memory cache, counting whole reads (`listedBooks()`).
+    /// The in-memory cache, counting whole reads (`listedBooks()`) and
+    /// reads of one book (`book(id:)`).
     final class CountingStore: LibraryStore {
         let base = InMemoryLibraryStore()
         let wholeReads = LockedValue(0)
+        let bookReads = LockedValue(0)
 
         func books() throws -> [CachedBook] { try base.books() }
         func listedBooks() throws -> [CachedBook] {
@@ -20,7 +22,10 @@ struct LibraryProgressWriteTests {
             return try base.listedBooks()
         }
         func listedBooks(ids: Set<String>) throws -> [CachedBook] { try base.listedBooks(ids: ids) }
-        func book(id: String) throws -> CachedBook? { try base.book(id: id) }
+        func book(id: String) throws -> CachedBook? {
+            bookReads.withLock { $0 += 1 }
+            return try base.book(id: id)
+        }
         func count() throws -> Int { try base.count() }
         func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
         func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {

@@ -19,8 +19,10 @@ struct PlayerDownloadedBookTests {
     /// PlayerModelTests' book (two files), downloaded unless `downloaded` is false.
     /// - Parameter filesChanged: the library's book has other files than
     ///   the download (the server changed them after it was made).
+    /// - Parameter restored: the saved downloads are read before the player
+    ///   is made (false: the player may be used while they are read).
     func rig(downloaded: Bool = true, cover: Bool = false, filesChanged: Bool = false,
-             coverCache: (any CoverCache)? = nil) async throws -> Rig {
+             coverCache: (any CoverCache)? = nil, restored: Bool = true) async throws -> Rig {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
         var book = try PlayerModelTests.book()
@@ -53,7 +55,7 @@ struct PlayerDownloadedBookTests {
         configuration.concurrentBooks = downloaded ? 2 : 0
         let session = Session(try #require(await server.currentSession), connection: server)
         let downloads = DownloadsModel(dependencies: dependencies, session: session, store: store, configuration: configuration)
-        await downloads.restored()
+        if restored { await downloads.restored() }
         let player = PlayerModel(dependencies: dependencies, session: session, downloads: downloads)
         return Rig(player: player, downloads: downloads, engine: engine, server: server, store: store)
     }
@@ -89,6 +91,13 @@ struct PlayerDownloadedBookTests {
 
     @Test func aDownloadedBooksCoverIsTheOneInItsFolder() async throws {
         let rig = try await rig(cover: true)
+        rig.player.send(.play(bookID: "book-1"))
+        await settle { rig.player.coverFile != nil }
+        #expect(rig.player.coverFile == rig.store.folder(bookID: "book-1").appendingPathComponent("cover"))
+    }
+
+    @Test func aDownloadedBooksCoverIsFoundWhileTheSavedDownloadsAreStillBeingRead() async throws {
+        let rig = try await rig(cover: true, restored: false)
         rig.player.send(.play(bookID: "book-1"))
         await settle { rig.player.coverFile != nil }
         #expect(rig.player.coverFile == rig.store.folder(bookID: "book-1").appendingPathComponent("cover"))

@@ -64,7 +64,7 @@ struct SignedInSessionTests {
         await settle { rig.signedIn.downloads.item("book-1") != nil }
         #expect(rig.signedIn.downloads.item("book-1") != nil, "the downloads read the book")
         #expect(rig.engine.log.value.loaded?.bookID == "book-1", "the player read the book")
-        #expect(rig.signedIn.player.canPlay(bookID: "book-1"))
+        #expect(rig.signedIn.player.playableBook("book-1")?.audioFiles.count == 2)
         #expect(rig.opened.value == 1, "opened once, for all of them")
     }
 
@@ -133,6 +133,43 @@ struct SignedInSessionTests {
         try await live(rig)
         rig.signedIn.player.send(.markFinished(bookID: "book-1", finished: true))
         #expect(rig.signedIn.library.books.first?.progress?.finished == true, "at once, on the main actor")
+    }
+
+    /// Books travel as values: Play and Download from the details hand on
+    /// the book the details read; from a card, the library reads it once
+    /// (off the main actor) and the player and downloads read nothing.
+    @Test func playAndDownloadHandTheBookOnWithoutReadingItAgain() async throws {
+        let server = try ScriptedServer(titles: [])
+        let store = LibraryProgressWriteTests.CountingStore()
+        var second = try PlayerModelTests.book()
+        second.id = "book-2"
+        try store.apply([try PlayerModelTests.book(), second], deleting: [], state: LibrarySyncState())
+        let engine = ScriptedEngine()
+        var dependencies = Dependencies.test()
+        dependencies.openLibrary = { _, _ in store }
+        dependencies.openListening = { _, _ in InMemoryListeningStore() }
+        dependencies.makePlaybackEngine = { engine }
+        let session = Session(try #require(await server.currentSession), connection: server)
+        let signedIn = SignedInSession(session: session, dependencies: dependencies, send: { _ in })
+        defer { signedIn.leave() }
+        let library = signedIn.library
+        await settle { library.books.count == 2 }
+        await signedIn.downloads.restored()
+
+        library.send(.select("book-1"))
+        #expect(library.selection?.playable?.audioFiles.count == 2)
+        let reads = store.bookReads.value
+        library.send(.play(bookID: "book-1"))
+        await settle { engine.log.value.loaded?.bookID == "book-1" }
+        #expect(engine.log.value.loaded?.bookID == "book-1")
+        library.send(.download(bookID: "book-1"))
+        #expect(signedIn.downloads.item("book-1") != nil, "queued at once")
+        #expect(store.bookReads.value == reads, "the details' book, handed on")
+
+        library.send(.play(bookID: "book-2"))
+        await settle { engine.log.value.loaded?.bookID == "book-2" }
+        #expect(engine.log.value.loaded?.bookID == "book-2")
+        #expect(store.bookReads.value == reads + 1, "a card's book is read once, by the library")
     }
 
     @Test func afterLeavingNothingIsPassedOn() async throws {

@@ -127,7 +127,13 @@ final class LibraryPage: RoutePage {
             downloadedToggle.isVisible = true
             collection.follow(downloads)
             details.downloads = downloads
-            details.onDownload = { [weak downloads] intent in downloads?.send(intent) }
+            // Download goes through the library, which hands the book on as
+            // a value; the other intents name a book the downloads hold.
+            let sendDownload: @MainActor (DownloadsModel.Intent) -> Void = { [weak model, weak downloads] intent in
+                if case .download(let id) = intent { model?.send(.download(bookID: id)) } else { downloads?.send(intent) }
+            }
+            collection.onDownload = sendDownload
+            details.onDownload = sendDownload
         }
         connections.append(details.closeButton.connect(.clicked) { [weak self] in self?.closeDetails() })
         // The hidden panel takes no room: it is shown only while open or sliding.
@@ -136,11 +142,11 @@ final class LibraryPage: RoutePage {
             if !self.revealer.isChildRevealed, self.model.selection == nil { self.revealer.isVisible = false }
         })
         collection.onActivate = { [weak self] id in self?.model.send(.select(id)) }
-        details.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
+        details.onPlay = { [weak model] id in model?.send(.play(bookID: id)) }
         details.onMarkFinished = { [weak model] id, finished in model?.player?.send(.markFinished(bookID: id, finished: finished)) }
         details.canPlay = model.player != nil
         if model.player != nil {
-            collection.onPlay = { [weak model] id in model?.player?.send(.play(bookID: id)) }
+            collection.onPlay = { [weak model] id in model?.send(.play(bookID: id)) }
         }
         connectShortcuts()
     }
