@@ -136,14 +136,18 @@ final class PairingPage: RoutePage {
 
     // MARK: Confirmation
 
-    /// The open confirmation dialog, if any.
-    var dialog: UnsafeMutablePointer<GtkWidget>? { confirmation.dialog }
+    /// The open confirmation dialog, if any (as `RoutePage` asks: the
+    /// screenshots take it).
+    var dialog: UnsafeMutablePointer<GtkWidget>? { confirmation.dialog?.pointer }
+
+    /// The open confirmation dialog, if any, as a dialog.
+    var confirmationDialog: MessageDialog? { confirmation.dialog }
 
     private func renderRequest(_ request: PairingRequest?) {
         if let request, request.id == confirmation.request { return }
         confirmation.close()
         guard let request, let root = gtk_widget_get_root(widget), gtk_widget_get_mapped(widget) != 0 else { return }
-        confirmation.open(request, over: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self))
+        confirmation.open(request, over: root)
     }
 
     // MARK: Devices
