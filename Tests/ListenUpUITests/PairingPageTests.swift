@@ -225,4 +225,29 @@ final class PairingPageTests: XCTestCase {
                            PairingConfirmation.spaced(request.comparisonCode))
         }
     }
+
+    /// `pairing-qr.ui` and `PairingQRView`: the spinner until there is a
+    /// code, then the picture at the image's size in logical pixels.
+    func testTheQRViewSpinsUntilThereIsACodeThenShowsItAtItsSize() throws {
+        let image = QRImage(matrix: try QRMatrix.encode("listenup-pair:v1?name=x"), moduleSize: 3)
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let qr = PairingQRView()
+            let window = TestWindow(child: qr.widget, width: 400, height: 400)
+            defer { window.close() }
+            qr.show(nil)
+            XCTAssertTrue(qr.showsSpinner)
+            XCTAssertFalse(qr.showsQR)
+            qr.show(image)
+            XCTAssertFalse(qr.showsSpinner)
+            XCTAssertTrue(qr.showsQR)
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_widget_get_size_request(qr.picture.pointer, &width, &height)
+            XCTAssertEqual([Int(width), Int(height)], [image.size, image.size])
+            XCTAssertNotEqual(gtk_widget_has_css_class(qr.widget, "qr-frame"), 0)
+            qr.show(nil)
+            XCTAssertTrue(qr.showsSpinner)
+            XCTAssertFalse(qr.showsQR)
+        }
+    }
 }

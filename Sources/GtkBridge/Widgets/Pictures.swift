@@ -22,6 +22,12 @@ extension Picture {
     public var hasPaintable: Bool { gtk_picture_get_paintable(opaque) != nil }
 }
 
+@MainActor
+extension Spinner {
+    /// Whether the spinner turns.
+    public var isSpinning: Bool { gtk_spinner_get_spinning(opaque) != 0 }
+}
+
 /// `GtkOverlay`: a child with widgets laid over it.
 public struct Overlay: WidgetHandle {
     public let pointer: UnsafeMutablePointer<GtkWidget>

@@ -165,7 +165,7 @@ final class PairingPage: RoutePage {
     func revokeButton(at index: Int) -> Button? { devices.revokeButton(at: index) }
 
     /// Shows the QR texture at its natural size (tests).
-    var picture: OpaquePointer { qr.picture }
+    var picture: Picture { qr.picture }
 
     /// Whether the QR picture shows a texture.
     var showsQR: Bool { qr.showsQR }
