@@ -78,4 +78,40 @@ final class LibraryTemplateTests: XCTestCase {
             XCTAssertNil(page.details.playButton, "no player, no Play button")
         }
     }
+
+    /// `cover-view.ui` and `CoverView`: the size each place asks for, the
+    /// small style under 80 px, the initials on the title's tint until a
+    /// picture comes, and the card's buttons laid over the cover.
+    func testACoverShowsItsPlaceholderAtItsSizeAndCarriesTheCardsButtons() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let small = CoverView(size: 48), large = CoverView(size: 150)
+            let box = Box(unchecked: newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)))
+            for cover in [small, large] { box.append(cover.widget) }
+            let window = TestWindow(child: box, width: 400, height: 400)
+            defer { window.close() }
+            for cover in [small, large] {
+                var width: Int32 = 0, height: Int32 = 0
+                gtk_widget_get_size_request(cover.widget, &width, &height)
+                XCTAssertEqual([width, height], [Int32(cover.size), Int32(cover.size)])
+                XCTAssertEqual(Widget(cover.widget).width, cover.size)
+                XCTAssertNotEqual(gtk_widget_has_css_class(cover.widget, "book-cover"), 0)
+                XCTAssertEqual(gtk_widget_has_css_class(cover.widget, "small") != 0, cover.size < 80)
+            }
+            large.showPlaceholder(for: "The Left Hand of Darkness")
+            XCTAssertEqual(large.placeholderText, "TL")
+            XCTAssertFalse(large.showsPicture)
+            let tint = "cover-tint-\(CoverView.tint(of: "The Left Hand of Darkness"))"
+            XCTAssertNotEqual(gtk_widget_has_css_class(large.widget, tint), 0)
+            large.showPlaceholder(for: "Dune")
+            XCTAssertEqual(large.placeholderText, "D")
+            if tint != "cover-tint-\(CoverView.tint(of: "Dune"))" {
+                XCTAssertEqual(gtk_widget_has_css_class(large.widget, tint), 0, "the last title's tint goes")
+            }
+            // A card lays its Play and download buttons over the cover.
+            let cell = BookCell(style: .card)
+            XCTAssertEqual(gtk_widget_get_parent(cell.playButton.pointer), cell.cover.widget)
+            XCTAssertEqual(gtk_widget_get_parent(cell.download.widget), cell.cover.widget)
+        }
+    }
 }
