@@ -65,7 +65,7 @@ final class BookCell {
         case .row:
             cover = CoverView(size: 48)
             box.prepend(cover.widget)
-            gtk_widget_set_valign(download.widget, GTK_ALIGN_CENTER)
+            Widget(download.widget).valign = GTK_ALIGN_CENTER
             box.append(download.widget)
             box.append(playButton)
         }
