@@ -114,4 +114,30 @@ final class LibraryTemplateTests: XCTestCase {
             XCTAssertEqual(gtk_widget_get_parent(cell.download.widget), cell.cover.widget)
         }
     }
+
+    /// `book-collection.ui` and `BookCollectionView`: the grid and the list,
+    /// each in a scrolled window that never scrolls sideways, are the
+    /// stack's `grid` and `list` pages, and each view makes its cells with
+    /// the collection's factory.
+    func testTheCollectionsStackHoldsTheGridAndTheListWithTheirCells() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (_, page, window) = Self.makePage()
+            defer { page.teardown(); window.close() }
+            let collection = page.collection
+            XCTAssertEqual(gtk_stack_get_transition_type(collection.widget.opaque), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+            for (name, view) in [("grid", collection.grid), ("list", collection.list)] {
+                guard let scrolled = gtk_widget_get_parent(view) else { return XCTFail("\(name) has no parent") }
+                XCTAssertEqual(gtk_stack_get_child_by_name(collection.widget.opaque, name), scrolled, name)
+                var horizontal = GTK_POLICY_ALWAYS, vertical = GTK_POLICY_ALWAYS
+                gtk_scrolled_window_get_policy(scrolled.opaque, &horizontal, &vertical)
+                XCTAssertEqual([horizontal, vertical], [GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC], name)
+            }
+            XCTAssertNotEqual(gtk_grid_view_get_single_click_activate(collection.grid.opaque), 0)
+            XCTAssertNotEqual(gtk_list_view_get_single_click_activate(collection.list.opaque), 0)
+            // The grid is shown: its factory made cards for the books.
+            XCTAssertEqual(String(cString: gtk_stack_get_visible_child_name(collection.widget.opaque)), "grid")
+            XCTAssertFalse(collection.cells.isEmpty, "the grid's factory made cells")
+        }
+    }
 }
