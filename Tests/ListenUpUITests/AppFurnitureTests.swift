@@ -108,6 +108,27 @@ final class AppFurnitureTests: XCTestCase {
         }
     }
 
+    func testTheAboutWindowShowsTheAppsFactsFromItsTemplate() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let about = AboutWindow.make()
+            defer { about.window.destroy() }
+            let shown = about.shown
+            XCTAssertEqual(shown.name, "ListenUp")
+            // The template spells out what AppInfo knows: the two must agree.
+            XCTAssertEqual(shown.icon, AppInfo.id)
+            XCTAssertEqual(shown.website, AppInfo.website)
+            XCTAssertEqual(shown.issues, AppInfo.issues)
+            XCTAssertEqual(about.version, AppInfo.version)
+            XCTAssertEqual(shown.developer, tr("The ListenUp for Linux developers"))
+            XCTAssertEqual(shown.comments, tr("Listen to the audiobooks on your own ListenUp server."))
+            XCTAssertEqual(shown.license, GTK_LICENSE_GPL_3_0)
+            XCTAssertTrue(about.window.isModal)
+            // Untranslated (the tests run in English): no credits line.
+            XCTAssertEqual(about.translatorCredits, "")
+        }
+    }
+
     // MARK: Widget tree helpers
 
     @MainActor

@@ -115,17 +115,41 @@ final class DownloadControlTests: XCTestCase {
                 XCTAssertEqual(ringShown, [.downloading, .waiting, .paused].contains(state), "\(id): the ring shows a download under way")
                 if let name {
                     XCTAssertEqual(button.accessibleName, name)
-                    XCTAssertNotEqual(gtk_widget_get_visible(button.button), 0, id)
-                    XCTAssertEqual(gtk_widget_get_visible(button.mark), 0, id)
+                    XCTAssertTrue(button.button.isVisible, id)
+                    XCTAssertFalse(button.mark.isVisible, id)
                     emit("clicked", on: button.button)
                 } else {
-                    XCTAssertEqual(gtk_widget_get_visible(button.button), 0, "a downloaded book has no button")
-                    XCTAssertNotEqual(gtk_widget_get_visible(button.mark), 0, "but the downloaded mark")
+                    XCTAssertFalse(button.button.isVisible, "a downloaded book has no button")
+                    XCTAssertTrue(button.mark.isVisible, "but the downloaded mark")
                 }
             }
             XCTAssertEqual(sent, expected.compactMap(\.4))
             XCTAssertEqual(buttons[1].ring.fraction, 0.4, accuracy: 0.001)
             XCTAssertEqual(buttons[3].ring.fraction, 0.72, accuracy: 0.001)
+        }
+    }
+
+    /// `download-button.ui` and `DownloadButton`: the sizes follow the
+    /// cell's, the ring sits over the icon inside the button, and a card's
+    /// button goes on the cover's lower left corner.
+    func testTheCardButtonsTreeHasItsSizesAndTheRingInsideTheButton() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let button = DownloadButton(size: 32)
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_widget_get_size_request(button.button.pointer, &width, &height)
+            XCTAssertEqual([width, height], [32, 32])
+            gtk_widget_get_size_request(button.mark.pointer, &width, &height)
+            XCTAssertEqual([width, height], [26, 26])
+            XCTAssertTrue(Widget(button.ring.widget).isInside(button.button), "the ring is on the button's face")
+            XCTAssertEqual(button.mark.tooltip, "Downloaded")
+            XCTAssertFalse(button.mark.isVisible)
+            button.placeOnCover()
+            let box = Widget(button.widget)
+            gtk_widget_get_size_request(button.widget, &width, &height)
+            XCTAssertEqual(height, 36)
+            XCTAssertEqual([box.halign, box.valign], [GTK_ALIGN_START, GTK_ALIGN_END])
+            XCTAssertEqual([box.marginStart, box.marginBottom], [8, 8])
         }
     }
 }

@@ -84,10 +84,9 @@ final class PairingPageTests: XCTestCase {
                                              "-d", body, "\(base)/api/v1/pair"])
                         step = 2
                     case 2 where (page as? PairingPage)?.dialog != nil:
-                        guard let dialog = (page as? PairingPage)?.dialog else { return true }
-                        let message = dialog.cast(to: AdwMessageDialog.self)
-                        dialogHeading = adw_message_dialog_get_heading(message).map { String(cString: $0) }
-                        adw_message_dialog_response(message, "pair")
+                        guard let dialog = (page as? PairingPage)?.confirmationDialog else { return true }
+                        dialogHeading = dialog.heading
+                        dialog.respond("pair")
                         step = 3
                     case 3 where pairing?.process.isRunning == false:
                         guard let answer = pairing?.finish(), let target else { return true }
@@ -202,6 +201,53 @@ final class PairingPageTests: XCTestCase {
                 page.teardown()
                 window.close()
             }
+        }
+    }
+
+    /// A request shows the confirmation over the page's window, and the
+    /// page hands it out as its dialog (the screenshots take it from there).
+    func testARequestShowsTheConfirmationAsThePagesDialog() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            var dependencies = Dependencies.test()
+            dependencies.qrEncoder = .libqrencode
+            let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+            XCTAssertTrue(navigator.preview(.pairing, state: "request"))
+            guard let model = navigator.activeModel as? PairingModel, let request = model.request else { return XCTFail("no request") }
+            let page = PairingPage(model: model)
+            let window = TestWindow(child: page.widget, width: 600, height: 900)
+            defer { page.teardown(); window.close() }
+            let routePage: any RoutePage = page
+            XCTAssertNotNil(routePage.dialog)
+            XCTAssertEqual(routePage.dialog.map { UnsafeMutableRawPointer($0) }, page.confirmationDialog.map { UnsafeMutableRawPointer($0.pointer) })
+            XCTAssertEqual(page.confirmationDialog?.heading, "Pair with \(request.clientName)?")
+            XCTAssertEqual(page.confirmationDialog?.extraChild.flatMap { Label(checking: $0) }?.text,
+                           PairingConfirmation.spaced(request.comparisonCode))
+        }
+    }
+
+    /// `pairing-qr.ui` and `PairingQRView`: the spinner until there is a
+    /// code, then the picture at the image's size in logical pixels.
+    func testTheQRViewSpinsUntilThereIsACodeThenShowsItAtItsSize() throws {
+        let image = QRImage(matrix: try QRMatrix.encode("listenup-pair:v1?name=x"), moduleSize: 3)
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let qr = PairingQRView()
+            let window = TestWindow(child: qr.widget, width: 400, height: 400)
+            defer { window.close() }
+            qr.show(nil)
+            XCTAssertTrue(qr.showsSpinner)
+            XCTAssertFalse(qr.showsQR)
+            qr.show(image)
+            XCTAssertFalse(qr.showsSpinner)
+            XCTAssertTrue(qr.showsQR)
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_widget_get_size_request(qr.picture.pointer, &width, &height)
+            XCTAssertEqual([Int(width), Int(height)], [image.size, image.size])
+            XCTAssertNotEqual(gtk_widget_has_css_class(qr.widget, "qr-frame"), 0)
+            qr.show(nil)
+            XCTAssertTrue(qr.showsSpinner)
+            XCTAssertFalse(qr.showsQR)
         }
     }
 }

@@ -60,12 +60,12 @@ final class BookCell {
             // Play on the cover's lower right corner; the download button
             // (or the downloaded mark) on its lower left, centred on Play's line.
             download.placeOnCover()
-            gtk_overlay_add_overlay(cover.widget.opaque, playButton.pointer)
-            gtk_overlay_add_overlay(cover.widget.opaque, download.widget)
+            cover.addOverlay(playButton)
+            cover.addOverlay(download.widget)
         case .row:
             cover = CoverView(size: 48)
             box.prepend(cover.widget)
-            gtk_widget_set_valign(download.widget, GTK_ALIGN_CENTER)
+            Widget(download.widget).valign = GTK_ALIGN_CENTER
             box.append(download.widget)
             box.append(playButton)
         }

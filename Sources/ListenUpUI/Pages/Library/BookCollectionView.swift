@@ -17,7 +17,11 @@ import ListenUpCore
 /// `BookCollectionView+DeferredBinding.swift`).
 @MainActor
 final class BookCollectionView {
+    /// The stack of the grid's and the list's scrolled windows.
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The collection's own reference to the stack (the page adds it to its
+    /// own stack after the template that made it has gone).
+    private let root: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     let grid: UnsafeMutablePointer<GtkWidget>
     let list: UnsafeMutablePointer<GtkWidget>
     /// One item per position shown (its string is unused).
@@ -76,34 +80,20 @@ final class BookCollectionView {
         // view takes one to the selection model.
         selectionModel = GObjectRef(taking: newObject(gtk_no_selection_new(positionList.newReference())))
 
+        // The stack, the scrolled windows and the views (`book-collection.ui`).
         // The views start without a model: `setLayout` gives it to the one
         // shown, so the hidden one keeps no cells.
-        let gridFactory = gtk_signal_list_item_factory_new()
-        let listFactory = gtk_signal_list_item_factory_new()
-        grid = newObject(gtk_grid_view_new(nil, gridFactory))
-        list = newObject(gtk_list_view_new(nil, listFactory))
-        gtk_grid_view_set_min_columns(grid.opaque, 1)
+        let ui = PageTemplates.load("book-collection")
+        let (stack, root) = ui.root("root", as: Stack.self)
+        (widget, self.root) = (stack.pointer, root)
+        grid = ui.child("grid", as: Widget.self).pointer
+        list = ui.child("list", as: Widget.self).pointer
         // GTK 4.8 keeps cells for 32 rows of `max-columns` items, whatever
         // fits, so `max-columns` follows the columns that fit (see
         // `fitColumns`), up to 8 (a 1,700 px wide window of cards).
         gtk_grid_view_set_max_columns(grid.opaque, guint(Self.mostColumns))
-        gtk_grid_view_set_single_click_activate(grid.opaque, 1)
-        gtk_list_view_set_single_click_activate(list.opaque, 1)
-        grid.addClasses(StyleClass("book-grid"))
-        list.addClasses(StyleClass("book-list"))
-        grid.setAccessibleLabel(tr("Books"))
-        list.setAccessibleLabel(tr("Books"))
-
-        widget = newObject(gtk_stack_new())
-        gtk_stack_set_transition_type(widget.opaque, GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        for (name, view) in [("grid", grid), ("list", list)] {
-            let scrolled = newObject(gtk_scrolled_window_new())
-            gtk_scrolled_window_set_policy(scrolled.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-            gtk_scrolled_window_set_child(scrolled.opaque, view)
-            gtk_widget_set_vexpand(scrolled, 1)
-            scrolled.setAccessibleLabel(tr("Books"))
-            gtk_stack_add_named(widget.opaque, scrolled, name)
-        }
+        let gridFactory = gtk_grid_view_get_factory(grid.opaque)
+        let listFactory = gtk_list_view_get_factory(list.opaque)
 
         install(factory: gridFactory, style: .card)
         install(factory: listFactory, style: .row)

@@ -2,42 +2,39 @@ import CAdwaita
 import Foundation
 import GtkBridge
 
-/// A cover: the picture once it has arrived, and until then (or when the
-/// book has none) a placeholder drawn from the title: its initials on a
-/// colour picked from the title, so a book keeps its colour.
+/// A cover (`data/ui/cover-view.ui`): the picture once it has arrived, and
+/// until then (or when the book has none) a placeholder drawn from the
+/// title: its initials on a colour picked from the title, so a book keeps
+/// its colour.
 @MainActor
 final class CoverView {
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let picture: OpaquePointer
-    private let initials: OpaquePointer
+    /// The overlay: the initials, the picture over them, and whatever the
+    /// place showing the cover lays over it (`addOverlay`).
+    var widget: UnsafeMutablePointer<GtkWidget> { root.pointer }
+    private let root: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    private let overlay: Overlay
+    private let picture: Picture
+    private let initials: Label
     private var colorClass: StyleClass?
     let size: Int
 
     init(size: Int) {
         self.size = size
-        widget = newObject(gtk_overlay_new())
-        gtk_widget_set_size_request(widget, Int32(size), Int32(size))
-        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
-        widget.addClasses(StyleClass("book-cover"))
-        initials = OpaquePointer(newObject(gtk_label_new(nil)))
-        initials.addClasses(StyleClass("book-cover-initials"))
-        gtk_widget_set_halign(initials.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(initials.widget, GTK_ALIGN_CENTER)
-        gtk_overlay_set_child(widget.opaque, initials.widget)
-        picture = OpaquePointer(newObject(gtk_picture_new()))
-        gtk_picture_set_content_fit(picture, GTK_CONTENT_FIT_COVER)
-        gtk_picture_set_can_shrink(picture, 1)
-        gtk_overlay_add_overlay(widget.opaque, picture.widget)
-        if size < 80 { widget.addClasses(StyleClass("small")) }
+        let ui = PageTemplates.load("cover-view")
+        (overlay, root) = ui.root("root", as: Overlay.self)
+        (picture, initials) = (ui.child("picture"), ui.child("initials"))
+        overlay.setSizeRequest(width: size, height: size)
+        if size < 80 { overlay.addClasses(StyleClass("small")) }
     }
+
+    /// Lays `widget` over the cover (a card's Play and download buttons).
+    func addOverlay(_ widget: some GPointer) { overlay.addOverlay(widget) }
 
     /// Shows the placeholder for `title`.
     func showPlaceholder(for title: String) {
-        gtk_picture_set_paintable(picture, nil)
-        gtk_widget_set_visible(picture.widget, 0)
-        gtk_label_set_label(initials, Self.initials(of: title))
+        picture.clearPaintable()
+        picture.isVisible = false
+        initials.text = Self.initials(of: title)
         if let colorClass { widget.removeClass(colorClass) }
         let color = StyleClass("cover-tint-\(Self.tint(of: title))")
         widget.addClasses(color)
@@ -45,9 +42,15 @@ final class CoverView {
     }
 
     func show(_ texture: CoverTexture) {
-        gtk_picture_set_paintable(picture, texture.texture)
-        gtk_widget_set_visible(picture.widget, 1)
+        picture.setPaintable(texture.texture)
+        picture.isVisible = true
     }
+
+    /// The placeholder's initials (tests).
+    var placeholderText: String { initials.text }
+
+    /// Whether a picture is shown over the placeholder.
+    var showsPicture: Bool { picture.isVisible && picture.hasPaintable }
 
     /// Up to two initials: the first letters of the first two words.
     static func initials(of title: String) -> String {

@@ -32,13 +32,14 @@ final class DownloadButton {
     }
 
     /// Holds the button and the mark; one of them is shown.
-    let widget: UnsafeMutablePointer<GtkWidget>
+    var widget: UnsafeMutablePointer<GtkWidget> { root.pointer }
+    private let root: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     /// The round button (hidden for a downloaded book).
-    let button: UnsafeMutablePointer<GtkWidget>
+    let button: Button
     /// The "downloaded" mark (shown for a downloaded book only).
-    let mark: UnsafeMutablePointer<GtkWidget>
+    let mark: Image
     let ring: DownloadRing
-    private let icon: UnsafeMutablePointer<GtkWidget>
+    private let icon: Image
     private var connection: SignalConnection?
     private(set) var state: State?
     private var bookID: String?
@@ -47,46 +48,31 @@ final class DownloadButton {
     /// Sends a click's intent (set by the cell; nil: no downloads, hidden).
     var onIntent: (@MainActor (DownloadsModel.Intent) -> Void)?
 
-    /// - Parameter size: the button's diameter.
     /// Places the button on a card's cover: its lower left corner, 8 px
     /// in, on the line of the Play button on the lower right.
     func placeOnCover() {
-        gtk_widget_set_size_request(widget, -1, 36)
-        gtk_widget_set_halign(widget, GTK_ALIGN_START)
-        gtk_widget_set_valign(widget, GTK_ALIGN_END)
-        gtk_widget_set_margin_start(widget, 8)
-        gtk_widget_set_margin_bottom(widget, 8)
+        let box = Widget(widget)
+        box.setSizeRequest(width: -1, height: 36)
+        box.halign = GTK_ALIGN_START
+        box.valign = GTK_ALIGN_END
+        box.marginStart = 8
+        box.marginBottom = 8
     }
 
+    /// The tree is `data/ui/download-button.ui`; the sizes follow `size`.
+    /// - Parameter size: the button's diameter.
     init(size: Int32) {
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        button = newObject(gtk_button_new())
-        button.addClasses(StyleClass("circular"), .glass, .glassRegular, .glassInteractive, StyleClass("book-download"))
-        gtk_widget_set_size_request(button, size, size)
-        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        let face = newObject(gtk_overlay_new())
-        icon = newObject(gtk_image_new_from_icon_name("document-save-symbolic"))
-        gtk_image_set_pixel_size(icon.opaque, 12)
-        gtk_widget_set_halign(icon, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(icon, GTK_ALIGN_CENTER)
+        let ui = PageTemplates.load("download-button")
+        (_, root) = ui.root("root", as: Box.self)
+        (button, mark, icon) = (ui.child("button"), ui.child("mark"), ui.child("icon"))
+        button.setSizeRequest(width: Int(size), height: Int(size))
+        mark.setSizeRequest(width: Int(size) - 6, height: Int(size) - 6)
         // Inside the button's edge (high contrast draws it 2 px wide), clear
         // of the icon in its middle.
         ring = DownloadRing(size: size - 6, thickness: 0.1)
-        gtk_widget_set_halign(ring.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(ring.widget, GTK_ALIGN_CENTER)
-        gtk_overlay_set_child(face.opaque, icon)
-        gtk_overlay_add_overlay(face.opaque, ring.widget)
-        gtk_button_set_child(button.cast(to: GtkButton.self), face)
-        mark = newObject(gtk_image_new_from_icon_name("object-select-symbolic"))
-        mark.addClasses(StyleClass("book-downloaded"))
-        gtk_image_set_pixel_size(mark.opaque, 14)
-        gtk_widget_set_size_request(mark, size - 6, size - 6)
-        gtk_widget_set_valign(mark, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(mark, tr("Downloaded"))
-        mark.setAccessibleLabel(tr("Downloaded"))
-        gtk_box_append(widget.cast(to: GtkBox.self), button)
-        gtk_box_append(widget.cast(to: GtkBox.self), mark)
-        gtk_widget_set_visible(mark, 0)
+        Widget(ring.widget).halign = GTK_ALIGN_CENTER
+        Widget(ring.widget).valign = GTK_ALIGN_CENTER
+        ui.child("face", as: Overlay.self).addOverlay(ring.widget)
         connection = button.connect(.clicked) { [weak self] in self?.clicked() }
     }
 
@@ -110,17 +96,17 @@ final class DownloadButton {
         let tip = tooltip(for: state, item)
         if tip != tooltip {
             tooltip = tip
-            gtk_widget_set_tooltip_text(button, tip)
+            button.tooltip = tip
         }
     }
 
     private func showState(_ state: State) {
-        gtk_image_set_from_icon_name(icon.opaque, Self.iconName(state))
-        gtk_widget_set_visible(ring.widget, [.waiting, .downloading, .paused].contains(state) ? 1 : 0)
+        icon.setIcon(Self.iconName(state))
+        Widget(ring.widget).isVisible = [.waiting, .downloading, .paused].contains(state)
         ring.setPaused(state != .downloading)
         button.setClass(StyleClass("failed"), state == .failed)
-        gtk_widget_set_visible(button, state == .downloaded ? 0 : 1)
-        gtk_widget_set_visible(mark, state == .downloaded ? 1 : 0)
+        button.isVisible = state != .downloaded
+        mark.isVisible = state == .downloaded
     }
 
     private func tooltip(for state: State, _ item: DownloadsModel.Item?) -> String {

@@ -4,12 +4,13 @@ import GtkBridge
 import ListenUpCore
 import PairingProtocol
 
-/// The "Pair with …?" dialog: the comparison code, large, with Refuse
-/// (the default, also on Escape) and Pair. Transient for the page's window.
+/// The "Pair with …?" dialog (`data/ui/pairing-confirmation.ui`): the
+/// comparison code, large, with Refuse (the default, also on Escape) and
+/// Pair. Transient for the page's window.
 @MainActor
 final class PairingConfirmation {
     /// The open dialog, if any.
-    private(set) var dialog: UnsafeMutablePointer<GtkWidget>?
+    private(set) var dialog: MessageDialog?
     /// The request the open dialog asks about.
     private(set) var request: UUID?
     private var connection: SignalConnection?
@@ -22,27 +23,23 @@ final class PairingConfirmation {
     }
 
     /// Opens the dialog for `request` over `parent`, closing any other.
-    func open(_ request: PairingRequest, over parent: UnsafeMutablePointer<GtkWindow>) {
+    func open(_ request: PairingRequest, over parent: some GPointer) {
         close()
+        let ui = PageTemplates.load("pairing-confirmation")
+        // A window is GTK's own until destroyed (close()): no reference kept.
+        let made: MessageDialog = ui.child("root")
+        let code: Label = ui.child("code")
         let device = request.clientModel.isEmpty ? request.clientName : "\(request.clientName) (\(request.clientModel))"
+        made.heading = tr("Pair with %@?", request.clientName)
         // The consent: what pairing lets the device do, then the check.
-        let body = tr("Once paired, %@ can see what you are listening to and control playback. Pair only if it shows this same code:", device)
-        let made = newObject(adw_message_dialog_new(parent, tr("Pair with %@?", request.clientName), body))
-        let code = OpaquePointer(newObject(gtk_label_new(Self.spaced(request.comparisonCode))))
-        code.addClasses(.title1, StyleClass("comparison-code"))
-        gtk_label_set_selectable(code, 1)
-        code.widget.setAccessibleLabel(tr("Comparison code %@", request.comparisonCode.map(String.init).joined(separator: " ")))
-        let message = made.cast(to: AdwMessageDialog.self)
-        adw_message_dialog_set_extra_child(message, code.widget)
-        adw_message_dialog_add_response(message, "refuse", tr("Refuse"))
-        adw_message_dialog_add_response(message, "pair", tr("Pair"))
-        adw_message_dialog_set_response_appearance(message, "pair", ADW_RESPONSE_SUGGESTED)
-        adw_message_dialog_set_default_response(message, "refuse")
-        adw_message_dialog_set_close_response(message, "refuse")
+        made.body = tr("Once paired, %@ can see what you are listening to and control playback. Pair only if it shows this same code:", device)
+        code.text = Self.spaced(request.comparisonCode)
+        code.setAccessibleLabel(tr("Comparison code %@", request.comparisonCode.map(String.init).joined(separator: " ")))
+        made.window.setTransientFor(parent)
         dialog = made
         self.request = request.id
         connection = made.connect(.response) { [weak self] response in self?.respond(response) }
-        gtk_window_present(made.cast(to: GtkWindow.self))
+        made.window.present()
     }
 
     /// The dialog's answer: `pair` accepts, anything else refuses. Only the
@@ -58,7 +55,7 @@ final class PairingConfirmation {
         connection?.disconnect()
         connection = nil
         request = nil
-        if let dialog { gtk_window_destroy(dialog.cast(to: GtkWindow.self)) }
+        dialog?.window.destroy()
         dialog = nil
     }
 

@@ -136,14 +136,18 @@ final class PairingPage: RoutePage {
 
     // MARK: Confirmation
 
-    /// The open confirmation dialog, if any.
-    var dialog: UnsafeMutablePointer<GtkWidget>? { confirmation.dialog }
+    /// The open confirmation dialog, if any (as `RoutePage` asks: the
+    /// screenshots take it).
+    var dialog: UnsafeMutablePointer<GtkWidget>? { confirmation.dialog?.pointer }
+
+    /// The open confirmation dialog, if any, as a dialog.
+    var confirmationDialog: MessageDialog? { confirmation.dialog }
 
     private func renderRequest(_ request: PairingRequest?) {
         if let request, request.id == confirmation.request { return }
         confirmation.close()
         guard let request, let root = gtk_widget_get_root(widget), gtk_widget_get_mapped(widget) != 0 else { return }
-        confirmation.open(request, over: UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self))
+        confirmation.open(request, over: root)
     }
 
     // MARK: Devices
@@ -161,7 +165,7 @@ final class PairingPage: RoutePage {
     func revokeButton(at index: Int) -> Button? { devices.revokeButton(at: index) }
 
     /// Shows the QR texture at its natural size (tests).
-    var picture: OpaquePointer { qr.picture }
+    var picture: Picture { qr.picture }
 
     /// Whether the QR picture shows a texture.
     var showsQR: Bool { qr.showsQR }

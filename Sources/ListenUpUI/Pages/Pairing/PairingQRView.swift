@@ -3,36 +3,26 @@ import GtkBridge
 import ListenUpCore
 
 /// The pairing QR code in its white frame, or a spinner while there is
-/// none. The code is dark on white in every theme and drawn at one texture
-/// pixel per device pixel (an integer number of pixels per module), so it
-/// stays crisp; it is drawn again when the scale factor changes.
+/// none (`data/ui/pairing-qr.ui`). The code is dark on white in every theme
+/// and drawn at one texture pixel per device pixel (an integer number of
+/// pixels per module), so it stays crisp; it is drawn again when the scale
+/// factor changes.
 @MainActor
 final class PairingQRView {
     /// The frame holding the picture and the spinner.
-    let widget: UnsafeMutablePointer<GtkWidget>
+    var widget: UnsafeMutablePointer<GtkWidget> { root.pointer }
+    private let root: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     /// Shows the QR texture at its natural size (never scaled by GTK).
-    let picture: OpaquePointer
-    private let spinner: OpaquePointer
+    let picture: Picture
+    private let spinner: Spinner
     private var shownImage: QRImage?
     private var connections: [SignalConnection] = []
 
     init() {
-        picture = OpaquePointer(newObject(gtk_picture_new()))
-        // Sized by hand to the image's size in logical pixels (see show).
-        gtk_picture_set_can_shrink(picture, 1)
-        gtk_widget_set_halign(picture.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(picture.widget, GTK_ALIGN_CENTER)
-        picture.widget.setAccessibleLabel(tr("Pairing QR code"))
-        gtk_picture_set_alternative_text(picture, tr("Pairing QR code"))
-        spinner = OpaquePointer(newObject(gtk_spinner_new()))
-        gtk_widget_set_size_request(spinner.widget, 32, 32)
-        gtk_widget_set_halign(spinner.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(spinner.widget, GTK_ALIGN_CENTER)
-        widget = newObject(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        widget.addClasses(StyleClass("qr-frame"))
-        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
-        gtk_box_append(widget.cast(to: GtkBox.self), picture.widget)
-        gtk_box_append(widget.cast(to: GtkBox.self), spinner.widget)
+        let ui = PageTemplates.load("pairing-qr")
+        (_, root) = ui.root("root", as: Box.self)
+        // The picture is sized by hand to the image's size in logical pixels (see show).
+        (picture, spinner) = (ui.child("picture"), ui.child("spinner"))
     }
 
     /// Draws `image` again whenever the scale factor changes (HiDPI).
@@ -46,26 +36,28 @@ final class PairingQRView {
 
     /// Shows `image`, or the spinner for nil.
     func show(_ image: QRImage?) {
-        gtk_widget_set_visible(picture.widget, image == nil ? 0 : 1)
-        gtk_widget_set_visible(spinner.widget, image == nil ? 1 : 0)
-        gtk_spinner_set_spinning(spinner, image == nil ? 1 : 0)
+        picture.isVisible = image != nil
+        spinner.run(image == nil)
         guard image != shownImage else { return }
         shownImage = image
         guard let image else {
-            gtk_picture_set_paintable(picture, nil)
+            picture.clearPaintable()
             return
         }
         // One texture pixel per device pixel: the picture's logical size is
         // the image's, the texture has `scale` times as many pixels, so GTK
         // draws it 1:1 and never smooths a module edge.
-        let scale = max(1, Int(gtk_widget_get_scale_factor(picture.widget)))
+        let scale = max(1, picture.scaleFactor)
         let texture = Self.texture(for: image, scale: scale)
-        gtk_widget_set_size_request(picture.widget, Int32(image.size), Int32(image.size))
-        gtk_picture_set_paintable(picture, texture?.pointer)
+        picture.setSizeRequest(width: image.size, height: image.size)
+        picture.setPaintable(texture?.pointer)
     }
 
     /// Whether the picture shows a texture.
-    var showsQR: Bool { gtk_widget_get_visible(picture.widget) != 0 && gtk_picture_get_paintable(picture) != nil }
+    var showsQR: Bool { picture.isVisible && picture.hasPaintable }
+
+    /// Whether the spinner shows and turns (no code yet).
+    var showsSpinner: Bool { spinner.isVisible && spinner.isSpinning }
 
     /// The image as a texture, each pixel repeated `scale`×`scale` times
     /// (nearest neighbour: the model draws at an integer module size, and
