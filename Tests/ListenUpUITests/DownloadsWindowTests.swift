@@ -46,7 +46,13 @@ final class DownloadsWindowTests: XCTestCase {
                 emit("clicked", on: group.removeAllButton)
                 guard let dialog = group.confirmation else { return XCTFail("Remove All asked nothing") }
                 XCTAssertEqual(downloads.items.count, 4, "nothing removed before the answer")
-                adw_message_dialog_response(dialog.cast(to: AdwMessageDialog.self), "cancel")
+                XCTAssertEqual(dialog.heading, "Remove All Downloads?")
+                XCTAssertTrue(dialog.body.hasPrefix("4 downloaded books ("), dialog.body)
+                XCTAssertEqual(dialog.responseLabel("remove"), "Remove All")
+                XCTAssertEqual(dialog.responseAppearance("remove"), ADW_RESPONSE_DESTRUCTIVE)
+                XCTAssertEqual(dialog.defaultResponse, "cancel")
+                XCTAssertEqual(dialog.closeResponse, "cancel")
+                dialog.respond("cancel")
                 MainContext.drainPending()
                 XCTAssertNil(group.confirmation)
                 XCTAssertEqual(downloads.items.count, 4)
@@ -54,7 +60,7 @@ final class DownloadsWindowTests: XCTestCase {
                 // Remove All, confirmed: every download goes, and the button greys out.
                 emit("clicked", on: group.removeAllButton)
                 guard let again = group.confirmation else { return XCTFail("Remove All asked nothing") }
-                adw_message_dialog_response(again.cast(to: AdwMessageDialog.self), "remove")
+                again.respond("remove")
                 XCTAssertTrue(MainContext.iterate(until: { downloads.items.isEmpty && group.titles.isEmpty }))
                 XCTAssertTrue(MainContext.iterate(until: { !group.removeAllButton.isSensitive }),
                               "nothing left to remove")

@@ -25,7 +25,7 @@ final class DownloadsGroup {
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
     /// The open "Remove All Downloads?" dialog, if any.
-    private(set) var confirmation: UnsafeMutablePointer<GtkWidget>?
+    private(set) var confirmation: MessageDialog?
     private var confirmationConnection: SignalConnection?
     /// The window the confirmation is transient for.
     private let parent: UnsafeMutablePointer<GtkWidget>
@@ -93,16 +93,13 @@ final class DownloadsGroup {
         let body = trn("%@ downloaded book (%@) will be deleted from this computer. You can download it again.",
                        "%@ downloaded books (%@) will be deleted from this computer. You can download them again.",
                        count: count, Localization.number(count), Localization.bytes(downloads.bytesOnDisk))
-        let made = newObject(adw_message_dialog_new(parent.cast(to: GtkWindow.self), tr("Remove All Downloads?"), body))
-        let message = made.cast(to: AdwMessageDialog.self)
-        adw_message_dialog_add_response(message, "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(message, "remove", tr("Remove All"))
-        adw_message_dialog_set_response_appearance(message, "remove", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(message, "cancel")
-        adw_message_dialog_set_close_response(message, "cancel")
+        // A window is GTK's own until destroyed (teardown): no reference kept.
+        let made: MessageDialog = PageTemplates.load("remove-all-downloads").child("root")
+        made.body = body
+        made.window.setTransientFor(parent)
         confirmation = made
         confirmationConnection = made.connect(.response) { [weak self] response in self?.answered(response) }
-        gtk_window_present(made.cast(to: GtkWindow.self))
+        made.window.present()
     }
 
     private func answered(_ response: String) {
@@ -127,7 +124,7 @@ final class DownloadsGroup {
         observation = nil
         confirmationConnection?.disconnect()
         confirmationConnection = nil
-        if let confirmation { gtk_window_destroy(confirmation.cast(to: GtkWindow.self)) }
+        confirmation?.window.destroy()
         confirmation = nil
         connections.removeAll()
         rowConnections.removeAll()
