@@ -6,9 +6,11 @@
 /// `.withoutEscapingSlashes` write it) unless `escapingSlash` asks for `\/`
 /// (what `JSONEncoder` writes by default).
 ///
-/// Works on the UTF-8 bytes in two passes (count, then copy the runs between
-/// escapes), so a multi-megabyte string (a sync page, nested twice) costs a
-/// few memory copies rather than an append per character. Pure; any thread.
+/// Works on the UTF-8 bytes and copies the runs between escapes whole
+/// (``quoted(_:escapingSlash:)``, making a `String`, counts first and writes
+/// into exact room), so a multi-megabyte string (a sync page, nested twice)
+/// costs a few memory copies rather than an append per character. Pure; any
+/// thread.
 public enum JSONEscaping {
     /// `value` as a JSON string literal, quotes included.
     public static func quoted(_ value: String, escapingSlash: Bool = false) -> String {
@@ -30,24 +32,41 @@ public enum JSONEscaping {
     }
 
     /// Appends `value` as a JSON string literal (quotes included) to `output`.
+    @inlinable
     public static func append(_ value: String, escapingSlash: Bool = false, to output: inout [UInt8]) {
         var value = value
         value.withUTF8 { append($0, escapingSlash: escapingSlash, to: &output) }
     }
 
     /// Appends the UTF-8 bytes `value` as a JSON string literal to `output`.
+    @inlinable
     public static func append(_ value: [UInt8], escapingSlash: Bool = false, to output: inout [UInt8]) {
         value.withUnsafeBufferPointer { append($0, escapingSlash: escapingSlash, to: &output) }
     }
 
+    /// One pass straight into `output`: the runs between escapes are copied
+    /// whole (a string with nothing to escape, the usual one, is one copy).
+    /// Inlinable, so writers in other modules get it specialised: the
+    /// library's details writer escapes every title, name and chapter of a
+    /// sync.
+    @inlinable
     static func append(_ source: UnsafeBufferPointer<UInt8>, escapingSlash: Bool, to output: inout [UInt8]) {
-        let count = quotedCount(source, escapingSlash: escapingSlash)
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: count))
-        output.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            _ = writeQuoted(source, escapingSlash: escapingSlash, to: base + start)
+        output.reserveCapacity(output.count + source.count + 2)
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in source.indices where needsEscape(source[index], escapingSlash) {
+            if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index])) }
+            runStart = index + 1
+            let byte = source[index]
+            output.append(UInt8(ascii: "\\"))
+            if let short = shortEscape(byte) {
+                output.append(short)
+            } else {
+                output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)])
+            }
         }
+        if source.count > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...])) }
+        output.append(UInt8(ascii: "\""))
     }
 
     /// The length of the literal `writeQuoted` writes.
@@ -91,19 +110,19 @@ public enum JSONEscaping {
         return written + 1
     }
 
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    @usableFromInline @inline(__always)
+    static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8, _ escapingSlash: Bool) -> Bool {
+    @usableFromInline @inline(__always)
+    static func needsEscape(_ byte: UInt8, _ escapingSlash: Bool) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlash && byte == UInt8(ascii: "/"))
     }
 
     /// The letter after the backslash for the escapes that have one.
-    @inline(__always)
-    private static func shortEscape(_ byte: UInt8) -> UInt8? {
+    @usableFromInline @inline(__always)
+    static func shortEscape(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "\""): UInt8(ascii: "\"")
         case UInt8(ascii: "\\"): UInt8(ascii: "\\")

@@ -26,6 +26,9 @@ struct JSONWriterTests {
             var bytes = Array("[".utf8)
             JSONEscaping.append(text, to: &bytes)
             #expect(bytes == Array("[".utf8) + Array(JSONEscaping.quoted(text).utf8))
+            var slashed: [UInt8] = []
+            JSONEscaping.append(text, escapingSlash: true, to: &slashed)
+            #expect(slashed == Array(JSONEscaping.quoted(text, escapingSlash: true).utf8))
         }
     }
 
