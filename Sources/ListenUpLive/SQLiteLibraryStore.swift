@@ -52,21 +52,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     /// set aside and a fresh store made; if even that fails, the store lives
     /// in memory for this run.
     public static func open(at url: URL, logger: Logger) -> SQLiteLibraryStore {
-        do {
-            return try openFile(url)
-        } catch {
-            logger.warning("Library cache unreadable; setting it aside and starting afresh", metadata: ["path": "\(url.path)"])
-            let aside = url.appendingPathExtension("corrupt")
-            try? FileManager.default.removeItem(at: aside)
-            try? FileManager.default.moveItem(at: url, to: aside)
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-            do {
-                return try openFile(url)
-            } catch {
-                logger.error("Cannot create the library cache; keeping it in memory", metadata: ["reason": "\(error)"])
-                return inMemory()
-            }
-        }
+        SQLiteFile.open(url, what: "Library cache", logger: logger, open: openFile, fallback: inMemory)
     }
 
     private static func openFile(_ url: URL) throws -> SQLiteLibraryStore {

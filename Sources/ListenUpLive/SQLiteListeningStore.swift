@@ -32,21 +32,8 @@ public final class SQLiteListeningStore: ListeningStore {
     /// a fresh one made; if even that fails, the store lives in memory for
     /// this run, with a warning.
     public static func open(at url: URL, logger: Logger) -> any ListeningStore {
-        do {
-            return try openFile(url)
-        } catch {
-            logger.warning("Listening store unreadable; setting it aside and starting afresh", metadata: ["path": "\(url.path)"])
-            let aside = url.appendingPathExtension("corrupt")
-            try? FileManager.default.removeItem(at: aside)
-            try? FileManager.default.moveItem(at: url, to: aside)
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-            do {
-                return try openFile(url)
-            } catch {
-                logger.error("Cannot create the listening store; listening is kept in memory for this run", metadata: ["reason": "\(error)"])
-                return InMemoryListeningStore()
-            }
-        }
+        SQLiteFile.open(url, what: "Listening store", logger: logger, open: { try openFile($0) as any ListeningStore },
+                        fallback: { InMemoryListeningStore() })
     }
 
     private static func openFile(_ url: URL) throws -> SQLiteListeningStore {

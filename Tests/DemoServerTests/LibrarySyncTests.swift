@@ -173,6 +173,15 @@ struct LibrarySyncTests {
         let rebuilt = SQLiteLibraryStore.open(at: foreign, logger: logs.logger)
         #expect(try rebuilt.count() == 0)
         #expect(FileManager.default.fileExists(atPath: foreign.path + ".corrupt"), "someone else's database is not ours to change")
+
+        // The listening store is opened the same way (SQLiteFile).
+        let listening = dir.appendingPathComponent("listening.sqlite")
+        try Data("not a database either".utf8).write(to: listening)
+        let spans = SQLiteListeningStore.open(at: listening, logger: logs.logger)
+        #expect(spans is SQLiteListeningStore, "a fresh file, not memory")
+        #expect(try spans.pendingSpans(limit: 5).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: listening.path + ".corrupt"))
+        #expect(logs.text.contains("Listening store unreadable; setting it aside"))
     }
 
     @MainActor
