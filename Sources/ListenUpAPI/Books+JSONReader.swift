@@ -73,6 +73,7 @@ extension SyncBook: JSONReadable {
         case language, asin, audibleRegion = "audible_region", genreIDs = "genre_ids", series, audioFiles = "audio_files"
         case chapters, totalDuration = "total_duration", totalSize = "total_size", abridged, contributors, author, narrator
         case seriesInfo = "series_info", seriesName = "series_name", genres, tags, revision
+        case genrePaths = "genre_paths"
     }
 
     private static let fields = JSONFields<Field>()
@@ -116,6 +117,7 @@ extension SyncBook: JSONReadable {
             case .genres: book.genres = try reader.optionalStrings()
             case .tags: book.tags = try reader.optionalArray(of: Tag.self)
             case .revision: book.revision = try reader.optionalInt64()
+            case .genrePaths: book.genrePaths = try reader.optionalStrings()
             }
         }
         book.createdAt = try reader.required(createdAt)

@@ -77,6 +77,23 @@ public actor ScriptedServer: ServerConnection {
         return SyncBooksResponse(nextCursor: more ? String(end) : nil, books: Array(books[start..<end]), hasMore: more)
     }
 
+    /// The contributors and series the server describes.
+    private var contributors: [Contributor] = []
+    private var series: [Series] = []
+    public func setBrowse(contributors: [Contributor], series: [Series]) {
+        self.contributors = contributors
+        self.series = series
+    }
+
+    /// One page: every row, or in a delta those changed after `updatedAfter`.
+    public func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows {
+        let since = updatedAfter ?? .distantPast
+        switch domain {
+        case .contributors: return .contributors(EntityPage(entities: contributors.filter { $0.updatedAt > since }))
+        case .series: return .series(EntityPage(entities: series.filter { $0.updatedAt > since }))
+        }
+    }
+
     public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         calls.append("events")
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()

@@ -51,6 +51,10 @@ public actor OfflineServerConnection: ServerConnection {
         try signedIn()
     }
 
+    public func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows {
+        try signedIn()
+    }
+
     public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> { try signedIn() }
 
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? { try signedIn() }

@@ -86,6 +86,16 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `CoverSize.swift`).
     func cover(bookID: String, maxBytes: Int, ifNoneMatch etag: String?, size: CoverSize) async throws(ServerError) -> CoverFetch
 
+    // MARK: Browsing
+
+    /// A page of `domain`'s rows (contributors or series, in the seam's
+    /// types): from `cursor` (nil: the first page), or with `updatedAfter`
+    /// only those changed since, which also names those deleted since. The
+    /// paging rules are ``syncBooks(limit:cursor:updatedAfter:)``'s.
+    /// (REST v1: `/api/v1/sync/contributors`, `/api/v1/sync/series`; kRPC:
+    /// `pullDomain("contributors")`, `pullDomain("series")`.)
+    func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows
+
     // MARK: Listening
 
     /// How to read `bookID`'s audio files (`fileIDs`, the

@@ -61,6 +61,7 @@ enum KRPCMapping {
         book.abridged = payload.abridged
         book.genres = payload.genres.isEmpty ? nil : payload.genres.map(\.name)
         book.genreIDs = payload.genres.isEmpty ? nil : payload.genres.map(\.id)
+        book.genrePaths = payload.genres.isEmpty ? nil : payload.genres.map(\.path)
         if !payload.series.isEmpty {
             book.series = payload.series.map { SeriesLink(seriesID: $0.id, sequence: sequence($0.sequence)) }
             book.seriesInfo = payload.series.map { SeriesInfo(seriesID: $0.id, name: $0.name, sequence: sequence($0.sequence)) }

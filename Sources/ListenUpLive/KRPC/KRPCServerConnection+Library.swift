@@ -33,6 +33,11 @@ extension KRPCServerConnection {
         return response
     }
 
+    public func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows {
+        // PLACEHOLDER until the wire lands (same change): no rows.
+        throw .protocolMismatch("browse domains are not read yet")
+    }
+
     /// Remembers what a page or an event showed: the highest revision (live
     /// events start after it) and each book's summary (for listings).
     func learn(books: [SyncBook], deleted: [String] = [], through revision: Int64?) {

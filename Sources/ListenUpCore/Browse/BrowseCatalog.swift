@@ -1,0 +1,235 @@
+import Foundation
+import ListenUpAPI
+
+/// The lists beside the books: a library page's tabs and the headless
+/// `browse` action.
+public enum BrowseKind: String, CaseIterable, Sendable, Codable {
+    case series
+    case authors
+    case narrators
+    case genres
+
+    /// The contributor role the list shows (authors, narrators); nil for
+    /// series and genres.
+    public var role: String? {
+        switch self {
+        case .authors: "author"
+        case .narrators: "narrator"
+        case .series, .genres: nil
+        }
+    }
+
+    /// The page an item of this list opens.
+    public var pageKind: BrowsePageKind {
+        switch self {
+        case .series: .series
+        case .authors, .narrators: .contributor
+        case .genres: .genre
+        }
+    }
+}
+
+/// One entry of a browse list: a series, a person or a genre, with how
+/// many of the cached books it has.
+public struct BrowseItem: Equatable, Hashable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    /// What the name sorts by (the server's sort name, else the name), folded.
+    public var sortKey: String
+    public var bookCount: Int
+    /// When the newest of its books was added to the library.
+    public var newestBookAdded: Date?
+
+    public init(id: String, name: String, sortName: String? = nil, bookCount: Int, newestBookAdded: Date? = nil) {
+        self.id = id
+        self.name = name
+        sortKey = SearchKey.fold(sortName ?? name)
+        self.bookCount = bookCount
+        self.newestBookAdded = newestBookAdded
+    }
+}
+
+/// How a browse list is ordered.
+public enum BrowseSort: String, CaseIterable, Sendable, Codable {
+    /// By (sort) name, A to Z.
+    case name
+    /// Most books first.
+    case bookCount
+    /// The one with the newest book first.
+    case recentlyAdded
+}
+
+extension Array where Element == BrowseItem {
+    /// The items in `sort`'s order; ties by name, then id, so the order is
+    /// the same on every run.
+    public func sorted(by sort: BrowseSort) -> [BrowseItem] {
+        sorted { left, right in
+            switch sort {
+            case .name:
+                break
+            case .bookCount:
+                if left.bookCount != right.bookCount { return left.bookCount > right.bookCount }
+            case .recentlyAdded:
+                let (l, r) = (left.newestBookAdded ?? .distantPast, right.newestBookAdded ?? .distantPast)
+                if l != r { return l > r }
+            }
+            if left.sortKey != right.sortKey { return left.sortKey < right.sortKey }
+            return left.id < right.id
+        }
+    }
+
+    /// The items whose name holds every word of `query` (folded as the
+    /// books' search is), in this order.
+    public func matching(_ query: String) -> [BrowseItem] {
+        let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !terms.isEmpty else { return self }
+        return filter { item in
+            let key = SearchKey.fold(item.name)
+            return terms.allSatisfy { key.contains($0) }
+        }
+    }
+}
+
+/// What a browse page shows: a series, a contributor or a genre.
+public enum BrowsePageKind: String, CaseIterable, Sendable, Codable {
+    case series
+    case contributor
+    case genre
+}
+
+/// One book on a browse page.
+public struct BrowsePageEntry: Equatable, Sendable {
+    public var bookID: String
+    public var title: String
+    /// The book's place in the series (series pages), as the server writes it.
+    public var sequence: String?
+    /// The contributor's roles on the book (contributor pages).
+    public var roles: [String]
+
+    public init(bookID: String, title: String, sequence: String? = nil, roles: [String] = []) {
+        self.bookID = bookID
+        self.title = title
+        self.sequence = sequence
+        self.roles = roles
+    }
+}
+
+/// A series, contributor or genre page as the cache holds it.
+public struct BrowsePageContents: Equatable, Sendable {
+    public var kind: BrowsePageKind
+    public var id: String
+    public var name: String
+    /// The series' or person's description, plain text.
+    public var description: String?
+    /// The contributor's photo or the series' cover on the server.
+    public var imagePath: String?
+    /// The books, in the page's order (``BrowsePageContents/ordered(_:)``).
+    public var entries: [BrowsePageEntry]
+    /// A genre's parents, the root first (genre pages).
+    public var parents: [BrowseItem]
+
+    public init(kind: BrowsePageKind, id: String, name: String, description: String? = nil, imagePath: String? = nil,
+                entries: [BrowsePageEntry], parents: [BrowseItem] = []) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.description = description
+        self.imagePath = imagePath
+        self.entries = Self.ordered(entries, kind: kind)
+        self.parents = parents
+    }
+
+    /// A series in sequence order (numerically: "2" before "10", "1.5"
+    /// between 1 and 2), books with no number (or none a number can be read
+    /// from) after the numbered ones; everything else, and ties, by title.
+    public static func ordered(_ entries: [BrowsePageEntry], kind: BrowsePageKind) -> [BrowsePageEntry] {
+        func number(_ entry: BrowsePageEntry) -> Double? {
+            guard kind == .series, let text = entry.sequence?.trimmingCharacters(in: .whitespaces),
+                  let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
+        return entries.map { (entry: $0, number: number($0), title: SearchKey.fold($0.title)) }.sorted { left, right in
+            switch (left.number, right.number) {
+            case let (l?, r?) where l != r: return l < r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            if left.title != right.title { return left.title < right.title }
+            return left.entry.bookID < right.entry.bookID
+        }.map(\.entry)
+    }
+}
+
+/// The part of the library cache that browsing reads and its syncs write:
+/// each book's links (people with roles, series with places, genres), kept
+/// as the books are stored, and the contributors and series the server
+/// describes. Reads are made for one list or page at a time, off the main
+/// actor.
+public protocol BrowseStore: AnyObject, Sendable {
+    /// Every item of `kind` with at least one cached book, in no particular order.
+    func browseItems(_ kind: BrowseKind) throws -> [BrowseItem]
+
+    /// The page of `id`; nil when no cached book has it (and, for a series
+    /// or a contributor, the server never described it).
+    func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents?
+
+    /// Applies one page of a browse domain together with its sync state.
+    /// - Returns: how many rows it added, changed or deleted.
+    @discardableResult
+    func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int
+
+    /// Where the last sync of `domain` stopped.
+    func syncState(of domain: BrowseDomain) throws -> LibrarySyncState
+}
+
+/// A book's links to the lists beside the books, read from its sync row.
+public struct BookLinks: Equatable, Sendable {
+    public struct Person: Equatable, Sendable {
+        public var id: String
+        public var name: String
+        public var role: String
+    }
+
+    public struct SeriesPlace: Equatable, Sendable {
+        public var id: String
+        public var name: String
+        public var sequence: String?
+    }
+
+    public struct Genre: Equatable, Sendable {
+        public var id: String
+        public var name: String
+        /// The slug path from the root (`fiction/fantasy`); nil when the
+        /// server gives names only (REST v1).
+        public var path: String?
+    }
+
+    /// One entry per person and role.
+    public var people: [Person]
+    public var series: [SeriesPlace]
+    public var genres: [Genre]
+
+    public init(_ book: SyncBook) {
+        var people: [Person] = []
+        for contributor in book.contributors {
+            for role in contributor.roles where !people.contains(where: { $0.id == contributor.contributorID && $0.role == role }) {
+                people.append(Person(id: contributor.contributorID, name: contributor.name, role: role))
+            }
+        }
+        self.people = people
+        series = (book.seriesInfo ?? []).map { SeriesPlace(id: $0.seriesID, name: $0.name, sequence: $0.sequence) }
+        let names = book.genres ?? []
+        let ids = book.genreIDs ?? []
+        // REST v1 sends names and ids as two lists; only when they pair up
+        // is an id known, otherwise the name stands for it.
+        genres = names.enumerated().map { index, name in
+            let id = ids.count == names.count ? ids[index] : name
+            return Genre(id: id, name: name, path: book.genrePaths?[safe: index])
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A person credited on books (author, narrator, translator, …) as the
+/// server describes them: the seam's own type, which both protocols map
+/// into (REST v1 `/api/v1/sync/contributors`, kRPC's `contributors` domain,
+/// `ContributorSyncPayload`).
+public struct Contributor: Codable, Equatable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    /// The name as it sorts ("Tolkien, J. R. R."); nil: sort by ``name``.
+    public var sortName: String?
+    /// A biography, possibly HTML.
+    public var description: String?
+    /// The server's path of the photo (kRPC: content-addressed, so a new
+    /// path is a new photo); nil when there is none.
+    public var imagePath: String?
+    /// When the server last changed the row.
+    public var updatedAt: Date
+
+    public init(id: String, name: String, sortName: String? = nil, description: String? = nil, imagePath: String? = nil,
+                updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.sortName = sortName
+        self.description = description
+        self.imagePath = imagePath
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A series as the server describes it (REST v1 `/api/v1/sync/series`,
+/// kRPC's `series` domain, `SeriesSyncPayload`). Which books are in it, and
+/// at what place, comes with each book.
+public struct Series: Codable, Equatable, Sendable, Identifiable {
+    public var id: String
+    public var name: String
+    public var sortName: String?
+    public var description: String?
+    /// The server's path of the series cover; nil when there is none.
+    public var coverPath: String?
+    public var updatedAt: Date
+
+    public init(id: String, name: String, sortName: String? = nil, description: String? = nil, coverPath: String? = nil,
+                updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.sortName = sortName
+        self.description = description
+        self.coverPath = coverPath
+        self.updatedAt = updatedAt
+    }
+}
+
+/// One page of a browse domain's rows (contributors or series), as
+/// ``ServerConnection/syncContributors(limit:cursor:updatedAfter:)`` gives it:
+/// the rows changed, the ids deleted, and where the next page starts. The
+/// cursor rules are the books' (``SyncBooksResponse``): a cursor on the
+/// last page (kRPC) is where the next delta starts.
+public struct EntityPage<Entity: Sendable & Equatable>: Sendable, Equatable {
+    public var entities: [Entity]
+    public var deletedIDs: [String]
+    public var nextCursor: String?
+    public var hasMore: Bool
+
+    public init(entities: [Entity], deletedIDs: [String] = [], nextCursor: String? = nil, hasMore: Bool = false) {
+        self.entities = entities
+        self.deletedIDs = deletedIDs
+        self.nextCursor = nextCursor
+        self.hasMore = hasMore
+    }
+}
+
+/// The browse domains the library keeps beside its books.
+public enum BrowseDomain: String, CaseIterable, Sendable, Codable {
+    case contributors
+    case series
+}
+
+/// A page of one browse domain's rows.
+public enum BrowseRows: Sendable, Equatable {
+    case contributors(EntityPage<Contributor>)
+    case series(EntityPage<Series>)
+
+    /// How many rows it changes or deletes.
+    public var count: Int {
+        switch self {
+        case .contributors(let page): page.entities.count + page.deletedIDs.count
+        case .series(let page): page.entities.count + page.deletedIDs.count
+        }
+    }
+
+    public var nextCursor: String? {
+        switch self {
+        case .contributors(let page): page.nextCursor
+        case .series(let page): page.nextCursor
+        }
+    }
+
+    public var hasMore: Bool {
+        switch self {
+        case .contributors(let page): page.hasMore
+        case .series(let page): page.hasMore
+        }
+    }
+
+    /// The newest change among the rows.
+    public var newestUpdate: Date? {
+        switch self {
+        case .contributors(let page): page.entities.map(\.updatedAt).max()
+        case .series(let page): page.entities.map(\.updatedAt).max()
+        }
+    }
+}
