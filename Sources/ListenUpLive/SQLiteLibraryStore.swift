@@ -116,8 +116,19 @@ public final class SQLiteLibraryStore: LibraryStore {
             try db.alter(table: "book") { table in table.add(column: "revision", .integer) }
             try db.execute(sql: "DELETE FROM syncState")
         }
+        registerBrowseMigration(&migrator)
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
+    }
+
+    /// Reads the database (the browse extension's way in).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.read(body)
+    }
+
+    /// Writes the database in one transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.write(body)
     }
 
     /// Every cached book, in no particular order (``LibraryIndex`` sorts).
@@ -197,6 +208,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     /// The book table's columns after `id`, in the order `store` binds them.
     private static let bookColumns = [
         "title", "authors", "narrators", "series", "duration", "createdAt", "updatedAt", "hasCover", "searchKey", "details", "revision",
+        "links",
     ]
 
     /// Inserts a book, or updates it only where a value differs.
@@ -212,7 +224,9 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     /// Inserts or updates `books` through one prepared statement, each row
     /// encoded once (a sync stores thousands). A row that would be written
-    /// as it is stays untouched.
+    /// as it is stays untouched; a row written gets its links written anew
+    /// (the `links` column holds their ``BookLinks/key``, so a change to
+    /// them alone, a genre, is a change of the row too).
     /// - Returns: how many rows were added or changed.
     @discardableResult
     private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
@@ -222,11 +236,14 @@ public final class SQLiteLibraryStore: LibraryStore {
             // Details as sorted-key JSON: the same details give the same
             // bytes, so an unchanged row compares equal.
             let row = CachedBook(sortingKeys: book)
+            let links = BookLinks(book)
             try statement.execute(arguments: [
                 row.id, row.title, row.authors, row.narrators, row.series, row.duration,
-                row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details, row.revision,
+                row.createdAt, row.updatedAt, row.hasCover, row.searchKey, row.details, row.revision, links.key,
             ])
-            changed += db.changesCount
+            guard db.changesCount > 0 else { continue }
+            changed += 1
+            try storeLinks(links, of: book.id, in: db)
         }
         return changed
     }

@@ -230,6 +230,18 @@ public struct BookLinks: Equatable, Sendable {
     }
 }
 
+extension BookLinks {
+    /// Every link in one string: two books with the same key have the same
+    /// links (a store compares keys to know whether to write them again).
+    public var key: String {
+        var key = ""
+        for person in people { key += "p\u{1F}\(person.id)\u{1F}\(person.name)\u{1F}\(person.role)\u{1E}" }
+        for place in series { key += "s\u{1F}\(place.id)\u{1F}\(place.name)\u{1F}\(place.sequence ?? "")\u{1E}" }
+        for genre in genres { key += "g\u{1F}\(genre.id)\u{1F}\(genre.name)\u{1F}\(genre.path ?? "")\u{1E}" }
+        return key
+    }
+}
+
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

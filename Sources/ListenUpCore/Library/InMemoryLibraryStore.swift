@@ -10,6 +10,10 @@ public final class InMemoryLibraryStore: LibraryStore {
         var books: [String: CachedBook] = [:]
         var progress: [String: BookProgress] = [:]
         var state = LibrarySyncState()
+        var links: [String: BookLinks] = [:]
+        var contributors: [String: Contributor] = [:]
+        var series: [String: Series] = [:]
+        var browseStates: [BrowseDomain: LibrarySyncState] = [:]
     }
 
     private let contents = LockedValue(Contents())
@@ -51,7 +55,10 @@ public final class InMemoryLibraryStore: LibraryStore {
     public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         contents.withLock { contents in
             var changed = Self.store(books, in: &contents)
-            for id in deleted where contents.books.removeValue(forKey: id) != nil { changed += 1 }
+            for id in deleted where contents.books.removeValue(forKey: id) != nil {
+                contents.links[id] = nil
+                changed += 1
+            }
             contents.state = state
             return changed
         }
@@ -65,6 +72,7 @@ public final class InMemoryLibraryStore: LibraryStore {
         contents.withLock { contents in
             for id in ids {
                 contents.books[id] = nil
+                contents.links[id] = nil
                 contents.progress[id] = nil
             }
         }
@@ -90,11 +98,128 @@ public final class InMemoryLibraryStore: LibraryStore {
         var changed = 0
         for book in books {
             let cached = CachedBook(book, encoder: encoder)
-            if contents.books[cached.id] != cached {
+            let links = BookLinks(book)
+            if contents.books[cached.id] != cached || contents.links[cached.id] != links {
                 contents.books[cached.id] = cached
+                contents.links[cached.id] = links
                 changed += 1
             }
         }
         return changed
+    }
+}
+
+extension InMemoryLibraryStore {
+    public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
+        let contents = contents.value
+        var found: [String: (name: String, books: Set<String>, newest: Date?)] = [:]
+        for (bookID, links) in contents.links {
+            guard let book = contents.books[bookID] else { continue }
+            let entries: [(id: String, name: String)] = switch kind {
+            case .series: links.series.map { ($0.id, $0.name) }
+            case .authors, .narrators: links.people.filter { $0.role == kind.role }.map { ($0.id, $0.name) }
+            case .genres: links.genres.map { ($0.id, $0.name) }
+            }
+            for entry in entries {
+                var item = found[entry.id] ?? (entry.name, [], nil)
+                item.books.insert(bookID)
+                item.newest = max(item.newest ?? book.createdAt, book.createdAt)
+                found[entry.id] = item
+            }
+        }
+        return found.map { id, item in
+            let (name, sortName): (String, String?) = switch kind {
+            case .series: (contents.series[id]?.name ?? item.name, contents.series[id]?.sortName)
+            case .authors, .narrators: (contents.contributors[id]?.name ?? item.name, contents.contributors[id]?.sortName)
+            case .genres: (item.name, nil)
+            }
+            return BrowseItem(id: id, name: name, sortName: sortName, bookCount: item.books.count, newestBookAdded: item.newest)
+        }
+    }
+
+    public func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? {
+        let contents = contents.value
+        var entries: [BrowsePageEntry] = []
+        var linkName: String?
+        var genrePath: String?
+        for (bookID, links) in contents.links {
+            guard let book = contents.books[bookID] else { continue }
+            switch kind {
+            case .series:
+                guard let place = links.series.first(where: { $0.id == id }) else { continue }
+                linkName = place.name
+                entries.append(BrowsePageEntry(bookID: bookID, title: book.title, sequence: place.sequence))
+            case .contributor:
+                let roles = links.people.filter { $0.id == id }
+                guard let first = roles.first else { continue }
+                linkName = first.name
+                entries.append(BrowsePageEntry(bookID: bookID, title: book.title, roles: Set(roles.map(\.role)).sorted()))
+            case .genre:
+                if let genre = links.genres.first(where: { $0.id == id }) {
+                    linkName = genre.name
+                    genrePath = genre.path
+                }
+            }
+        }
+        switch kind {
+        case .series:
+            let series = contents.series[id]
+            guard let name = series?.name ?? linkName else { return nil }
+            return BrowsePageContents(kind: kind, id: id, name: name, description: series?.description.map { PlainText.fromHTML($0) },
+                                      imagePath: series?.coverPath, entries: entries)
+        case .contributor:
+            let person = contents.contributors[id]
+            guard let name = person?.name ?? linkName else { return nil }
+            return BrowsePageContents(kind: kind, id: id, name: name, description: person?.description.map { PlainText.fromHTML($0) },
+                                      imagePath: person?.imagePath, entries: entries)
+        case .genre:
+            guard let name = linkName else { return nil }
+            // Its books and those of the genres under it.
+            for (bookID, links) in contents.links {
+                guard let book = contents.books[bookID] else { continue }
+                let inside = links.genres.contains { genre in
+                    genre.id == id || (genrePath.map { path in genre.path?.hasPrefix(path + "/") == true } ?? false)
+                }
+                if inside { entries.append(BrowsePageEntry(bookID: bookID, title: book.title)) }
+            }
+            var parents: [BrowseItem] = []
+            if let slugs = genrePath?.split(separator: "/") {
+                let all = try browseItems(.genres)
+                for depth in slugs.indices.dropLast() {
+                    let prefix = slugs[...depth].joined(separator: "/")
+                    let parentID = contents.links.values.lazy.flatMap(\.genres).first { $0.path == prefix }?.id
+                    if let parent = all.first(where: { $0.id == parentID }) { parents.append(parent) }
+                }
+            }
+            return BrowsePageContents(kind: kind, id: id, name: name, entries: entries, parents: parents)
+        }
+    }
+
+    @discardableResult
+    public func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int {
+        contents.withLock { contents in
+            var changed = 0
+            switch rows {
+            case .contributors(let page):
+                for entity in page.entities where contents.contributors[entity.id] != entity {
+                    contents.contributors[entity.id] = entity
+                    changed += 1
+                }
+                for id in page.deletedIDs where contents.contributors.removeValue(forKey: id) != nil { changed += 1 }
+                contents.browseStates[.contributors] = state
+            case .series(let page):
+                for entity in page.entities where contents.series[entity.id] != entity {
+                    contents.series[entity.id] = entity
+                    changed += 1
+                }
+                for id in page.deletedIDs where contents.series.removeValue(forKey: id) != nil { changed += 1 }
+                contents.browseStates[.series] = state
+            }
+            return changed
+        }
+    }
+
+    public func syncState(of domain: BrowseDomain) throws -> LibrarySyncState {
+        contents.value.browseStates[domain] ?? LibrarySyncState()
     }
 }

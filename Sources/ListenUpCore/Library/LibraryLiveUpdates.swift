@@ -137,6 +137,10 @@ public struct LibraryLiveUpdates: Sendable {
                 return .userDeleted
             case LibraryLiveUpdates.preferencesChangedEvent:
                 return .preferencesChanged
+            case let type where type.hasPrefix("contributor.") || type.hasPrefix("series."):
+                // A person or a series renamed, described, merged or
+                // deleted: a delta of the browse domains brings the rows.
+                return .needsDeltaSync
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil

@@ -199,8 +199,9 @@ public struct LibrarySyncState: Codable, Equatable, Sendable {
 /// The app's is SQLite (`SQLiteLibraryStore` in `ListenUpLive`, one file per
 /// server and user); ``InMemoryLibraryStore`` serves previews and tests.
 /// Implementations are thread-safe: syncs write off the main actor while
-/// the page reads.
-public protocol LibraryStore: AnyObject, Sendable {
+/// the page reads. The cache keeps what browsing reads too (``BrowseStore``):
+/// each book's links are written with the book.
+public protocol LibraryStore: BrowseStore {
     /// Every cached book, in no particular order (``LibraryIndex`` sorts).
     func books() throws -> [CachedBook]
 

@@ -46,6 +46,9 @@ protocol LibrarySessionEvents: AnyObject {
     func accountPreferencesMayHaveChanged()
     /// The account is gone on the server.
     func accountDeleted()
+    /// A sync or a live event changed the cached books or what browsing
+    /// reads (series, contributors): the browse lists and pages are read again.
+    func libraryCacheChanged()
 }
 
 /// What live events changed in the cache since the screen last read it.
@@ -147,16 +150,31 @@ final class LibrarySyncSession {
                 }
                 // Caught up: does the cache still match the server (LibraryDrift.swift)?
                 let repaired = await LibraryDriftCheck(server: server, store: store, logger: logger, memory: drift).check()
+                let browsed = await Self.syncBrowse(server: server, store: store, logger: logger)
                 guard !Task.isCancelled, let self else { return }
                 self.lastSync = .now
                 self.events?.serverUnreachable(false)
                 await self.screen?.synced(changed: changed + repaired)
+                if changed + repaired + browsed > 0 { self.events?.libraryCacheChanged() }
                 self.followLiveEvents()
             } catch {
                 guard !Task.isCancelled, let self, error != .sessionLapsed else { return }
                 if case .transport = error { self.events?.serverUnreachable(true) }
                 if self.screen?.syncFailed(error) == true { self.followLiveEvents() }
             }
+        }
+    }
+
+    /// Syncs the browse domains after the books (BrowseSync.swift). The
+    /// books are what the library cannot do without: a server that fails
+    /// here is logged, and the books stay synced.
+    /// - Returns: how many rows changed.
+    private nonisolated static func syncBrowse(server: any ServerConnection, store: any LibraryStore, logger: Logger) async -> Int {
+        do {
+            return try await BrowseSync(server: server, store: store, logger: logger).run()
+        } catch {
+            logger.warning("Could not sync the series and contributors", metadata: ["reason": "\(error)"])
+            return 0
         }
     }
 
@@ -237,6 +255,7 @@ final class LibrarySyncSession {
             let changes = self.pendingChanges
             self.pendingChanges = LibraryCacheChanges()
             await self.screen?.cacheChanged(changes)
+            if !changes.upserted.isEmpty || !changes.deleted.isEmpty { self.events?.libraryCacheChanged() }
         }
     }
 }

@@ -13,7 +13,8 @@ import Foundation
 /// - the live events (re)connected or say the preferences changed → the
 ///   account's preferences are read again;
 /// - the account is gone on the server → the session is refused;
-/// - the player finished or restarted a book → that one book in the library.
+/// - the player finished or restarted a book → that one book in the library;
+/// - a sync or a live event changed the cache → the browse lists and pages.
 ///
 /// The navigator makes one when a session starts (``AppNavigator/update(_:)``)
 /// and ends it when the session ends or the app quits. Main actor only.
@@ -28,6 +29,8 @@ public final class SignedInSession {
     /// The account's playback preferences (also the player's
     /// ``PlayerModel/accountPreferences``).
     public let accountPreferences: AccountPreferencesSync
+    /// Browsing the library by series, author, narrator and genre.
+    public let browse: BrowseModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -52,6 +55,7 @@ public final class SignedInSession {
         player.accountPreferences = accountPreferences
         library = LibraryModel(dependencies: dependencies, session: session, player: player, downloads: downloads,
                                load: false, send: send)
+        browse = BrowseModel(dependencies: dependencies, store: store, library: library)
         library.start(store: store, readAhead: readAhead, events: self)
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
@@ -65,6 +69,7 @@ public final class SignedInSession {
         guard !left else { return }
         left = true
         library.deactivate()
+        browse.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
     }
@@ -102,5 +107,10 @@ extension SignedInSession: LibrarySessionEvents {
     func accountDeleted() {
         guard !left else { return }
         send(.sessionRefused)
+    }
+
+    func libraryCacheChanged() {
+        guard !left else { return }
+        browse.cacheChanged()
     }
 }

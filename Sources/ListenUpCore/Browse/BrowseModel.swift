@@ -1,0 +1,231 @@
+import Foundation
+import Observation
+
+/// Browsing the library by series, author, narrator and genre: the lists
+/// beside the books, the pages they open, and the series and people a
+/// search finds. Everything is read from the library cache (so offline
+/// too), one list or page at a time and off the main actor, and read again
+/// when a sync or a live event changed the cache (``cacheChanged()``).
+///
+/// The session makes one beside the library (``SignedInSession/browse``);
+/// a list is read the first time it is asked for, so a start that shows
+/// only the books reads none. Main actor only.
+@MainActor @Observable
+public final class BrowseModel {
+    public enum Intent: Equatable, Sendable {
+        /// Shows a list (nil: the books, no list).
+        case show(BrowseKind?)
+        /// Orders a list.
+        case sort(BrowseKind, BrowseSort)
+        /// The library's search text: the lists and the series and people
+        /// matches follow it.
+        case search(String)
+        /// Opens a page over the pages open.
+        case open(BrowsePageKind, id: String)
+        /// Closes the page on top.
+        case back
+        /// Closes every page.
+        case closeAll
+        /// Plays the first book of the page on top that is not finished.
+        case playNextUnfinished
+    }
+
+    /// A book on a page: where it stands on the page, and the library's
+    /// book (nil while the library has not read it).
+    public struct PageBook: Equatable, Sendable, Identifiable {
+        public var entry: BrowsePageEntry
+        public var book: LibraryModel.Book?
+        public var id: String { entry.bookID }
+    }
+
+    /// An open page.
+    public struct Page: Equatable, Sendable {
+        public var contents: BrowsePageContents
+        public var books: [PageBook]
+        /// The page's kind and id.
+        public var key: PageKey { PageKey(kind: contents.kind, id: contents.id) }
+    }
+
+    public struct PageKey: Hashable, Sendable {
+        public var kind: BrowsePageKind
+        public var id: String
+    }
+
+    /// The list shown; nil: the books.
+    public private(set) var shown: BrowseKind?
+    /// Each list read so far, in its order (``sorts``) and filtered by
+    /// ``query``.
+    public private(set) var lists: [BrowseKind: [BrowseItem]] = [:]
+    /// The order of each list (by name until changed; not remembered
+    /// across restarts yet).
+    public private(set) var sorts: [BrowseKind: BrowseSort]
+    public private(set) var query = ""
+    /// The series whose name matches ``query`` (empty without a query).
+    public private(set) var seriesMatches: [BrowseItem] = []
+    /// The authors and narrators whose name matches ``query``, once each.
+    public private(set) var peopleMatches: [BrowseItem] = []
+    /// The pages open, the newest last.
+    public private(set) var pages: [Page] = []
+    /// How many times the lists or pages were read (tests wait on it).
+    public private(set) var reads = 0
+
+    @ObservationIgnored private let store: (any BrowseStore)?
+    @ObservationIgnored private weak var library: LibraryModel?
+    @ObservationIgnored private let dependencies: Dependencies
+    /// Every item of each list read, unfiltered and unsorted.
+    @ObservationIgnored private var all: [BrowseKind: [BrowseItem]] = [:]
+    @ObservationIgnored private var readTask: Task<Void, Never>?
+    @ObservationIgnored private var libraryObservation: StateObservation?
+    /// Bumped by every change that a read under way may predate.
+    @ObservationIgnored private var version = 0
+
+    public init(dependencies: Dependencies, store: (any BrowseStore)?, library: LibraryModel?) {
+        self.dependencies = dependencies
+        self.store = store
+        self.library = library
+        sorts = Dictionary(uniqueKeysWithValues: BrowseKind.allCases.map { ($0, .name) })
+        if let library {
+            libraryObservation = StateObservation { [weak self, weak library] in
+                guard let books = library?.books else { return }
+                self?.libraryBooksChanged(books)
+            }
+        }
+    }
+
+    public func send(_ intent: Intent) {
+        switch intent {
+        case .show(let kind):
+            shown = kind
+            if let kind, all[kind] == nil { reread() }
+        case .sort(let kind, let sort):
+            guard sorts[kind] != sort else { return }
+            sorts[kind] = sort
+            refilter()
+        case .search(let text):
+            guard text != query else { return }
+            query = text
+            if !text.isEmpty, [.series, .authors, .narrators].contains(where: { all[$0] == nil }) {
+                reread()
+            } else {
+                refilter()
+            }
+        case .open(let kind, let id):
+            if let top = pages.last?.key, top == PageKey(kind: kind, id: id) { return }
+            open(PageKey(kind: kind, id: id))
+        case .back:
+            if !pages.isEmpty { pages.removeLast() }
+        case .closeAll:
+            pages = []
+        case .playNextUnfinished:
+            guard let page = pages.last else { return }
+            let next = page.books.first { $0.book?.progress?.finished != true } ?? page.books.first
+            if let next { library?.send(.play(bookID: next.id)) }
+        }
+    }
+
+    /// The cache changed (a sync, a live event): the lists read and the
+    /// pages open are read again.
+    public func cacheChanged() {
+        guard !all.isEmpty || !pages.isEmpty else { return }
+        reread()
+    }
+
+    /// Stops reading.
+    public func stop() {
+        readTask?.cancel()
+        readTask = nil
+        libraryObservation?.cancel()
+        libraryObservation = nil
+    }
+
+    // MARK: Reading
+
+    /// The lists a reading needs now: those read before, the one shown,
+    /// and with a search every list it searches.
+    private var wantedKinds: Set<BrowseKind> {
+        var kinds = Set(all.keys)
+        if let shown { kinds.insert(shown) }
+        if !query.isEmpty { kinds.formUnion([.series, .authors, .narrators]) }
+        return kinds
+    }
+
+    /// Reads the wanted lists and the open pages again, off the main actor.
+    private func reread() {
+        guard let store else { return }
+        version &+= 1
+        let (kinds, keys, readVersion, logger) = (wantedKinds, pages.map(\.key), version, dependencies.logger)
+        readTask?.cancel()
+        readTask = Task { [weak self] in
+            let read = await Task.detached(priority: .userInitiated) { () -> ([BrowseKind: [BrowseItem]], [PageKey: BrowsePageContents]) in
+                var lists: [BrowseKind: [BrowseItem]] = [:]
+                var pages: [PageKey: BrowsePageContents] = [:]
+                do {
+                    for kind in kinds { lists[kind] = try store.browseItems(kind) }
+                    for key in keys { pages[key] = try store.browsePage(key.kind, id: key.id) }
+                } catch {
+                    logger.warning("Could not read the browse lists", metadata: ["reason": "\(error)"])
+                }
+                return (lists, pages)
+            }.value
+            guard let self, !Task.isCancelled, readVersion == self.version else { return }
+            self.all.merge(read.0) { $1 }
+            // A page whose subject is gone from the cache closes.
+            self.pages = self.pages.compactMap { page in read.1[page.key].map { self.resolved($0) } }
+            self.refilter()
+            self.reads += 1
+        }
+    }
+
+    private func open(_ key: PageKey) {
+        guard let store else { return }
+        let logger = dependencies.logger
+        Task { [weak self] in
+            let contents = await Task.detached(priority: .userInitiated) { () -> BrowsePageContents? in
+                do { return try store.browsePage(key.kind, id: key.id) } catch {
+                    logger.warning("Could not read a browse page", metadata: ["kind": "\(key.kind.rawValue)", "reason": "\(error)"])
+                    return nil
+                }
+            }.value
+            guard let self, let contents else { return }
+            self.pages.append(self.resolved(contents))
+            self.reads += 1
+        }
+    }
+
+    /// `contents` with the library's books.
+    private func resolved(_ contents: BrowsePageContents) -> Page {
+        let books = library?.booksByID(Set(contents.entries.map(\.bookID))) ?? [:]
+        return Page(contents: contents, books: contents.entries.map { PageBook(entry: $0, book: books[$0.bookID]) })
+    }
+
+    private func libraryBooksChanged(_ books: [LibraryModel.Book]) {
+        guard !pages.isEmpty else { return }
+        pages = pages.map { resolved($0.contents) }
+    }
+
+    private func refilter() {
+        var lists: [BrowseKind: [BrowseItem]] = [:]
+        for (kind, items) in all {
+            lists[kind] = items.matching(query).sorted(by: sorts[kind] ?? .name)
+        }
+        self.lists = lists
+        if query.isEmpty {
+            seriesMatches = []
+            peopleMatches = []
+        } else {
+            seriesMatches = lists[.series] ?? []
+            var seen = Set<String>()
+            peopleMatches = ((lists[.authors] ?? []) + (lists[.narrators] ?? [])).filter { seen.insert($0.id).inserted }
+                .sorted(by: .name)
+        }
+    }
+}
+
+extension LibraryModel {
+    /// The books among `ids`, by id.
+    func booksByID(_ ids: Set<String>) -> [String: Book] {
+        var found: [String: Book] = [:]
+        for book in books where ids.contains(book.id) { found[book.id] = book }
+        return found
+    }
+}
