@@ -185,6 +185,18 @@ extension SQLiteLibraryStore {
         }
     }
 
+    public func links(ofBook id: String) throws -> BookLinks {
+        try read { db in
+            BookLinks(
+                people: try Row.fetchAll(db, sql: "SELECT personID, name, role FROM bookPerson WHERE bookID = ? ORDER BY position",
+                                         arguments: [id]).map { BookLinks.Person(id: $0["personID"], name: $0["name"], role: $0["role"]) },
+                series: try Row.fetchAll(db, sql: "SELECT seriesID, name, sequence FROM bookSeries WHERE bookID = ? ORDER BY position",
+                                         arguments: [id]).map { BookLinks.SeriesPlace(id: $0["seriesID"], name: $0["name"], sequence: $0["sequence"]) },
+                genres: try Row.fetchAll(db, sql: "SELECT genreID, name, path FROM bookGenre WHERE bookID = ? ORDER BY position",
+                                         arguments: [id]).map { BookLinks.Genre(id: $0["genreID"], name: $0["name"], path: $0["path"]) })
+        }
+    }
+
     public func syncState(of domain: BrowseDomain) throws -> LibrarySyncState {
         try read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT json FROM browseSyncState WHERE domain = ?", arguments: [domain.rawValue])

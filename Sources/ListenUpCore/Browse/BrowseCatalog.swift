@@ -181,6 +181,9 @@ public protocol BrowseStore: AnyObject, Sendable {
 
     /// Where the last sync of `domain` stopped.
     func syncState(of domain: BrowseDomain) throws -> LibrarySyncState
+
+    /// The links of one cached book (empty when it has none or is not cached).
+    func links(ofBook id: String) throws -> BookLinks
 }
 
 /// A book's links to the lists beside the books, read from its sync row.
@@ -189,12 +192,24 @@ public struct BookLinks: Equatable, Sendable {
         public var id: String
         public var name: String
         public var role: String
+
+        public init(id: String, name: String, role: String) {
+            self.id = id
+            self.name = name
+            self.role = role
+        }
     }
 
     public struct SeriesPlace: Equatable, Sendable {
         public var id: String
         public var name: String
         public var sequence: String?
+
+        public init(id: String, name: String, sequence: String? = nil) {
+            self.id = id
+            self.name = name
+            self.sequence = sequence
+        }
     }
 
     public struct Genre: Equatable, Sendable {
@@ -203,12 +218,24 @@ public struct BookLinks: Equatable, Sendable {
         /// The slug path from the root (`fiction/fantasy`); nil when the
         /// server gives names only (REST v1).
         public var path: String?
+
+        public init(id: String, name: String, path: String? = nil) {
+            self.id = id
+            self.name = name
+            self.path = path
+        }
     }
 
     /// One entry per person and role.
     public var people: [Person]
     public var series: [SeriesPlace]
     public var genres: [Genre]
+
+    public init(people: [Person] = [], series: [SeriesPlace] = [], genres: [Genre] = []) {
+        self.people = people
+        self.series = series
+        self.genres = genres
+    }
 
     public init(_ book: SyncBook) {
         var people: [Person] = []

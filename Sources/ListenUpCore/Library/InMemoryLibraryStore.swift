@@ -219,6 +219,10 @@ extension InMemoryLibraryStore {
         }
     }
 
+    public func links(ofBook id: String) throws -> BookLinks {
+        contents.value.links[id] ?? BookLinks()
+    }
+
     public func syncState(of domain: BrowseDomain) throws -> LibrarySyncState {
         contents.value.browseStates[domain] ?? LibrarySyncState()
     }

@@ -182,6 +182,7 @@ private final class PulledBooks: LibraryStore {
     func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? { try base.browsePage(kind, id: id) }
     func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
     func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
+    func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
 
     func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         let changed = try base.apply(books, deleting: deleted, state: state)

@@ -47,5 +47,7 @@ extension LibraryModel {
         public var downloadSize: Int64?
         /// The book as Play and Download hand it on (nil in previews).
         public var playable: PlayableBook?
+        /// Its people, series and genres, each of which opens a page.
+        public var links = BookLinks()
     }
 }

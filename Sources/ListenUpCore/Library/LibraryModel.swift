@@ -45,6 +45,9 @@ public final class LibraryModel: ScreenModel {
     public internal(set) var selection: Details?
     /// The cache has been read once (its books, if any, are in ``books``).
     public internal(set) var hasLoadedCache = false
+    /// Browsing by series, author, narrator and genre (the session's; a
+    /// preview's own; nil when there is none).
+    @ObservationIgnored public internal(set) var browse: BrowseModel?
     /// Covers can be fetched: there is a session (previews have none).
     /// Cells shown before then ask again when this turns true.
     public private(set) var coversAvailable = false
@@ -328,7 +331,7 @@ public final class LibraryModel: ScreenModel {
                             publisher: details.publisher, publishYear: details.publishYear,
                             contributors: details.contributors, chapters: details.chapters,
                             downloadSize: Self.downloadSize(of: details),
-                            playable: PlayableBook(cached, details: details))
+                            playable: PlayableBook(cached, details: details), links: (try? store.links(ofBook: id)) ?? BookLinks())
     }
 
     /// What downloading a book takes: its audio files' sizes as the server

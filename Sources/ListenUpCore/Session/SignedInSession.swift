@@ -56,6 +56,7 @@ public final class SignedInSession {
         library = LibraryModel(dependencies: dependencies, session: session, player: player, downloads: downloads,
                                load: false, send: send)
         browse = BrowseModel(dependencies: dependencies, store: store, library: library)
+        library.browse = browse
         library.start(store: store, readAhead: readAhead, events: self)
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
