@@ -71,6 +71,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case pauseDownloads
     case resumeDownloads
     case removeDownloads
+    // Browsing (any signed-in screen)
+    case browse(by: BrowseKind)
+    case open(kind: BrowsePageKind, id: String)
 
     /// The `action` names, one per case.
     public enum Action: String, CaseIterable, Equatable, Sendable {
@@ -82,6 +85,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
+        case browse, open
 
         /// Who carries it out.
         public var addressee: Addressee {
@@ -92,6 +96,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
+            case .browse, .open: .browse
             default: .screen
             }
         }
@@ -109,6 +114,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case downloads
         /// The account's playback preferences, from any signed-in screen.
         case preferences
+        /// The session's browsing (series, people, genres), from any
+        /// signed-in screen.
+        case browse
     }
 
     /// Why a line is not a command.
@@ -268,6 +276,12 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .pauseDownloads: self = .pauseDownloads
         case .resumeDownloads: self = .resumeDownloads
         case .removeDownloads: self = .removeDownloads
+        case .browse:
+            guard let by = arguments["by"]?.stringValue.flatMap(BrowseKind.init(rawValue:)) else { throw .badArguments(action) }
+            self = .browse(by: by)
+        case .open:
+            guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
+            self = .open(kind: kind, id: try nonEmpty("id"))
         }
     }
 
@@ -340,6 +354,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .pauseDownloads: return (.pauseDownloads, [:])
         case .resumeDownloads: return (.resumeDownloads, [:])
         case .removeDownloads: return (.removeDownloads, [:])
+        case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
+        case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         }
     }
 

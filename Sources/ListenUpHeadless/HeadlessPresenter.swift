@@ -55,6 +55,12 @@ public final class HeadlessPresenter {
     private var downloadReporter = DownloadReporter()
     private var downloadRecheck: Task<Void, Never>?
     var lastPreferencesLine: JSONValue?
+    /// The session's browsing, followed while a `browse` or `open` waits
+    /// for its list or page (HeadlessPresenter+Browse.swift).
+    var browse: ModelFollower<BrowseModel>?
+    var browseRequest: BrowseKind?
+    var lastPageLine: JSONValue?
+    var lastMissingPage: BrowseModel.PageKey?
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -72,6 +78,8 @@ public final class HeadlessPresenter {
                                   follow: { [weak self] in self?.reportDownloads($0) })
         preferences = ModelFollower({ navigator.accountPreferences }, replaced: { [weak self] in self?.preferencesReplaced($0) },
                                     follow: { [weak self] in self?.printPreferences($0.playback) })
+        browse = ModelFollower({ navigator.signedIn?.browse }, replaced: { [weak self] _ in self?.browseReplaced() },
+                               follow: { [weak self] in self?.browseChanged($0) })
     }
 
     /// Starts presenting: emits the current route and state, then every change.
@@ -89,6 +97,7 @@ public final class HeadlessPresenter {
         downloadRecheck?.cancel()
         playerRecheck?.cancel()
         preferences?.cancel()
+        browse?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -129,6 +138,8 @@ public final class HeadlessPresenter {
             handleDownloads(command)
         case .preferences:
             handlePreferences(command)
+        case .browse:
+            handleBrowse(command)
         case .player:
             // The player answers from every signed-in screen.
             guard let player = navigator.player else {
@@ -176,6 +187,12 @@ public final class HeadlessPresenter {
                     emitError(code: "notSignedIn", message: "Sign in to see the playback preferences.")
                 } else {
                     emitError(code: "badCommand", message: Self.preferencesUsage)
+                }
+            case .browse:
+                if navigator.signedIn == nil {
+                    emitError(code: "notSignedIn", message: "Sign in to browse the library.")
+                } else {
+                    emitError(code: "badCommand", message: Self.browseUsage)
                 }
             }
         }
@@ -293,6 +310,7 @@ public final class HeadlessPresenter {
         player?.update()
         downloads?.update()
         preferences?.update()
+        browse?.update()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }

@@ -50,6 +50,8 @@ struct HeadlessCommandTests {
         .pauseDownloads: #"{"action":"pauseDownloads"}"#,
         .resumeDownloads: #"{"action":"resumeDownloads"}"#,
         .removeDownloads: #"{"action":"removeDownloads"}"#,
+        .browse: #"{"action":"browse","by":"narrators"}"#,
+        .open: #"{"action":"open","kind":"series","id":"series-1"}"#,
     ]
 
     @Test func everyActionReadsIntoItsCaseAndWritesBackTheSameCommand() throws {
@@ -90,5 +92,8 @@ struct HeadlessCommandTests {
         #expect(HeadlessCommand.decode(line: #"{"action":"filter","finished":true,"downloaded":"x"}"#) == .failure(.badArguments(.filter)))
         #expect(HeadlessCommand.decode(line: #"{"action":"setPreferences","defaultSkipForwardSec":4}"#)
             == .failure(.badArguments(.setPreferences)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"browse","by":"publishers"}"#) == .failure(.badArguments(.browse)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"open","kind":"series","id":""}"#) == .failure(.badArguments(.open)))
+        #expect(HeadlessCommand.decode(line: #"{"action":"open","kind":"planet","id":"x"}"#) == .failure(.badArguments(.open)))
     }
 }

@@ -68,12 +68,15 @@ public final class BrowseModel {
     public private(set) var pages: [Page] = []
     /// How many times the lists or pages were read (tests wait on it).
     public private(set) var reads = 0
+    /// The last page asked for that the cache does not have (nothing
+    /// cached has that series, person or genre); cleared by the next open.
+    public private(set) var missingPage: PageKey?
 
     @ObservationIgnored private let store: (any BrowseStore)?
     @ObservationIgnored private weak var library: LibraryModel?
     @ObservationIgnored private let dependencies: Dependencies
     /// Every item of each list read, unfiltered and unsorted.
-    @ObservationIgnored private var all: [BrowseKind: [BrowseItem]] = [:]
+    private var all: [BrowseKind: [BrowseItem]] = [:]
     @ObservationIgnored private var readTask: Task<Void, Never>?
     @ObservationIgnored private var libraryObservation: StateObservation?
     /// Bumped by every change that a read under way may predate.
@@ -130,6 +133,12 @@ public final class BrowseModel {
         reread()
     }
 
+    /// Every item of `kind` in its order (``sorts``), whatever the query;
+    /// nil until the list has been read (``Intent/show(_:)`` reads it).
+    public func items(_ kind: BrowseKind) -> [BrowseItem]? {
+        all[kind]?.sorted(by: sorts[kind] ?? .name)
+    }
+
     /// Stops reading.
     public func stop() {
         readTask?.cancel()
@@ -177,6 +186,7 @@ public final class BrowseModel {
     }
 
     private func open(_ key: PageKey) {
+        missingPage = nil
         guard let store else { return }
         let logger = dependencies.logger
         Task { [weak self] in
@@ -186,7 +196,11 @@ public final class BrowseModel {
                     return nil
                 }
             }.value
-            guard let self, let contents else { return }
+            guard let self else { return }
+            guard let contents else {
+                self.missingPage = key
+                return
+            }
             self.pages.append(self.resolved(contents))
             self.reads += 1
         }

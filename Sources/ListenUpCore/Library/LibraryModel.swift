@@ -273,7 +273,9 @@ public final class LibraryModel: ScreenModel {
 
     // MARK: Search, sort, layout, details
 
+    /// Searches the books, and the series and people beside them.
     func search(_ text: String) {
+        browse?.send(.search(text))
         guard text != query else { return }
         query = text
         refilter()

@@ -20,6 +20,8 @@ extension LibraryModel: HeadlessScreen {
                 return .object(entry)
             }),
             "offline": .bool(isOffline),
+            "series": .array((browse?.seriesMatches ?? []).map { ["id": .string($0.id), "name": .string($0.name)] }),
+            "people": .array((browse?.peopleMatches ?? []).map { ["id": .string($0.id), "name": .string($0.name)] }),
             "live": .bool(isLive),
         ]
         if let syncProgress {

@@ -36,6 +36,11 @@ struct LibraryProgressWriteTests {
         func progress() throws -> [String: BookProgress] { try base.progress() }
         func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }
         func syncState() throws -> LibrarySyncState { try base.syncState() }
+        func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] { try base.browseItems(kind) }
+        func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? { try base.browsePage(kind, id: id) }
+        func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
+        func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
+        func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
     }
 
     func settle(_ done: () -> Bool) async {

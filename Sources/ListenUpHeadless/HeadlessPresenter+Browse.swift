@@ -1,0 +1,96 @@
+import Foundation
+import JSONToolkit
+import ListenUpCore
+
+/// The headless form of browsing (signed in only, from any screen):
+///
+/// - `{"action":"browse","by":"series"|"authors"|"narrators"|"genres"}`
+///   prints `{"event":"browse","by":…,"count":N,"items":[{"id","name","bookCount"}…]}`:
+///   every item, in the list's order (by name unless changed), read from
+///   the library cache (offline too);
+/// - `{"action":"open","kind":"series"|"contributor"|"genre","id":…}` prints
+///   `{"event":"page","kind":…,"id":…,"name":…,"books":[{"bookId","sequence"?,"role"?,"roles"?}…]}`,
+///   and again whenever a sync or a live event changes what it shows; a
+///   page the cache does not have is an `error` line with code `notFound`.
+///   Series books come in sequence order (unnumbered last); a contributor's
+///   books carry their roles (`role`: the first of author, narrator,
+///   translator, then any other).
+extension HeadlessPresenter {
+    static let browseUsage = "“browse” takes \"by\": series, authors, narrators or genres; "
+        + "“open” takes \"kind\": series, contributor or genre, and an \"id\"."
+
+    func handleBrowse(_ command: HeadlessCommand) {
+        guard let model = navigator.signedIn?.browse else {
+            emitError(code: "notSignedIn", message: "Sign in to browse the library.")
+            return
+        }
+        switch command {
+        case .browse(let kind):
+            if let items = model.items(kind) {
+                emit(Self.browseLine(kind, items))
+            } else {
+                browseRequest = kind
+                model.send(.show(kind))
+            }
+        case .open(let kind, let id):
+            lastPageLine = nil
+            lastMissingPage = nil
+            model.send(.closeAll)
+            model.send(.open(kind, id: id))
+        default:
+            break
+        }
+    }
+
+    /// The session's browsing appeared or went: nothing asked of the old one stands.
+    func browseReplaced() {
+        browseRequest = nil
+        lastPageLine = nil
+        lastMissingPage = nil
+    }
+
+    /// Prints what a `browse` or `open` waits for, and a page open again
+    /// when it changed.
+    func browseChanged(_ model: BrowseModel) {
+        if let kind = browseRequest, let items = model.items(kind) {
+            browseRequest = nil
+            emit(Self.browseLine(kind, items))
+        }
+        if let missing = model.missingPage {
+            if missing != lastMissingPage {
+                lastMissingPage = missing
+                emitError(code: "notFound", message: "The library has no \(missing.kind.rawValue) “\(missing.id)”.")
+            }
+        } else {
+            lastMissingPage = nil
+        }
+        if let page = model.pages.last {
+            let line = Self.pageLine(page)
+            if line != lastPageLine {
+                lastPageLine = line
+                emit(line)
+            }
+        }
+    }
+
+    static func browseLine(_ kind: BrowseKind, _ items: [BrowseItem]) -> JSONValue {
+        ["event": "browse", "by": .string(kind.rawValue), "count": .number(Double(items.count)),
+         "items": .array(items.map { ["id": .string($0.id), "name": .string($0.name), "bookCount": .number(Double($0.bookCount))] })]
+    }
+
+    static func pageLine(_ page: BrowseModel.Page) -> JSONValue {
+        let contents = page.contents
+        let roleOrder = ["author", "narrator", "translator"]
+        return ["event": "page", "kind": .string(contents.kind.rawValue), "id": .string(contents.id), "name": .string(contents.name),
+                "books": .array(contents.entries.map { entry in
+                    var book: [String: JSONValue] = ["bookId": .string(entry.bookID)]
+                    if let sequence = entry.sequence { book["sequence"] = .string(sequence) }
+                    if !entry.roles.isEmpty {
+                        let first = roleOrder.first(where: entry.roles.contains) ?? entry.roles[0]
+                        book["role"] = .string(first)
+                        book["roles"] = .array(entry.roles.map(JSONValue.string))
+                    }
+                    return .object(book)
+                })]
+    }
+}
