@@ -52,6 +52,8 @@ extension HeadlessPresenter {
     /// Prints what a `browse` or `open` waits for, and a page open again
     /// when it changed.
     func browseChanged(_ model: BrowseModel) {
+        // Followed on every read, so a list asked for later is seen when it arrives.
+        _ = model.reads
         if let kind = browseRequest, let items = model.items(kind) {
             browseRequest = nil
             emit(Self.browseLine(kind, items))
