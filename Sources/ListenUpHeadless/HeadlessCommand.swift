@@ -74,6 +74,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     // Browsing (any signed-in screen)
     case browse(by: BrowseKind)
     case open(kind: BrowsePageKind, id: String)
+    case home
 
     /// The `action` names, one per case.
     public enum Action: String, CaseIterable, Equatable, Sendable {
@@ -85,7 +86,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
-        case browse, open
+        case browse, open, home
 
         /// Who carries it out.
         public var addressee: Addressee {
@@ -96,7 +97,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
-            case .browse, .open: .browse
+            case .browse, .open, .home: .browse
             default: .screen
             }
         }
@@ -282,6 +283,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .open:
             guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
             self = .open(kind: kind, id: try nonEmpty("id"))
+        case .home: self = .home
         }
     }
 
@@ -356,6 +358,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .removeDownloads: return (.removeDownloads, [:])
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
+        case .home: return (.home, [:])
         }
     }
 

@@ -15,6 +15,11 @@ import ListenUpCore
 ///   Series books come in sequence order (unnumbered last); a contributor's
 ///   books carry their roles (`role`: the first of author, narrator,
 ///   translator, then any other).
+/// - `{"action":"home"}` reads the listening stats again and prints
+///   `{"event":"home","continueListening":[{"bookId","title"}…],"stats":{"minutesByDay":[7 numbers, today last],
+///   "streakDays","totalMinutes","topGenres":[{"name","minutes"}…],"cached"},"recentlyAdded":[{"bookId","title"}…]}`
+///   (`stats` is null when the server keeps none and none were kept;
+///   `cached` when the server did not answer and the last ones are shown).
 extension HeadlessPresenter {
     static let browseUsage = "“browse” takes \"by\": series, authors, narrators or genres; "
         + "“open” takes \"kind\": series, contributor or genre, and an \"id\"."
@@ -37,6 +42,10 @@ extension HeadlessPresenter {
             lastMissingPage = nil
             model.send(.closeAll)
             model.send(.open(kind, id: id))
+        case .home:
+            guard let home = navigator.signedIn?.home else { return }
+            homeRequestedAfter = home.refreshes
+            home.refresh()
         default:
             break
         }
@@ -73,6 +82,27 @@ extension HeadlessPresenter {
                 emit(line)
             }
         }
+    }
+
+    /// Prints Home once the refresh a `home` asked for has ended (with
+    /// the stats kept from before when the server did not answer).
+    func homeChanged(_ home: HomeModel) {
+        // Read first, so every refresh is followed whether or not one is awaited.
+        let refreshes = home.refreshes
+        guard let after = homeRequestedAfter, refreshes > after else { return }
+        homeRequestedAfter = nil
+        let continueListening = navigator.player?.continueListening ?? []
+        var stats: JSONValue = .null
+        if let summary = home.summary {
+            stats = ["minutesByDay": .array(summary.minutesByDay.map { .number(Double($0)) }),
+                     "streakDays": .number(Double(summary.streakDays)), "totalMinutes": .number(Double(summary.totalMinutes)),
+                     "topGenres": .array(summary.topGenres.map { ["name": .string($0.name), "minutes": .number(Double($0.minutes))] }),
+                     "cached": .bool(summary.isCached)]
+        }
+        emit(["event": "home",
+              "continueListening": .array(continueListening.map { ["bookId": .string($0.bookID), "title": .string($0.title)] }),
+              "stats": stats,
+              "recentlyAdded": .array(home.recentlyAdded.map { ["bookId": .string($0.id), "title": .string($0.title)] })])
     }
 
     static func browseLine(_ kind: BrowseKind, _ items: [BrowseItem]) -> JSONValue {

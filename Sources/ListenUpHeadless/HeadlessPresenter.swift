@@ -61,6 +61,9 @@ public final class HeadlessPresenter {
     var browseRequest: BrowseKind?
     var lastPageLine: JSONValue?
     var lastMissingPage: BrowseModel.PageKey?
+    /// Home, followed while a `home` waits for its refresh to end.
+    var home: ModelFollower<HomeModel>?
+    var homeRequestedAfter: Int?
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -80,6 +83,8 @@ public final class HeadlessPresenter {
                                     follow: { [weak self] in self?.printPreferences($0.playback) })
         browse = ModelFollower({ navigator.signedIn?.browse }, replaced: { [weak self] _ in self?.browseReplaced() },
                                follow: { [weak self] in self?.browseChanged($0) })
+        home = ModelFollower({ navigator.signedIn?.home }, replaced: { [weak self] _ in self?.homeRequestedAfter = nil },
+                             follow: { [weak self] in self?.homeChanged($0) })
     }
 
     /// Starts presenting: emits the current route and state, then every change.
@@ -98,6 +103,7 @@ public final class HeadlessPresenter {
         playerRecheck?.cancel()
         preferences?.cancel()
         browse?.cancel()
+        home?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -311,6 +317,7 @@ public final class HeadlessPresenter {
         downloads?.update()
         preferences?.update()
         browse?.update()
+        home?.update()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }

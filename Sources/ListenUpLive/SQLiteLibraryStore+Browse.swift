@@ -185,6 +185,21 @@ extension SQLiteLibraryStore {
         }
     }
 
+    /// The stats are kept as JSON beside the browse domains' sync states.
+    public func listeningStats() throws -> ListeningStats? {
+        try read { db in
+            guard let data = try Data.fetchOne(db, sql: "SELECT json FROM browseSyncState WHERE domain = 'listeningStats'") else { return nil }
+            return try? JSONDecoder().decode(ListeningStats.self, from: data)
+        }
+    }
+
+    public func saveListeningStats(_ stats: ListeningStats) throws {
+        let data = try JSONEncoder().encode(stats)
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO browseSyncState (domain, json) VALUES ('listeningStats', ?)", arguments: [data])
+        }
+    }
+
     public func links(ofBook id: String) throws -> BookLinks {
         try read { db in
             BookLinks(

@@ -94,6 +94,15 @@ public actor ScriptedServer: ServerConnection {
         }
     }
 
+    /// What `listeningStats` answers (nil: the server keeps none).
+    private var stats: ListeningStats?
+    public func setStats(_ stats: ListeningStats?) { self.stats = stats }
+
+    public func listeningStats(days: Int) async throws(ServerError) -> ListeningStats? {
+        if offline { throw .transport(.unreachable("scripted")) }
+        return stats
+    }
+
     public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         calls.append("events")
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()

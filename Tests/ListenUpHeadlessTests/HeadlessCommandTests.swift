@@ -52,6 +52,7 @@ struct HeadlessCommandTests {
         .removeDownloads: #"{"action":"removeDownloads"}"#,
         .browse: #"{"action":"browse","by":"narrators"}"#,
         .open: #"{"action":"open","kind":"series","id":"series-1"}"#,
+        .home: #"{"action":"home"}"#,
     ]
 
     @Test func everyActionReadsIntoItsCaseAndWritesBackTheSameCommand() throws {

@@ -184,6 +184,12 @@ public protocol BrowseStore: AnyObject, Sendable {
 
     /// The links of one cached book (empty when it has none or is not cached).
     func links(ofBook id: String) throws -> BookLinks
+
+    /// The listening stats last read from the server (Home), if any.
+    func listeningStats() throws -> ListeningStats?
+
+    /// Keeps the listening stats for the next start.
+    func saveListeningStats(_ stats: ListeningStats) throws
 }
 
 /// A book's links to the lists beside the books, read from its sync row.

@@ -14,6 +14,7 @@ public final class InMemoryLibraryStore: LibraryStore {
         var contributors: [String: Contributor] = [:]
         var series: [String: Series] = [:]
         var browseStates: [BrowseDomain: LibrarySyncState] = [:]
+        var stats: ListeningStats?
     }
 
     private let contents = LockedValue(Contents())
@@ -217,6 +218,14 @@ extension InMemoryLibraryStore {
             }
             return changed
         }
+    }
+
+    public func listeningStats() throws -> ListeningStats? {
+        contents.value.stats
+    }
+
+    public func saveListeningStats(_ stats: ListeningStats) throws {
+        contents.withLock { $0.stats = stats }
     }
 
     public func links(ofBook id: String) throws -> BookLinks {

@@ -183,6 +183,8 @@ private final class PulledBooks: LibraryStore {
     func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
     func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
     func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
+    func listeningStats() throws -> ListeningStats? { try base.listeningStats() }
+    func saveListeningStats(_ stats: ListeningStats) throws { try base.saveListeningStats(stats) }
 
     func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         let changed = try base.apply(books, deleting: deleted, state: state)

@@ -48,6 +48,8 @@ public final class LibraryModel: ScreenModel {
     /// Browsing by series, author, narrator and genre (the session's; a
     /// preview's own; nil when there is none).
     @ObservationIgnored public internal(set) var browse: BrowseModel?
+    /// Home (the session's; a preview's own; nil when there is none).
+    @ObservationIgnored public internal(set) var home: HomeModel?
     /// Covers can be fetched: there is a session (previews have none).
     /// Cells shown before then ask again when this turns true.
     public private(set) var coversAvailable = false

@@ -55,6 +55,8 @@ public actor OfflineServerConnection: ServerConnection {
         try signedIn()
     }
 
+    public func listeningStats(days: Int) async throws(ServerError) -> ListeningStats? { try signedIn() }
+
     public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> { try signedIn() }
 
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? { try signedIn() }

@@ -96,6 +96,11 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `pullDomain("contributors")`, `pullDomain("series")`.)
     func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows
 
+    /// The user's listening for Home: totals, streak, and the last `days`
+    /// days one by one (ending today, in this computer's time zone where
+    /// the server leaves it to the client). Nil when the server keeps none.
+    func listeningStats(days: Int) async throws(ServerError) -> ListeningStats?
+
     // MARK: Listening
 
     /// How to read `bookID`'s audio files (`fileIDs`, the

@@ -31,6 +31,8 @@ public final class SignedInSession {
     public let accountPreferences: AccountPreferencesSync
     /// Browsing the library by series, author, narrator and genre.
     public let browse: BrowseModel
+    /// Home: this week's listening and the books added last.
+    public let home: HomeModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -57,6 +59,8 @@ public final class SignedInSession {
                                load: false, send: send)
         browse = BrowseModel(dependencies: dependencies, store: store, library: library)
         library.browse = browse
+        home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
+        library.home = home
         library.start(store: store, readAhead: readAhead, events: self)
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
@@ -71,6 +75,7 @@ public final class SignedInSession {
         left = true
         library.deactivate()
         browse.stop()
+        home.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
     }

@@ -42,6 +42,10 @@ public actor KRPCServerConnection: ServerConnection, SessionRenewing {
     var summaries: [String: KRPCMapping.BookSummary] = [:]
     /// The book of each playback position seen (a deleted position's event names the position only).
     var positionBooks: [String: String] = [:]
+    /// The user's listening events pulled so far, by id (Home's days;
+    /// KRPCServerConnection+Stats.swift), and the revision to pull on from.
+    var listeningEvents: [String: KRPCStats.Span] = [:]
+    var listeningEventsRevision: Int64 = 0
 
     /// Live events with nothing (not even a heartbeat, every 25 s) for this
     /// long are dead: three heartbeats missed, as the official client counts.

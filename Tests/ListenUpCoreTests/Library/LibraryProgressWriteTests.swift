@@ -41,6 +41,8 @@ struct LibraryProgressWriteTests {
         func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
         func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
         func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
+        func listeningStats() throws -> ListeningStats? { try base.listeningStats() }
+        func saveListeningStats(_ stats: ListeningStats) throws { try base.saveListeningStats(stats) }
     }
 
     func settle(_ done: () -> Bool) async {
