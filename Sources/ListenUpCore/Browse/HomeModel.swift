@@ -108,6 +108,7 @@ public final class HomeModel {
         let names: [String] = (0..<7).reversed().map { back in
             let day = calendar.date(byAdding: .day, value: -back, to: today) ?? today
             let formatter = DateFormatter()
+            formatter.locale = Localization.timeLocale
             formatter.calendar = calendar
             formatter.timeZone = calendar.timeZone
             formatter.setLocalizedDateFormatFromTemplate("EEE")
