@@ -13,9 +13,19 @@ public enum DemoPayload: String, Sendable, CaseIterable {
     case realistic
 }
 
-/// A deterministic generated library: the same seed gives the same books.
+/// A deterministic generated library: the same seed gives the same books,
+/// and the contributors and series they name.
+///
+/// People come from a pool of ``peopleCount(books:)`` (one per five books:
+/// 2,000 at 10,000 books), each with a unique name; a series' books share
+/// their author. Series (realistic books only) hold ``seriesLength`` books
+/// each: 1,000 at 10,000 books.
 struct DemoLibrary {
     let books: [SyncBook]
+    /// Everyone the books credit, in order of first appearance.
+    let contributors: [DemoContributor]
+    /// Every series the books are in, in order of first appearance.
+    let series: [DemoSeries]
 
     /// - Parameters:
     ///   - chapterSeconds: when set, every chapter lasts that long (short
@@ -28,10 +38,21 @@ struct DemoLibrary {
         var random = SplitMix64(seed: seed)
         var books: [SyncBook] = []
         books.reserveCapacity(count)
+        let people = Self.peopleCount(books: count)
         for index in 0..<count {
             let title = "The \(Self.adjectives[random.next(Self.adjectives.count)]) \(Self.nouns[random.next(Self.nouns.count)])"
-            let author = "\(Self.first[random.next(Self.first.count)]) \(Self.last[random.next(Self.last.count)])"
-            let narrator = "\(Self.first[random.next(Self.first.count)]) \(Self.last[random.next(Self.last.count)])"
+            // Two names used to be drawn here; the draws stay, so every
+            // later draw (titles, durations) is what it was.
+            for _ in 0..<2 { _ = (random.next(Self.first.count), random.next(Self.last.count)) }
+            // The people: from the pool, by a generator of their own. A
+            // series' worth of consecutive books share an author.
+            var group = SplitMix64(seed: (seed ^ 0xA076_1D64_78BD_642F) &+ UInt64(index / Self.seriesLength) &* 0x9E37_79B9_7F4A_7C15)
+            var cast = SplitMix64(seed: (seed ^ 0xE703_7ED1_A0B4_28DB) &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+            let authorPerson = group.next(people)
+            var narratorPerson = cast.next(people)
+            while narratorPerson == authorPerson { narratorPerson = cast.next(people) }
+            let author = Self.person(authorPerson).name
+            let narrator = Self.person(narratorPerson).name
             let id = "book-" + String(format: "%021d", index + 1)
             // The audio's shape comes from a generator of its own, so the
             // titles and durations are those of earlier versions.
@@ -57,8 +78,8 @@ struct DemoLibrary {
                 audioFiles: layout.files,
                 totalDuration: duration, totalSize: layout.files.reduce(0) { $0 + $1.size },
                 contributors: [
-                    BookContributor(contributorID: "contributor-a\(index)", name: author, roles: ["author"]),
-                    BookContributor(contributorID: "contributor-n\(index)", name: narrator, roles: ["narrator"]),
+                    BookContributor(contributorID: Self.contributorID(authorPerson), name: author, roles: ["author"]),
+                    BookContributor(contributorID: Self.contributorID(narratorPerson), name: narrator, roles: ["narrator"]),
                 ]
             )
             book.scannedAt = created
@@ -67,11 +88,39 @@ struct DemoLibrary {
             book.coverImage = CoverImage(path: "", filename: "cover.png", format: "image/png", size: 0)
             book.chapters = layout.chapters
             if payload == .realistic {
-                Self.fillRealistic(&book, index: index, author: author, narrator: narrator, random: &extra)
+                Self.fillRealistic(&book, index: index, author: authorPerson, narrator: narratorPerson, people: people, random: &extra)
             }
             books.append(book)
         }
         self.books = books
+        contributors = Self.contributors(of: books)
+        series = Self.series(of: books)
+    }
+
+    /// The pool of people a library of `books` books draws from.
+    static func peopleCount(books: Int) -> Int {
+        max(first.count, books / 5)
+    }
+
+    /// The id of person `number` of the pool.
+    static func contributorID(_ number: Int) -> String {
+        "contributor-\(number + 1)"
+    }
+
+    /// Person `number` of the pool: a given and a family name, and from the
+    /// 121st on middle initials (`A.` … `Z.`, `A. A.` …), so no two share a name.
+    static func person(_ number: Int) -> (name: String, sortName: String) {
+        let given = first[number % first.count]
+        let family = last[(number / first.count) % last.count]
+        var generation = number / (first.count * last.count)
+        var initials: [String] = []
+        while generation > 0 {
+            generation -= 1
+            initials.insert(String(UnicodeScalar(UInt8(65 + generation % 26))) + ".", at: 0)
+            generation /= 26
+        }
+        let givenNames = ([given] + initials).joined(separator: " ")
+        return ("\(givenNames) \(family)", "\(family), \(givenNames)")
     }
 
     static let adjectives = ["Silent", "Golden", "Northern", "Hidden", "Last", "Burning", "Glass", "Winter", "Distant", "Quiet",
@@ -87,46 +136,48 @@ struct DemoLibrary {
     static let realisticContributors = 1...4
     static let realisticDescriptionBytes = 1024...2048
     /// Books per generated series.
-    static let seriesLength = 4
+    static let seriesLength = 10
 
     /// Gives `book` the rest of a real library's payload: contributors
     /// (1–4 people; a lone author narrates), a series, genres, publisher,
     /// year, language, identifiers and a description; chapter titles with names.
-    private static func fillRealistic(_ book: inout SyncBook, index: Int, author: String, narrator: String,
+    private static func fillRealistic(_ book: inout SyncBook, index: Int, author: Int, narrator: Int, people: Int,
                                       random: inout SplitMix64) {
-        var names = [author]
-        func person() -> String {
+        var used = [author]
+        func someone() -> Int {
             while true {
-                let name = "\(first[random.next(first.count)]) \(last[random.next(last.count)])"
-                if !names.contains(name) {
-                    names.append(name)
-                    return name
+                let number = random.next(people)
+                if !used.contains(number) {
+                    used.append(number)
+                    return number
                 }
             }
         }
+        func credit(_ number: Int, _ roles: [String]) -> BookContributor {
+            BookContributor(contributorID: contributorID(number), name: person(number).name, roles: roles)
+        }
         let count = realisticContributors.lowerBound + random.next(realisticContributors.count)
-        var contributors = [BookContributor(contributorID: "contributor-a\(index)", name: author,
-                                            roles: count == 1 ? ["author", "narrator"] : ["author"])]
+        var contributors = [credit(author, count == 1 ? ["author", "narrator"] : ["author"])]
         if count >= 4 {
-            contributors.append(BookContributor(contributorID: "contributor-b\(index)", name: person(), roles: ["author"]))
+            contributors.append(credit(someone(), ["author"]))
         }
         if count >= 2 {
-            let reader = names.contains(narrator) ? person() : narrator
-            if !names.contains(reader) { names.append(reader) }
-            contributors.append(BookContributor(contributorID: "contributor-n\(index)", name: reader, roles: ["narrator"]))
+            let reader = used.contains(narrator) ? someone() : narrator
+            if !used.contains(reader) { used.append(reader) }
+            contributors.append(credit(reader, ["narrator"]))
         }
         if count >= 3 {
-            contributors.append(BookContributor(contributorID: "contributor-t\(index)", name: person(), roles: ["translator"]))
+            contributors.append(credit(someone(), ["translator"]))
         }
         book.contributors = contributors
         book.author = book.names(withRole: "author").joined(separator: ", ")
         book.narrator = book.names(withRole: "narrator").joined(separator: ", ")
 
         let seriesNumber = index / seriesLength
-        let seriesName = "The \(adjectives[seriesNumber % adjectives.count]) \(nouns[(seriesNumber / adjectives.count) % nouns.count]) Cycle"
+        let seriesName = Self.seriesName(seriesNumber)
         let position = index % seriesLength + 1
-        // One book in ten is a novella between two volumes (1.5, 2.5, …).
-        let sequence = index % 10 == 9 ? "\(position).5" : "\(position)"
+        // The last book of each series is a novella after the one before (9.5).
+        let sequence = position == seriesLength ? "\(position - 1).5" : "\(position)"
         let seriesID = "series-\(seriesNumber + 1)"
         book.series = [SeriesLink(seriesID: seriesID, sequence: sequence)]
         book.seriesInfo = [SeriesInfo(seriesID: seriesID, name: seriesName, sequence: sequence)]
@@ -149,13 +200,21 @@ struct DemoLibrary {
         book.language = "en"
         book.isbn = "978" + String(format: "%010d", (index * 7_919 + 1_000_003) % 10_000_000_000)
         book.asin = "B0" + String(format: "%08X", UInt32(truncatingIfNeeded: index &* 2_654_435_761))
-        book.description = description(title: book.title, author: author, narrator: book.narrator ?? narrator,
+        let authorName = person(author).name
+        book.description = description(title: book.title, author: authorName, narrator: book.narrator ?? authorName,
                                        series: seriesName, random: &random)
         book.chapters = book.chapters?.map { chapter in
             var named = chapter
             named.title = "Chapter \(chapter.index + 1): \(adjectives[random.next(adjectives.count)]) \(nouns[random.next(nouns.count)])"
             return named
         }
+    }
+
+    /// Series `number`'s name: 400 distinct, then numbered ("… Cycle 2").
+    static func seriesName(_ number: Int) -> String {
+        let base = "The \(adjectives[number % adjectives.count]) \(nouns[(number / adjectives.count) % nouns.count]) Cycle"
+        let round = number / (adjectives.count * nouns.count)
+        return round == 0 ? base : "\(base) \(round + 1)"
     }
 
     static let genres = ["Fantasy", "Science Fiction", "Mystery", "Historical Fiction", "Thriller", "Biography", "History",

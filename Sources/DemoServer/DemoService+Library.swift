@@ -34,7 +34,8 @@ extension DemoService {
         return now
     }
 
-    /// Adds a book with no audio files and no cover.
+    /// Adds a book with no audio files and no cover (and its author's
+    /// contributor row, the first time).
     func addBook(title: String) -> SyncBook {
         let id = "book-added-" + UUID().uuidString.prefix(8).lowercased()
         let now = Date()
@@ -44,6 +45,7 @@ extension DemoService {
         state.withLock { state in
             state.books.append(book)
             state.ledger.record(.books, id: id, row: .book(book), at: now)
+            for credit in book.contributors { state.addContributor(credit, at: now) }
         }
         return book
     }

@@ -73,6 +73,12 @@ final class DemoService: Sendable {
         var requestCounts: [String: Int] = [:]
         var deletedBookIDs: [(id: String, at: Date)] = []
         var books: [SyncBook] = []
+        /// The browse domains: everyone the books credit, every series
+        /// they are in, and what was deleted when (REST deltas name them).
+        var contributors: [DemoContributor] = []
+        var series: [DemoSeries] = []
+        var deletedContributorIDs: [(id: String, at: Date)] = []
+        var deletedSeriesIDs: [(id: String, at: Date)] = []
         /// Listening: events by id, progress per user and book.
         var listening = ListeningState()
         /// Test hooks for the audio route: a status to answer once, bytes
@@ -110,11 +116,17 @@ final class DemoService: Sendable {
         createdAt = now
         var random = SplitMix64(seed: configuration.seed)
         instanceID = "lib-" + Self.nanoID(&random)
-        let generated = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
-                                    chapterSeconds: configuration.chapterSeconds, payload: configuration.payload).books
+        let library = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
+                                  chapterSeconds: configuration.chapterSeconds, payload: configuration.payload)
         var initial = State(ledger: DemoSyncLedger(retention: configuration.krpc.eventRetention))
-        initial.books = generated
-        for book in generated { initial.ledger.seed(.books, id: book.id, row: .book(book), at: book.updatedAt) }
+        initial.books = library.books
+        initial.contributors = library.contributors
+        initial.series = library.series
+        for book in library.books { initial.ledger.seed(.books, id: book.id, row: .book(book), at: book.updatedAt) }
+        for person in library.contributors {
+            initial.ledger.seed(.contributors, id: person.id, row: .contributor(person), at: person.updatedAt)
+        }
+        for series in library.series { initial.ledger.seed(.series, id: series.id, row: .series(series), at: series.updatedAt) }
         initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)
         if let admin = configuration.admin {
@@ -161,6 +173,10 @@ final class DemoService: Sendable {
             }
         case ("GET", "/api/v1/sync/books"):
             return authorized(request) { _ in self.syncBooks(request) }
+        case ("GET", "/api/v1/sync/contributors"):
+            return authorized(request) { _ in self.syncContributors(request) }
+        case ("GET", "/api/v1/sync/series"):
+            return authorized(request) { _ in self.syncSeries(request) }
         case ("GET", "/api/v1/books"):
             return authorized(request) { _ in self.listBooks(request) }
         case ("GET", _) where request.path.hasPrefix("/api/v1/covers/"):

@@ -2,10 +2,15 @@ import Foundation
 import ListenUpAPI
 
 /// A sync domain the demo server keeps revisions for (the kRPC mode serves
-/// them through `SyncStreamService`; the REST mode keeps them too, unused).
+/// them through `SyncStreamService`; the REST mode keeps them too, unused:
+/// it serves the state's rows by `updated_at`).
 enum DemoSyncDomain: String, Sendable, CaseIterable {
     /// `books`: one row per book.
     case books
+    /// `contributors`: one row per person credited on a book.
+    case contributors
+    /// `series`: one row per series a book is in.
+    case series
     /// `playback_positions`: one row per user and book.
     case playbackPositions = "playback_positions"
     /// `listening_events`: one row per accepted listening event.
@@ -16,6 +21,10 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
 enum DemoSyncRow: Sendable {
     /// A book (for a tombstone: as it was when deleted).
     case book(SyncBook)
+    /// A contributor (for a tombstone: as it was when deleted).
+    case contributor(DemoContributor)
+    /// A series (for a tombstone: as it was when deleted).
+    case series(DemoSeries)
     /// A user's position in a book.
     case position(bookID: String, ListeningState.Progress)
     /// An accepted listening event with what the kRPC request added.

@@ -88,10 +88,36 @@ extension Endpoint where Response == SyncBooksResponse {
     /// `GET /api/v1/sync/books`: a page of the full book model; with
     /// `updatedAfter`, a delta.
     public static func syncBooks(limit: Int = 100, cursor: String? = nil, updatedAfter: Date? = nil) -> Endpoint {
+        Endpoint(method: .get, path: "/api/v1/sync/books", query: syncQuery(limit: limit, cursor: cursor, updatedAfter: updatedAfter),
+                 requiresAuth: true)
+    }
+}
+
+extension Endpoint where Response == SyncContributorsResponse {
+    /// `GET /api/v1/sync/contributors`: a page of contributors; with
+    /// `updatedAfter`, a delta (and the ids deleted since, first page only).
+    public static func syncContributors(limit: Int = 100, cursor: String? = nil, updatedAfter: Date? = nil) -> Endpoint {
+        Endpoint(method: .get, path: "/api/v1/sync/contributors",
+                 query: syncQuery(limit: limit, cursor: cursor, updatedAfter: updatedAfter), requiresAuth: true)
+    }
+}
+
+extension Endpoint where Response == SyncSeriesResponse {
+    /// `GET /api/v1/sync/series`: a page of series; with `updatedAfter`, a
+    /// delta (and the ids deleted since, first page only).
+    public static func syncSeries(limit: Int = 100, cursor: String? = nil, updatedAfter: Date? = nil) -> Endpoint {
+        Endpoint(method: .get, path: "/api/v1/sync/series", query: syncQuery(limit: limit, cursor: cursor, updatedAfter: updatedAfter),
+                 requiresAuth: true)
+    }
+}
+
+extension Endpoint {
+    /// The query every `/api/v1/sync/…` page takes: `limit`, `cursor`, `updated_after`.
+    static func syncQuery(limit: Int, cursor: String?, updatedAfter: Date?) -> [(name: String, value: String)] {
         var query: [(name: String, value: String)] = [("limit", String(limit))]
         if let cursor { query.append(("cursor", cursor)) }
         if let updatedAfter { query.append(("updated_after", RFC3339.string(from: updatedAfter))) }
-        return Endpoint(method: .get, path: "/api/v1/sync/books", query: query, requiresAuth: true)
+        return query
     }
 }
 

@@ -119,7 +119,12 @@ public struct ListeningEventSyncPayload: Codable, Sendable, Equatable {
     }
 }
 
-/// A contributor (`ContributorSyncPayload`, §3.5), domain `contributors`.
+/// A contributor (`ContributorSyncPayload`, §3.5), domain `contributors`:
+/// upstream `contract/src/commonMain/kotlin/com/calypsan/listenup/api/sync/ContributorSyncPayload.kt`
+/// (ListenUpApp/ListenUp). Omitted defaults decode to nil (`asin`,
+/// `description`, `imagePath`, `birthDate`, `deathDate`, `website`) and
+/// empty (`aliases`); `sortName` and `deletedAt` have no default (always
+/// written, maybe `null`), read leniently as ``BookSyncPayload``'s are.
 public struct ContributorSyncPayload: Codable, Sendable, Equatable {
     /// The id.
     public var id: String
@@ -195,7 +200,10 @@ public struct ContributorSyncPayload: Codable, Sendable, Equatable {
     }
 }
 
-/// A series (`SeriesSyncPayload`, §3.5), domain `series`.
+/// A series (`SeriesSyncPayload`, §3.5), domain `series`: upstream
+/// `contract/src/commonMain/kotlin/com/calypsan/listenup/api/sync/SeriesSyncPayload.kt`
+/// (ListenUpApp/ListenUp). Omitted defaults (`asin`, `description`,
+/// `coverPath`) decode to nil. Which books are in it comes with each book.
 public struct SeriesSyncPayload: Codable, Sendable, Equatable {
     /// The id.
     public var id: String
@@ -232,4 +240,14 @@ public struct SeriesSyncPayload: Codable, Sendable, Equatable {
         self.description = description
         self.coverPath = coverPath
     }
+}
+
+extension ContributorSyncPayload {
+    /// A tombstone.
+    public var isDeleted: Bool { deletedAt != nil }
+}
+
+extension SeriesSyncPayload {
+    /// A tombstone.
+    public var isDeleted: Bool { deletedAt != nil }
 }

@@ -104,6 +104,49 @@ extension PlaybackPositionSyncPayload {
     }
 }
 
+extension ContributorSyncPayload {
+    /// `ContributorSyncPayload` (§3.5): `sortName` and `deletedAt` always
+    /// written; `asin`, `description`, `imagePath`, `birthDate`,
+    /// `deathDate`, `website` omitted at null, `aliases` when empty.
+    var kotlinJSON: String {
+        var object = JSONWriter.object()
+        object.string("id", id)
+        object.string("name", name)
+        object.string("sortName", sortName)
+        object.integer("revision", revision)
+        object.integer("updatedAt", updatedAt)
+        object.integer("createdAt", createdAt)
+        object.integer("deletedAt", deletedAt)
+        object.stringIfPresent("asin", asin)
+        object.stringIfPresent("description", description)
+        object.stringIfPresent("imagePath", imagePath)
+        object.stringIfPresent("birthDate", birthDate)
+        object.stringIfPresent("deathDate", deathDate)
+        object.stringIfPresent("website", website)
+        if !aliases.isEmpty { object.raw("aliases", JSONWriter.strings(aliases)) }
+        return object.finished()
+    }
+}
+
+extension SeriesSyncPayload {
+    /// `SeriesSyncPayload` (§3.5): `sortName` and `deletedAt` always
+    /// written; `asin`, `description`, `coverPath` omitted at null.
+    var kotlinJSON: String {
+        var object = JSONWriter.object()
+        object.string("id", id)
+        object.string("name", name)
+        object.string("sortName", sortName)
+        object.integer("revision", revision)
+        object.integer("updatedAt", updatedAt)
+        object.integer("createdAt", createdAt)
+        object.integer("deletedAt", deletedAt)
+        object.stringIfPresent("asin", asin)
+        object.stringIfPresent("description", description)
+        object.stringIfPresent("coverPath", coverPath)
+        return object.finished()
+    }
+}
+
 extension ListeningEventSyncPayload {
     /// `ListeningEventSyncPayload` (§3.5): `deviceLabel` and `deletedAt` always written.
     var kotlinJSON: String {

@@ -82,6 +82,20 @@ enum DemoKRPCMapping {
         return payload
     }
 
+    /// A contributor as a `ContributorSyncPayload` at `revision`; a tombstone when `deletedAt` is set.
+    static func contributor(_ contributor: DemoContributor, revision: Int64, deletedAt: Date?) -> ContributorSyncPayload {
+        ContributorSyncPayload(id: contributor.id, name: contributor.name, sortName: contributor.sortName, revision: revision,
+                               updatedAt: milliseconds(contributor.updatedAt), createdAt: milliseconds(contributor.createdAt),
+                               deletedAt: deletedAt.map(milliseconds), description: contributor.description)
+    }
+
+    /// A series as a `SeriesSyncPayload` at `revision`; a tombstone when `deletedAt` is set.
+    static func series(_ series: DemoSeries, revision: Int64, deletedAt: Date?) -> SeriesSyncPayload {
+        SeriesSyncPayload(id: series.id, name: series.name, sortName: series.sortName, revision: revision,
+                          updatedAt: milliseconds(series.updatedAt), createdAt: milliseconds(series.createdAt),
+                          deletedAt: deletedAt.map(milliseconds), description: series.description)
+    }
+
     /// A user's progress in a book as a `PlaybackPositionSyncPayload`.
     static func position(_ progress: ListeningState.Progress, bookID: String, revision: Int64) -> PlaybackPositionSyncPayload {
         PlaybackPositionSyncPayload(
@@ -108,6 +122,11 @@ enum DemoKRPCMapping {
         case .book(let book):
             return Self.book(book, revision: change.revision, deletedAt: change.kind == .deleted ? change.occurredAt : nil,
                              libraryID: libraryID).kotlinJSON
+        case .contributor(let contributor):
+            return Self.contributor(contributor, revision: change.revision,
+                                    deletedAt: change.kind == .deleted ? change.occurredAt : nil).kotlinJSON
+        case .series(let series):
+            return Self.series(series, revision: change.revision, deletedAt: change.kind == .deleted ? change.occurredAt : nil).kotlinJSON
         case .position(let bookID, let progress):
             return position(progress, bookID: bookID, revision: change.revision).kotlinJSON
         case .listeningEvent(let event, let details):

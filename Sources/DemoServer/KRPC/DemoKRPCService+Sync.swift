@@ -3,8 +3,8 @@ import Foundation
 import JSONToolkit
 import ListenUpKRPC
 
-/// `SyncStreamService` (§3.4) over the sync ledger: `books`,
-/// `playback_positions` and `listening_events` hold rows; every other
+/// `SyncStreamService` (§3.4) over the sync ledger: `books`, `contributors`,
+/// `series`, `playback_positions` and `listening_events` hold rows; every other
 /// domain the real server lists exists and is empty.
 extension DemoKRPCService {
     /// Page sizes `pullDomain` clamps `limit` to.
@@ -94,6 +94,7 @@ extension DemoKRPCService {
     private static func bookID(of change: DemoSyncChange) -> String {
         switch change.row {
         case .book(let book): return book.id
+        case .contributor, .series: return ""
         case .position(let bookID, _): return bookID
         case .listeningEvent(let event, _): return event.bookID
         }

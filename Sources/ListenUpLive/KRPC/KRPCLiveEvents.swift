@@ -7,7 +7,8 @@ import ServerSentEvents
 /// `observeEvents` frames (§3.4) as the live events the core's
 /// `LibraryLiveUpdates` reads from a REST v1 server (`book.created`,
 /// `book.deleted`, `listening.progress_updated`,
-/// `listening.progress_deleted`, …). Pure; any thread.
+/// `listening.progress_deleted`, `contributor.updated`, `series.deleted`,
+/// …). Pure; any thread.
 enum KRPCLiveEvents {
     /// What one frame means for the stream.
     enum Outcome: Equatable, Sendable {
@@ -55,6 +56,10 @@ enum KRPCLiveEvents {
                                                      playbackSpeed: position.playbackSpeed, volumeBoostDb: position.volumeBoostDb,
                                                      measuredGainDb: position.measuredGainDb, currentChapterID: position.currentChapterId)
                 return .emit([live("listening.progress_updated", payload, at: event.occurredAt)])
+            case SyncDomain.contributors.rawValue:
+                return .emit(browseChanged("contributor", try frame.event(as: ContributorSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.series.rawValue:
+                return .emit(browseChanged("series", try frame.event(as: SeriesSyncPayload.self)) { $0.isDeleted })
             default:
                 return .emit([])
             }
@@ -80,6 +85,21 @@ enum KRPCLiveEvents {
         case .heartbeat, .activeSessionsChanged, .activityChanged, .serverInfoChanged, .unknown:
             return .emit([])
         }
+    }
+
+    /// A browse row's change as REST v1 names it (`contributor.updated`,
+    /// `series.deleted`, …; created counts as updated) with `{"id":…}`:
+    /// the core only needs to know that the domain changed and syncs it.
+    private static func browseChanged<Payload>(_ prefix: String, _ event: SyncEvent<Payload>,
+                                               isDeleted: (Payload) -> Bool) -> [ServerSentEvent] {
+        let deleted: Bool
+        switch event.change {
+        case .created(let payload), .updated(let payload): deleted = isDeleted(payload)
+        case .deleted: deleted = true
+        case .unknown: return []
+        }
+        let data = (try? ListenUpJSON.encoder.encode(["id": event.id])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return [ServerSentEvent(type: "\(prefix).\(deleted ? "deleted" : "updated")", data: data)]
     }
 
     /// `listening.progress_deleted`: the book's position is gone (its resume point goes back to the start).

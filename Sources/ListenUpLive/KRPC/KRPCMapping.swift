@@ -104,6 +104,41 @@ enum KRPCMapping {
                                  hasMore: page.hasMore && page.nextCursor != nil && !payloads.isEmpty)
     }
 
+    /// A `contributors` row as the seam's ``Contributor``.
+    static func contributor(_ payload: ContributorSyncPayload) -> Contributor {
+        Contributor(id: payload.id, name: payload.name, sortName: payload.sortName, description: payload.description,
+                    imagePath: payload.imagePath, updatedAt: date(payload.updatedAt))
+    }
+
+    /// A `series` row as the seam's ``Series``.
+    static func series(_ payload: SeriesSyncPayload) -> Series {
+        Series(id: payload.id, name: payload.name, sortName: payload.sortName, description: payload.description,
+               coverPath: payload.coverPath, updatedAt: date(payload.updatedAt))
+    }
+
+    /// A `pullDomain("contributors")` page, with ``booksPage(_:since:)``'s
+    /// rules: tombstones are deleted ids, the cursor the revision to go on
+    /// from on every page, `hasMore` only with a cursor and rows.
+    static func contributorsPage(_ page: SyncPage, since: Int64) throws(KRPCDecodingError) -> EntityPage<Contributor> {
+        let payloads = try page.decodeItems(as: ContributorSyncPayload.self)
+        return entityPage(page, since: since, rows: payloads.map { ($0.id, $0.revision, $0.isDeleted) },
+                          live: payloads.filter { !$0.isDeleted }.map(contributor))
+    }
+
+    /// A `pullDomain("series")` page, with ``booksPage(_:since:)``'s rules.
+    static func seriesPage(_ page: SyncPage, since: Int64) throws(KRPCDecodingError) -> EntityPage<Series> {
+        let payloads = try page.decodeItems(as: SeriesSyncPayload.self)
+        return entityPage(page, since: since, rows: payloads.map { ($0.id, $0.revision, $0.isDeleted) },
+                          live: payloads.filter { !$0.isDeleted }.map(series))
+    }
+
+    private static func entityPage<Entity>(_ page: SyncPage, since: Int64, rows: [(id: String, revision: Int64, deleted: Bool)],
+                                           live: [Entity]) -> EntityPage<Entity> {
+        let next = max(page.nextCursor ?? since, rows.map { $0.revision }.max() ?? since, since)
+        return EntityPage(entities: live, deletedIDs: rows.filter { $0.deleted }.map { $0.id }, nextCursor: KRPCCursor.text(next),
+                          hasMore: page.hasMore && page.nextCursor != nil && !rows.isEmpty)
+    }
+
     /// A position row as the player keeps it: every field the server stores.
     static func position(_ payload: PlaybackPositionSyncPayload) -> ListeningPosition {
         ListeningPosition(bookID: payload.bookId, position: payload.positionMs, updatedAt: date(payload.lastPlayedAt),

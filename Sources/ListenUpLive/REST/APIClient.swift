@@ -81,11 +81,6 @@ public actor APIClient: ServerConnection, SessionRenewing {
         try await authorized(.syncBooks(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
     }
 
-    public func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows {
-        // PLACEHOLDER until the wire lands (same change): no rows.
-        throw .protocolMismatch("browse domains are not read yet")
-    }
-
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? {
         try await authorizedBytes(path: RawEndpoint.cover(bookID: bookID), maxBytes: maxBytes)
     }
