@@ -42,19 +42,25 @@ struct HeadlessBrowseTests {
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
 
-        // Twelve books, four to a series.
+        // Twelve books, ten to a series.
         app.send(#"{"action":"browse","by":"series"}"#)
         let series = await app.waitForLine(Self.event("browse") { $0["by"] as? String == "series" })
-        #expect(series?["count"] as? Int == 3, "\(app.allLines.suffix(2))")
-        #expect(Self.items(series).allSatisfy { $0["bookCount"] as? Int == 4 })
+        #expect(series?["count"] as? Int == 2, "\(app.allLines.suffix(2))")
+        #expect(Set(Self.items(series).compactMap { $0["bookCount"] as? Int }) == [10, 2])
         let names = Self.items(series).compactMap { $0["name"] as? String }
         #expect(names == names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }, "by name")
 
-        // Series 3 holds a novella at 2.5: numbers in order.
-        app.send(#"{"action":"open","kind":"series","id":"series-3"}"#)
-        let page = await app.waitForLine(Self.event("page") { $0["id"] as? String == "series-3" })
+        // The first series ends with a novella at 9.5: numbers in order, 2 before 10.
+        app.send(#"{"action":"open","kind":"series","id":"series-1"}"#)
+        let page = await app.waitForLine(Self.event("page") { $0["id"] as? String == "series-1" })
         let books = page?["books"] as? [[String: Any]] ?? []
-        #expect(books.compactMap { $0["sequence"] as? String } == ["1", "2.5", "3", "4"], "\(page ?? [:])")
+        #expect(books.compactMap { $0["sequence"] as? String } == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "9.5"], "\(page ?? [:])")
+
+        // Renamed on the server while the page is open: the page follows, live.
+        let renamedAt = ContinuousClock.now
+        #expect(server.renameSeries(id: "series-1", to: "The Renamed Saga"))
+        let renamed = await app.waitForLine(Self.event("page") { $0["id"] as? String == "series-1" && $0["name"] as? String == "The Renamed Saga" })
+        #expect(renamed != nil, "took \(ContinuousClock.now - renamedAt): \(app.allLines.suffix(3))")
 
         app.send(#"{"action":"browse","by":"authors"}"#)
         let authors = await app.waitForLine(Self.event("browse") { $0["by"] as? String == "authors" })
@@ -85,6 +91,9 @@ struct HeadlessBrowseTests {
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
 
+        let renamedNames = names.map { $0 == Self.items(series).first { $0["id"] as? String == "series-1" }?["name"] as? String ? "The Renamed Saga" : $0 }
+            .sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+
         // Offline: the same lists from the cache.
         await server.stop()
         stopped = true
@@ -92,7 +101,7 @@ struct HeadlessBrowseTests {
         #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil)
         offline.send(#"{"action":"browse","by":"series"}"#)
         let cached = await offline.waitForLine(Self.event("browse"))
-        #expect(Self.items(cached).compactMap { $0["name"] as? String } == names, "\(offline.allLines.suffix(2))")
+        #expect(Self.items(cached).compactMap { $0["name"] as? String } == renamedNames, "\(offline.allLines.suffix(2))")
         offline.send(#"{"action":"quit"}"#)
         #expect(await offline.waitForExit() == 0)
     }
