@@ -36,6 +36,8 @@ public struct BrowseItem: Equatable, Hashable, Sendable, Identifiable {
     public var name: String
     /// What the name sorts by (the server's sort name, else the name), folded.
     public var sortKey: String
+    /// The name folded as the search folds it (``SearchKey``), once.
+    public var searchKey: String
     public var bookCount: Int
     /// When the newest of its books was added to the library.
     public var newestBookAdded: Date?
@@ -43,7 +45,8 @@ public struct BrowseItem: Equatable, Hashable, Sendable, Identifiable {
     public init(id: String, name: String, sortName: String? = nil, bookCount: Int, newestBookAdded: Date? = nil) {
         self.id = id
         self.name = name
-        sortKey = SearchKey.fold(sortName ?? name)
+        searchKey = SearchKey.fold(name)
+        sortKey = sortName.map(SearchKey.fold) ?? searchKey
         self.bookCount = bookCount
         self.newestBookAdded = newestBookAdded
     }
@@ -83,10 +86,7 @@ extension Array where Element == BrowseItem {
     public func matching(_ query: String) -> [BrowseItem] {
         let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
         guard !terms.isEmpty else { return self }
-        return filter { item in
-            let key = SearchKey.fold(item.name)
-            return terms.allSatisfy { key.contains($0) }
-        }
+        return filter { item in terms.allSatisfy { item.searchKey.contains($0) } }
     }
 }
 

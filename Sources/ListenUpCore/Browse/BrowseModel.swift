@@ -136,7 +136,9 @@ public final class BrowseModel {
     /// Every item of `kind` in its order (``sorts``), whatever the query;
     /// nil until the list has been read (``Intent/show(_:)`` reads it).
     public func items(_ kind: BrowseKind) -> [BrowseItem]? {
-        all[kind]?.sorted(by: sorts[kind] ?? .name)
+        let sort = sorts[kind] ?? .name
+        if let ordered = ordered[kind], ordered.sort == sort { return ordered.items }
+        return all[kind]?.sorted(by: sort)
     }
 
     /// Stops reading.
@@ -178,6 +180,7 @@ public final class BrowseModel {
             }.value
             guard let self, !Task.isCancelled, readVersion == self.version else { return }
             self.all.merge(read.0) { $1 }
+            for kind in read.0.keys { self.ordered[kind] = nil }
             // A page whose subject is gone from the cache closes.
             self.pages = self.pages.compactMap { page in read.1[page.key].map { self.resolved($0) } }
             self.refilter()
@@ -217,10 +220,18 @@ public final class BrowseModel {
         pages = pages.map { resolved($0.contents) }
     }
 
+    /// Each list read, in its order: sorted once per read or order
+    /// change, so a keystroke only filters.
+    @ObservationIgnored private var ordered: [BrowseKind: (sort: BrowseSort, items: [BrowseItem])] = [:]
+
     private func refilter() {
         var lists: [BrowseKind: [BrowseItem]] = [:]
         for (kind, items) in all {
-            lists[kind] = items.matching(query).sorted(by: sorts[kind] ?? .name)
+            let sort = sorts[kind] ?? .name
+            if ordered[kind]?.sort != sort {
+                ordered[kind] = (sort, items.sorted(by: sort))
+            }
+            lists[kind] = ordered[kind]?.items.matching(query) ?? []
         }
         self.lists = lists
         if query.isEmpty {

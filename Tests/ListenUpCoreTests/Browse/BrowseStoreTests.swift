@@ -1,7 +1,7 @@
 import Foundation
 import ListenUpAPI
 @testable import ListenUpCore
-import ListenUpLive
+@testable import ListenUpLive
 import Testing
 
 /// Both library caches (SQLite, the app's; in memory, previews') keep each
@@ -126,6 +126,19 @@ struct BrowseStoreTests {
         #expect(try store.apply([moved], deleting: [], state: LibrarySyncState()) == 0, "stored again as it was: no change")
         try store.delete(["b1"])
         #expect(try store.browsePage(.series, id: "lotr")?.entries.map(\.bookID) == ["b2", "b3", "b4"])
+    }
+
+    @Test func booksCachedBeforeTheLinksWereKeptGetThemAtTheNextSync() throws {
+        let store = SQLiteLibraryStore.inMemory()
+        try store.apply(Self.library, deleting: [], state: LibrarySyncState())
+        // As a cache from before schema v5 has them: rows with no links and an empty key.
+        try store.write { db in
+            try db.execute(sql: "DELETE FROM bookPerson; DELETE FROM bookSeries; DELETE FROM bookGenre; UPDATE book SET links = ''")
+        }
+        #expect(try store.browseItems(.series).isEmpty)
+        #expect(try store.apply(Self.library, deleting: [], state: LibrarySyncState()) == Self.library.count, "every row differs by its key")
+        #expect(try store.browseItems(.series).count == 2)
+        #expect(try store.links(ofBook: "b4").people.map(\.role) == ["author", "narrator"])
     }
 
     @Test(arguments: stores())
