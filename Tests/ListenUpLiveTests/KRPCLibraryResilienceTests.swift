@@ -96,7 +96,7 @@ struct KRPCLibraryResilienceTests {
         await settle { model.books.count == 3 }
         #expect(model.books.map(\.title) == ["Anathem", "Cryptonomicon", "Dune"])
         #expect(logs.text.contains("info The library differs from the server's digest; pulling every book again"))
-        let fromTheStart = server.calls.filter { $0.method == "pullDomain" && $0.data.data.contains(#""since":0"#) }
+        let fromTheStart = server.calls.filter { $0.method == "pullDomain" && $0.data.data.contains(#""domain":"books""#) && $0.data.data.contains(#""since":0"#) }
         #expect(fromTheStart.count == 2, "the first sync, then the re-pull")
     }
 
@@ -134,7 +134,7 @@ struct KRPCLibraryResilienceTests {
         let (client, stored) = connection(server)
         let model = model(client, stored, store: InMemoryLibraryStore())
         defer { model.deactivate() }
-        func fromTheStart() -> Int { server.calls.filter { $0.method == "pullDomain" && $0.data.data.contains(#""since":0"#) }.count }
+        func fromTheStart() -> Int { server.calls.filter { $0.method == "pullDomain" && $0.data.data.contains(#""domain":"books""#) && $0.data.data.contains(#""since":0"#) }.count }
         await settle { model.books.count == 2 && model.isLive && model.syncProgress == nil && fromTheStart() == 2 }
         #expect(fromTheStart() == 2, "the first sync, then one re-pull")
         #expect(logs.text.contains("still differs from the server's digest after a full pull"))
