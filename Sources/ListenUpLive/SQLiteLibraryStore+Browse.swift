@@ -45,22 +45,30 @@ extension SQLiteLibraryStore {
         }
     }
 
-    /// Replaces the links of the book `bookID` (whose row was just written).
-    static func storeLinks(_ links: BookLinks, of bookID: String, in db: Database) throws {
-        for table in ["bookPerson", "bookSeries", "bookGenre"] {
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE bookID = ?").execute(arguments: [bookID])
+    /// Replaces the links of the books just written: their old links
+    /// deleted a few hundred books at a time, then the new ones inserted
+    /// through prepared statements (a sync writes thousands).
+    static func storeLinks(_ books: [(id: String, links: BookLinks)], in db: Database) throws {
+        for start in stride(from: 0, to: books.count, by: 500) {
+            let ids = books[start..<min(start + 500, books.count)].map(\.id)
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            for table in ["bookPerson", "bookSeries", "bookGenre"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE bookID IN (\(marks))", arguments: StatementArguments(ids))
+            }
         }
         let person = try db.cachedStatement(sql: "INSERT INTO bookPerson (bookID, personID, name, role, position) VALUES (?, ?, ?, ?, ?)")
-        for (position, link) in links.people.enumerated() {
-            try person.execute(arguments: [bookID, link.id, link.name, link.role, position])
-        }
         let series = try db.cachedStatement(sql: "INSERT INTO bookSeries (bookID, seriesID, name, sequence, position) VALUES (?, ?, ?, ?, ?)")
-        for (position, link) in links.series.enumerated() {
-            try series.execute(arguments: [bookID, link.id, link.name, link.sequence, position])
-        }
         let genre = try db.cachedStatement(sql: "INSERT INTO bookGenre (bookID, genreID, name, path, position) VALUES (?, ?, ?, ?, ?)")
-        for (position, link) in links.genres.enumerated() {
-            try genre.execute(arguments: [bookID, link.id, link.name, link.path, position])
+        for (bookID, links) in books {
+            for (position, link) in links.people.enumerated() {
+                try person.execute(arguments: [bookID, link.id, link.name, link.role, position])
+            }
+            for (position, link) in links.series.enumerated() {
+                try series.execute(arguments: [bookID, link.id, link.name, link.sequence, position])
+            }
+            for (position, link) in links.genres.enumerated() {
+                try genre.execute(arguments: [bookID, link.id, link.name, link.path, position])
+            }
         }
     }
 }

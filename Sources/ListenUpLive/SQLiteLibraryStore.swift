@@ -232,6 +232,8 @@ public final class SQLiteLibraryStore: LibraryStore {
     private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
         let statement = try db.cachedStatement(sql: upsert)
         var changed = 0
+        var written: [(id: String, links: BookLinks)] = []
+        written.reserveCapacity(books.count)
         for book in books {
             // Details as sorted-key JSON: the same details give the same
             // bytes, so an unchanged row compares equal.
@@ -243,8 +245,9 @@ public final class SQLiteLibraryStore: LibraryStore {
             ])
             guard db.changesCount > 0 else { continue }
             changed += 1
-            try storeLinks(links, of: book.id, in: db)
+            written.append((book.id, links))
         }
+        try storeLinks(written, in: db)
         return changed
     }
 
