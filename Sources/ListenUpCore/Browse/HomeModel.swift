@@ -34,7 +34,8 @@ public final class HomeModel {
 
     /// The week's listening; nil before any was read (or when the server keeps none).
     public private(set) var summary: Summary?
-    /// The newest books of the library, newest first.
+    /// The newest books of the library, newest first (followed from the
+    /// first ``refresh()``).
     public private(set) var recentlyAdded: [LibraryModel.Book] = []
     /// A refresh is running.
     public private(set) var isRefreshing = false
@@ -58,17 +59,19 @@ public final class HomeModel {
         self.store = store
         self.library = library
         logger = dependencies.logger
-        if let library {
-            libraryObservation = StateObservation { [weak self, weak library] in
-                guard let library else { return }
-                _ = library.books
-                self?.recentlyAdded = library.recentlyAdded(limit: Self.recentLimit)
-            }
-        }
     }
 
     /// Shows the kept stats at once, then asks the server for new ones.
+    /// The first refresh also starts following the library for *Recently
+    /// added* (not before: a start that never shows Home orders no books
+    /// by date).
     public func refresh() {
+        if libraryObservation == nil, let library {
+            libraryObservation = StateObservation { [weak self, weak library] in
+                guard let library else { return }
+                self?.recentlyAdded = library.recentlyAdded(limit: Self.recentLimit)
+            }
+        }
         guard refreshTask == nil else { return }
         isRefreshing = true
         let (server, store, logger) = (server, store, logger)
