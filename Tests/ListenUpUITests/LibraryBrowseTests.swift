@@ -213,6 +213,32 @@ final class LibraryBrowseTests: XCTestCase {
         }
     }
 
+    func testThePreviewStatesShowTheirTabAndPage() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            for state in LibraryModel.browsePreviews {
+                let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+                state.apply(model)
+                let page = LibraryPage(model: model)
+                let window = TestWindow(child: page.widget, width: 1000, height: 700)
+                XCTAssertTrue(MainContext.iterate(until: { page.isContentReady }), "\(state.name): the page is ready")
+                let browser = page.browser
+                switch state.name {
+                case "series-page", "contributor-page", "genre-page":
+                    XCTAssertNotNil(browser?.topPage, "\(state.name): the page is open")
+                    XCTAssertEqual(browser?.pageStack.visibleChildName, browser?.topPage?.name, "\(state.name): and shown")
+                case "series", "authors", "narrators", "series-no-results":
+                    XCTAssertNotNil(browser?.browse.shown, "\(state.name): a list's tab")
+                    XCTAssertEqual(browser?.shownTab, browser?.browse.shown)
+                default:
+                    XCTAssertNil(browser?.topPage)
+                }
+                page.teardown()
+                window.close()
+            }
+        }
+    }
+
     /// Activates `row` as a click or Enter does: its list's `row-activated`.
     @MainActor
     private static func activate(_ row: UnsafeMutablePointer<GtkWidget>) {

@@ -184,6 +184,7 @@ final class BrowsePageView {
     static func linkButton(_ text: String) -> Button {
         let button = Button(unchecked: newObject(gtk_button_new_with_label(text)))
         button.setCSSClass("flat", true)
+        button.setCSSClass("link", true)
         button.setCSSClass("details-link", true)
         button.setAccessibleLabel(text)
         return button

@@ -178,8 +178,11 @@ final class LibraryBrowser {
         guard before != pageViews.count || !popped.isEmpty else { return }
         let wasFocusedInPage = popped.contains { view in pageStack.windowFocus?.isInside(view.widget) == true }
         let forward = pageViews.count > kept
-        gtk_stack_set_visible_child_full(pageStack.opaque, pageViews.last?.name ?? "library",
-                                         forward ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
+        // A page open before the library is on screen (a preview, a
+        // restore) is there at once; later ones slide in and out.
+        let transition = !pageStack.isMapped ? GTK_STACK_TRANSITION_TYPE_NONE
+            : forward ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT
+        gtk_stack_set_visible_child_full(pageStack.opaque, pageViews.last?.name ?? "library", transition)
         for view in popped { leave(view) }
         if forward {
             _ = pageViews.last?.backButton.grabFocus()
@@ -202,6 +205,13 @@ final class LibraryBrowser {
             self.leaving.removeAll { $0.0 === view }
         }
         leaving.append((view, source))
+    }
+
+    /// Whether what the model was asked for is shown: the list of the tab
+    /// shown is read, no page is being opened, and none is sliding.
+    var isSettled: Bool {
+        (browse.shown.map { browse.lists[$0] != nil } ?? true) && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
+            && gtk_stack_get_transition_running(pageStack.opaque) == 0
     }
 
     /// The page on top (tests).

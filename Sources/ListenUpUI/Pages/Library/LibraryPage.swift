@@ -266,7 +266,7 @@ final class LibraryPage: RoutePage {
         searchEntry.focusWithoutSelecting()
     }
 
-    var isContentReady: Bool { shownContent }
+    var isContentReady: Bool { shownContent && browser?.isSettled ?? true }
 
     /// Tells the latency probe the results of a new query are on their way
     /// to the screen.
