@@ -129,6 +129,8 @@ final class LibraryBrowseTests: XCTestCase {
             XCTAssertEqual(top.shownGroups.first?.1, ["The Remains of the Day", "Wolf Hall", "Piranesi", "Middlemarch"],
                            "in the series' order, 1, 2, 10, then the book with no number")
             XCTAssertTrue(top.backButton.hasFocus, "the focus moves to the page")
+            let library = gtk_stack_get_child_by_name(browser.pageStack.opaque, "library")
+            XCTAssertEqual(library.map { gtk_widget_get_visible($0) }, 0, "the library under the page is hidden from screen readers")
 
             // A book on the page shows its details.
             guard let row = top.rowWidget(for: "book-2") else { return XCTFail("no row for Piranesi") }
@@ -142,6 +144,7 @@ final class LibraryBrowseTests: XCTestCase {
             XCTAssertTrue(Self.press("Escape", on: page.root.pointer))
             XCTAssertTrue(MainContext.iterate(until: { browser.topPage == nil }))
             XCTAssertEqual(browser.pageStack.visibleChildName, "library")
+            XCTAssertEqual(library.map { gtk_widget_get_visible($0) }, 1, "and shown again")
             XCTAssertFalse(Self.press("Escape", on: page.root.pointer), "with nothing open, Escape goes on")
 
             // Back.

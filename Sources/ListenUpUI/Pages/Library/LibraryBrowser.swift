@@ -41,6 +41,8 @@ final class LibraryBrowser {
     /// Pages popped, removed once they have slid out.
     private var leaving: [(BrowsePageView, MainLoopSource?)] = []
     private var shownMatches: ([BrowseItem], [BrowseItem])?
+    /// Hides what a page covers once it has slid in.
+    private var hiding: MainLoopSource?
     /// A tab was shown (nil: the books): the page shows its controls.
     var onTabShown: (BrowseKind?) -> Void = { _ in }
     /// Where the focus goes when the last page closes.
@@ -115,11 +117,37 @@ final class LibraryBrowser {
         for (kind, view) in lists {
             view.show(browse.lists[kind], query: browse.query)
         }
-        if let shown, let index = Self.sorts.firstIndex(where: { $0.0 == browse.sorts[shown] }), sortDropDown.selected != index {
-            sortDropDown.selected = index
+        if let shown, let index = Self.sorts.firstIndex(where: { $0.0 == browse.sorts[shown] }) {
+            if sortDropDown.selected != index { sortDropDown.selected = index }
+            LibraryToolbar.nameShownItem(of: sortDropDown, Self.sorts[index].1)
         }
         renderMatches(visible: shown == nil && !browse.query.isEmpty)
         renderPages(browse.pages)
+    }
+
+    /// Hides what the page on top covers (the library, the pages under
+    /// it): GTK 4.8 keeps a stack's hidden children in the accessibility
+    /// tree, where a screen reader (and Tab, by its lights) would find
+    /// the library's controls behind a page. Hidden once the slide is over
+    /// (hiding the child a stack slides away from ends the slide).
+    private func hideCovered() {
+        hiding?.cancel()
+        hiding = nil
+        if gtk_stack_get_transition_running(pageStack.opaque) != 0 {
+            let duration = Int(gtk_stack_get_transition_duration(pageStack.opaque))
+            hiding = MainContext.timeout(after: .milliseconds(duration + 50)) { [weak self] in
+                self?.hiding = nil
+                self?.hideCovered()
+            }
+            return
+        }
+        let top = pageViews.last?.widget
+        var child = gtk_widget_get_first_child(pageStack.pointer)
+        while let current = child {
+            child = gtk_widget_get_next_sibling(current)
+            if leaving.contains(where: { $0.0.widget == current }) { continue }
+            gtk_widget_set_visible(current, top.map { current == $0 } ?? (gtk_stack_get_child_by_name(pageStack.opaque, "library") == current) ? 1 : 0)
+        }
     }
 
     /// The series and people the search finds, a few of each, above the books.
@@ -182,8 +210,13 @@ final class LibraryBrowser {
         // restore) is there at once; later ones slide in and out.
         let transition = !pageStack.isMapped ? GTK_STACK_TRANSITION_TYPE_NONE
             : forward ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT
+        // What comes back into view was hidden while covered.
+        hiding?.cancel()
+        hiding = nil
+        if let shown = pageViews.last?.widget ?? gtk_stack_get_child_by_name(pageStack.opaque, "library") { gtk_widget_set_visible(shown, 1) }
         gtk_stack_set_visible_child_full(pageStack.opaque, pageViews.last?.name ?? "library", transition)
         for view in popped { leave(view) }
+        hideCovered()
         if forward {
             _ = pageViews.last?.backButton.grabFocus()
         } else if wasFocusedInPage {
@@ -220,6 +253,8 @@ final class LibraryBrowser {
     func teardown() {
         observation?.cancel()
         observation = nil
+        hiding?.cancel()
+        hiding = nil
         for (view, source) in leaving {
             source?.cancel()
             view.teardown()
