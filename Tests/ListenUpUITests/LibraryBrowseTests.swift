@@ -177,7 +177,11 @@ final class LibraryBrowseTests: XCTestCase {
                 emit("clicked", on: link.button)
             }
             click(.contributor, "person-ursula-k-le-guin")
+            XCTAssertEqual(browser.browse.pagesOpening, 1, "the page is read off the main actor")
+            XCTAssertFalse(page.isContentReady, "a screenshot would wait for it")
             XCTAssertTrue(MainContext.iterate(until: { browser.topPage?.key.id == "person-ursula-k-le-guin" }), "the author's page opens")
+            XCTAssertEqual(browser.browse.pagesOpening, 0)
+            XCTAssertTrue(MainContext.iterate(until: { page.isContentReady }))
             XCTAssertEqual(browser.topPage?.shownGroups.map(\.0), ["Author", "Translator"], "grouped by role")
             XCTAssertEqual(browser.topPage?.shownGroups.last?.1, ["吾輩は猫である"])
 
