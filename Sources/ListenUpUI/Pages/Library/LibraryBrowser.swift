@@ -243,7 +243,9 @@ final class LibraryBrowser {
     /// Whether what the model was asked for is shown: the list of the tab
     /// shown is read, no page is being opened, and none is sliding.
     var isSettled: Bool {
-        (browse.shown.map { browse.lists[$0] != nil } ?? true) && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
+        // The list read, and shown (the page renders a moment after the model changes).
+        let listShown = browse.shown.map { kind in browse.lists[kind].map { lists[kind]?.items == $0 } ?? false } ?? true
+        return listShown && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
             && gtk_stack_get_transition_running(pageStack.opaque) == 0
     }
 
