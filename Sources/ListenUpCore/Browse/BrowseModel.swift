@@ -71,6 +71,9 @@ public final class BrowseModel {
     /// The last page asked for that the cache does not have (nothing
     /// cached has that series, person or genre); cleared by the next open.
     public private(set) var missingPage: PageKey?
+    /// Pages asked for whose read has not finished (the window waits for
+    /// them before a screenshot).
+    public private(set) var pagesOpening = 0
 
     @ObservationIgnored private let store: (any BrowseStore)?
     @ObservationIgnored private weak var library: LibraryModel?
@@ -192,6 +195,7 @@ public final class BrowseModel {
         missingPage = nil
         guard let store else { return }
         let logger = dependencies.logger
+        pagesOpening += 1
         Task { [weak self] in
             let contents = await Task.detached(priority: .userInitiated) { () -> BrowsePageContents? in
                 do { return try store.browsePage(key.kind, id: key.id) } catch {
@@ -200,6 +204,7 @@ public final class BrowseModel {
                 }
             }.value
             guard let self else { return }
+            self.pagesOpening -= 1
             guard let contents else {
                 self.missingPage = key
                 return

@@ -18,6 +18,6 @@ extension RouteNode {
             return LibraryModel(dependencies: context.dependencies, session: session, player: context.player,
                                 downloads: context.downloads, send: context.send)
         },
-        previews: LibraryModel.previews
+        previews: LibraryModel.previews + LibraryModel.browsePreviews
     )
 }

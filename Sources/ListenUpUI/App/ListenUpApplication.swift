@@ -53,6 +53,8 @@ public final class ListenUpApplication {
     private var connections: [SignalConnection] = []
     private var exitStatus: Int32 = 0
     private var screenshotAttempts = 0
+    /// Frames a screenshot waited for the page's content.
+    private var contentFrames = 0
 
     public init(navigator: AppNavigator, pages: PageRegistry = .standard, data: DataDirectory?, options: Options, logger: Logger) {
         self.navigator = navigator
@@ -178,6 +180,12 @@ public final class ListenUpApplication {
             FramePaint.untilDone(of: window) {
                 guard let self else { return true }
                 if self.options.waitForContent, !self.showsContent { return false }
+                // A screenshot waits a few frames for what the page reads
+                // off the main thread (the library's browse pages).
+                if self.options.screenshotPath != nil, !self.showsContent, self.contentFrames < Self.screenshotFrames * 3 {
+                    self.contentFrames += 1
+                    return false
+                }
                 return self.firstFrameDrawn()
             }
         })

@@ -5,6 +5,8 @@ import ListenUpCore
 /// The side panel with one book's details: cover, title, Play and Mark as
 /// Finished, the download control (``DownloadControl``), people with their
 /// roles, description (HTML already stripped by the model), chapters.
+/// With browsing (``onOpen``), each person, series and genre the book
+/// links to is a button that opens its page.
 /// The panel is in the library page's template (`library-page.ui`); what
 /// it shows of a book is `book-details.ui`, made afresh for each book.
 @MainActor
@@ -31,6 +33,11 @@ final class BookDetailsPanel {
     var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)?
     /// The download control of the book shown.
     private(set) var downloadControl: DownloadControl?
+    /// Opens a person's, a series' or a genre's page (nil: no browsing, no links).
+    var onOpen: (@MainActor (BrowsePageKind, String) -> Void)?
+    /// The links of the book shown, with what each opens (tests).
+    private(set) var linkButtons: [(kind: BrowsePageKind, id: String, button: Button)] = []
+    private var linkConnections: [SignalConnection] = []
 
     /// - Parameter template: the library page's, which holds the panel.
     init(template: Template) {
@@ -80,15 +87,12 @@ final class BookDetailsPanel {
 
         let peopleHeading: Label = ui.child("people-heading")
         peopleHeading.isVisible = !details.contributors.isEmpty
-        let content: Box = ui.child("root")
-        var previous = Widget(peopleHeading)
-        for person in details.contributors {
-            withNewRoot("book-details-person") { (line: Label) in
-                // TRANSLATORS: a contributor: their name, then their roles (e.g. “Ray Porter — Narrator”).
-                line.text = tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", "))
-                content.insert(line, after: previous)
-                previous = Widget(line)
-            }
+        linkButtons = []
+        linkConnections = []
+        if onOpen != nil, !details.links.people.isEmpty || !details.links.series.isEmpty || !details.links.genres.isEmpty {
+            showLinks(details.links, from: ui)
+        } else {
+            showPeople(details.contributors, from: ui)
         }
 
         let count = details.chapters.count
@@ -101,6 +105,66 @@ final class BookDetailsPanel {
                 row.subtitle = Self.timestamp(chapter.start)
                 list.append(row)
             }
+        }
+    }
+
+    /// The people as lines of text (no browsing, or no links known).
+    private func showPeople(_ people: [BookDetails.Person], from ui: Template) {
+        let content: Box = ui.child("root")
+        var previous = ui.child("people-heading", as: Widget.self)
+        for person in people {
+            withNewRoot("book-details-person") { (line: Label) in
+                // TRANSLATORS: a contributor: their name, then their roles (e.g. “Ray Porter — Narrator”).
+                line.text = tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", "))
+                content.insert(line, after: previous)
+                previous = Widget(line)
+            }
+        }
+    }
+
+    /// The people, series and genres as buttons opening their pages.
+    private func showLinks(_ links: BookLinks, from ui: Template) {
+        let content: Box = ui.child("root")
+        let peopleHeading: Label = ui.child("people-heading")
+        peopleHeading.isVisible = !links.people.isEmpty
+        var previous = Widget(peopleHeading)
+        // One button per person, with every role they have on the book.
+        var people: [(id: String, name: String, roles: [String])] = []
+        for person in links.people {
+            if let index = people.firstIndex(where: { $0.id == person.id }) {
+                people[index].roles.append(person.role)
+            } else {
+                people.append((person.id, person.name, [person.role]))
+            }
+        }
+        for person in people {
+            link(tr("%@ — %@", person.name, person.roles.map(Self.role).joined(separator: ", ")), opens: .contributor, person.id) { button in
+                content.insert(button, after: previous)
+                previous = Widget(button.pointer)
+            }
+        }
+        let seriesLinks: Box = ui.child("series-links")
+        seriesLinks.isVisible = !links.series.isEmpty
+        if !links.series.isEmpty { ui.child("series", as: Label.self).isVisible = false }
+        for place in links.series {
+            let text = place.sequence.map { $0.isEmpty ? place.name : "\(place.name) · \(tr("Book %@", $0))" } ?? place.name
+            link(text, opens: .series, place.id) { seriesLinks.append($0) }
+        }
+        let genres: Box = ui.child("genres")
+        ui.child("genres-heading", as: Label.self).isVisible = !links.genres.isEmpty
+        genres.isVisible = !links.genres.isEmpty
+        for genre in links.genres { link(genre.name, opens: .genre, genre.id) { genres.append($0) } }
+    }
+
+    /// A button (`book-details-link.ui`) showing `text` that opens `kind`'s
+    /// page of `id`, handed to `place`, which gives it a parent.
+    private func link(_ text: String, opens kind: BrowsePageKind, _ id: String, _ place: (Button) -> Void) {
+        withNewRoot("book-details-link") { (button: Button) in
+            if let label = gtk_button_get_child(button.pointer.cast(to: GtkButton.self)) { Label(unchecked: label).text = text }
+            button.setAccessibleLabel(text)
+            linkConnections.append(button.connect(.clicked) { [weak self] in self?.onOpen?(kind, id) })
+            linkButtons.append((kind, id, button))
+            place(button)
         }
     }
 

@@ -5,7 +5,9 @@ import ListenUpCore
 import Logging
 
 /// The library: a toolbar (search, Downloaded, sort, grid or list), the
-/// books, and a details panel that slides in beside them. Empty library, no
+/// books, and a details panel that slides in beside them. With the
+/// session's browsing (``LibraryBrowser``), tabs for the series, authors
+/// and narrators, and their pages over the books. Empty library, no
 /// results, no downloaded books, first sync and errors each get their own
 /// status page. While books download, the heading shows their total.
 /// The widget tree is `data/ui/library-page.ui`.
@@ -37,6 +39,11 @@ final class LibraryPage: RoutePage {
     let details: BookDetailsPanel
     /// The books in progress, above the library.
     let continueListening: ContinueListeningRow
+    /// The tabs and the pages over the library (nil: no browsing, as in
+    /// most previews).
+    let browser: LibraryBrowser?
+    /// The grid and list toggles.
+    private let layoutToggles: Box
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var applyingState = false
@@ -70,6 +77,12 @@ final class LibraryPage: RoutePage {
         toolbar = LibraryToolbar(template: ui)
         continueListening = ContinueListeningRow(player: model.player, template: ui)
         details = BookDetailsPanel(template: ui)
+        layoutToggles = ui.child("layout-toggles")
+        if let browse = model.browse {
+            browser = LibraryBrowser(browse: browse, library: model, template: ui)
+        } else {
+            browser = nil
+        }
 
         // The books go before the status page, which has the way out of
         // each empty state under its text.
@@ -92,6 +105,7 @@ final class LibraryPage: RoutePage {
             guard let self, !self.applyingState else { return }
             let text = self.searchEntry.text
             self.queryFromField = text
+            // The library passes it on to the series and people (browse).
             self.model.send(.search(text))
         })
         latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry.pointer, logger: logger) { [weak self] in
@@ -145,6 +159,12 @@ final class LibraryPage: RoutePage {
         details.onPlay = { [weak model] id in model?.send(.play(bookID: id)) }
         details.onMarkFinished = { [weak model] id, finished in model?.player?.send(.markFinished(bookID: id, finished: finished)) }
         details.canPlay = model.player != nil
+        if let browser {
+            details.onOpen = { [weak browse = browser.browse] kind, id in browse?.send(.open(kind, id: id)) }
+            browser.onTabShown = { [weak self] kind in self?.showBookControls(kind == nil) }
+            browser.focusLibrary = { [weak self] in self?.focusDefault() }
+            showBookControls(browser.browse.shown == nil)
+        }
         if model.player != nil {
             collection.onPlay = { [weak model] id in model?.send(.play(bookID: id)) }
         }
@@ -160,11 +180,22 @@ final class LibraryPage: RoutePage {
             return true
         }
         Shortcuts.addGlobal("Escape", to: root) { [weak self] in
-            guard let self, self.model.selection != nil else { return false }
+            guard let self else { return false }
+            guard self.model.selection != nil else { return self.browser?.goBack() ?? false }
             self.closeDetails()
             return true
         }
+        // Back from a series', a person's or a genre's page, as in GNOME apps.
+        Shortcuts.addGlobal("<Alt>Left", to: root) { [weak self] in self?.browser?.goBack() ?? false }
         searchEntry.captureKeys(from: root)
+    }
+
+    /// The books' own controls (Downloaded, Finished, their order, grid or
+    /// list) on the Books tab; a list's order on the others.
+    private func showBookControls(_ books: Bool) {
+        downloadedToggle.isVisible = books && model.downloads != nil
+        for control in [Widget(toolbar.finishedDropDown), Widget(sortDropDown), Widget(layoutToggles)] { control.isVisible = books }
+        browser?.sortDropDown.isVisible = !books
     }
 
     private func closeDetails() {
@@ -235,7 +266,7 @@ final class LibraryPage: RoutePage {
         searchEntry.focusWithoutSelecting()
     }
 
-    var isContentReady: Bool { shownContent }
+    var isContentReady: Bool { shownContent && browser?.isSettled ?? true }
 
     /// Tells the latency probe the results of a new query are on their way
     /// to the screen.
@@ -249,13 +280,20 @@ final class LibraryPage: RoutePage {
     var shownTitles: [String] { model.visible.map(\.title) }
 
     func focusDefault() {
-        Widget(collection.visibleView(for: model.layout)).grabFocus()
+        if let top = browser?.topPage {
+            top.backButton.grabFocus()
+        } else if let kind = browser?.browse.shown, let list = browser?.lists[kind] {
+            list.list.grabFocus()
+        } else {
+            Widget(collection.visibleView(for: model.layout)).grabFocus()
+        }
     }
 
     func teardown() {
         observation?.cancel()
         observation = nil
         continueListening.teardown()
+        browser?.teardown()
         downloadsTotal.teardown()
         collection.stopFollowingDownloads()
         details.clear()

@@ -53,7 +53,7 @@ final class LibraryToolbar {
 
     /// Names the item a drop-down's button shows (it can take focus too: a
     /// private GtkListItemWidget, found by its type name).
-    private static func nameShownItem(of dropDown: DropDown, _ name: String) {
+    static func nameShownItem(of dropDown: DropDown, _ name: String) {
         let itemType = g_type_from_name("GtkListItemWidget")
         guard itemType != 0 else { return }
         dropDown.button?.firstDescendant(ofType: itemType)?.setAccessibleLabel(name)

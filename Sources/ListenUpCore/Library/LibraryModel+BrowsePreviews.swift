@@ -1,0 +1,117 @@
+import Foundation
+import ListenUpAPI
+
+extension LibraryModel {
+    /// Previews: the preview books, browsed through a ``BrowseModel`` over
+    /// an in-memory cache of them (``previewSyncBooks``), with `intents`
+    /// sent to it (a tab, a page, a search) and, with `selected`, that
+    /// book's details with its links.
+    func browseForPreview(_ intents: [BrowseModel.Intent], query: String = "", selected: String? = nil) {
+        showForPreview(LibraryModel.previewBooks, status: .loaded, query: query, selected: selected, progress: LibraryModel.previewProgress)
+        let store = Self.previewBrowseStore()
+        // Selecting a book reads its details and links from it.
+        self.store = store
+        let browse = BrowseModel(dependencies: dependencies, store: store, library: self)
+        self.browse = browse
+        if !query.isEmpty { browse.send(.search(query)) }
+        for intent in intents { browse.send(intent) }
+        if selected != nil, let id = selection?.book.id {
+            selection?.links = (try? store.links(ofBook: id)) ?? BookLinks()
+        }
+    }
+
+    /// Browsing previews: the tabs, each kind of page, a search finding
+    /// series and people, a book's details with its links, and an empty
+    /// search of a list.
+    nonisolated static let browsePreviews: [PreviewState<LibraryModel>] = [
+        .init("series") { $0.browseForPreview([.show(.series)]) },
+        .init("authors") { $0.browseForPreview([.show(.authors)]) },
+        .init("narrators") { $0.browseForPreview([.show(.narrators)]) },
+        .init("series-no-results") { $0.browseForPreview([.show(.series)], query: "zzyzx") },
+        .init("series-page", player: "idle") { $0.browseForPreview([.open(.series, id: "series-modern-classics")]) },
+        .init("contributor-page", player: "idle") { $0.browseForPreview([.open(.contributor, id: "person-ursula-k-le-guin")]) },
+        .init("genre-page", player: "idle") { $0.browseForPreview([.open(.genre, id: "genre-science-fiction")]) },
+        .init("search-people") { $0.browseForPreview([], query: "cl") },
+        .init("details-links", player: "idle") { $0.browseForPreview([], selected: "book-0") },
+    ]
+
+    /// A cache of the preview books with their links, and the series and
+    /// people the server describes.
+    nonisolated static func previewBrowseStore() -> InMemoryLibraryStore {
+        let store = InMemoryLibraryStore()
+        let updated = Date(timeIntervalSince1970: 1_750_000_000)
+        do {
+            try store.apply(previewSyncBooks, deleting: [], state: LibrarySyncState())
+            try store.apply(.series(EntityPage(entities: [
+                Series(id: "series-modern-classics", name: "Modern Classics",
+                       description: "<p>Novels of the last two centuries that readers keep coming back to, in the order the "
+                           + "<i>Preview House</i> list suggests.</p>", updatedAt: updated),
+            ])), state: LibrarySyncState())
+            try store.apply(.contributors(EntityPage(entities: [
+                Contributor(id: "person-ursula-k-le-guin", name: "Ursula K. Le Guin", sortName: "Le Guin, Ursula K.",
+                            description: "<p>An American author of novels, short stories and poems, best known for her works of "
+                                + "speculative fiction, and a translator.</p>", updatedAt: updated),
+            ])), state: LibrarySyncState())
+        } catch {
+            // An in-memory store does not fail; a preview would show less.
+        }
+        return store
+    }
+
+    /// The preview books as the server sends them: their people (ids made
+    /// from the names), a series of four with one unnumbered book besides
+    /// each book's own, and genres with their paths.
+    nonisolated static let previewSyncBooks: [SyncBook] = {
+        func slug(_ name: String) -> String {
+            let folded = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            return folded.split(separator: "-").joined(separator: "-")
+        }
+        let genres: [String: [(String, String)]] = [
+            "book-0": [("Science Fiction", "fiction/science-fiction")],
+            "book-1": [("Classics", "fiction/classics")],
+            "book-2": [("Fantasy", "fiction/fantasy")],
+            "book-3": [("Classics", "fiction/classics")],
+            "book-4": [("Science Fiction", "fiction/science-fiction")],
+            "book-5": [("Historical", "fiction/historical")],
+            "book-6": [("Classics", "fiction/classics")],
+            "book-7": [("Fiction", "fiction")],
+            "book-9": [("Science Fiction", "fiction/science-fiction")],
+        ]
+        // Modern Classics: 1, 2 and 10, numbers sorted as numbers, and one
+        // with no number, last.
+        let classics: [String: String?] = ["book-3": "1", "book-5": "2", "book-2": "10", "book-1": nil]
+        // A person with a second role, on another book (a page of two groups).
+        let translators: [String: String] = ["book-6": "Ursula K. Le Guin"]
+        return previewBooks.map { cached in
+            var contributors: [BookContributor] = []
+            for name in cached.authors.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                contributors.append(BookContributor(contributorID: "person-\(slug(name))", name: name, roles: ["author"]))
+            }
+            for name in cached.narrators.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                contributors.append(BookContributor(contributorID: "person-\(slug(name))", name: name, roles: ["narrator"]))
+            }
+            if let translator = translators[cached.id] {
+                contributors.append(BookContributor(contributorID: "person-\(slug(translator))", name: translator, roles: ["translator"]))
+            }
+            var book = SyncBook(createdAt: cached.createdAt, updatedAt: cached.updatedAt, id: cached.id, title: cached.title,
+                                path: "/preview/\(cached.id)", audioFiles: [], totalDuration: cached.duration, totalSize: 0,
+                                contributors: contributors)
+            let details = cached.decodedDetails
+            (book.description, book.publisher, book.publishYear) = (details.description, details.publisher, details.publishYear)
+            var series: [SeriesInfo] = []
+            let own = cached.series.split(separator: "#", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if let name = own.first, !name.isEmpty {
+                series.append(SeriesInfo(seriesID: "series-\(slug(name))", name: name, sequence: own.count > 1 ? own[1] : nil))
+            }
+            if let place = classics[cached.id] {
+                series.append(SeriesInfo(seriesID: "series-modern-classics", name: "Modern Classics", sequence: place))
+            }
+            book.seriesInfo = series
+            let bookGenres = genres[cached.id] ?? []
+            book.genres = bookGenres.map(\.0)
+            book.genreIDs = bookGenres.map { "genre-\($0.1.split(separator: "/").last.map(String.init) ?? $0.1)" }
+            book.genrePaths = bookGenres.map(\.1)
+            return book
+        }
+    }()
+}
