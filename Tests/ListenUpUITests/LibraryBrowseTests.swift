@@ -62,6 +62,41 @@ final class LibraryBrowseTests: XCTestCase {
         return false
     }
 
+    func testHomeShowsTheWeekAndTheNewestBooksWhichOpenOnTheBooksAsASearchFromHomeDoes() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage()
+            defer { page.teardown(); window.close() }
+            guard let browser = Self.browser(page), let homeView = browser.homeView, let home = model.home else {
+                return XCTFail("the page has Home when the library has one")
+            }
+            XCTAssertFalse(browser.homeShown, "the books first")
+            adw_view_stack_set_visible_child_name(browser.tabs.opaque, "home")
+            XCTAssertTrue(browser.browse.showsHome, "the switcher's Home tab shows Home")
+            XCTAssertTrue(MainContext.iterate(until: { homeView.isSettled && home.summary != nil }), "the kept stats are read")
+            window.settle()
+            XCTAssertEqual(home.summary?.streakDays, 4)
+            XCTAssertEqual(home.summary?.minutesByDay, [25, 0, 40, 15, 55, 70, 35], "the week, today last")
+            XCTAssertFalse(page.sortDropDown.isVisible, "no order on Home")
+            XCTAssertFalse(browser.sortDropDown.isVisible)
+            XCTAssertEqual(homeView.recentButtons.count, LibraryModel.previewBooks.count, "the ten preview books, newest first")
+
+            // A book added last opens its details, on the books.
+            let newest = try XCTUnwrap(home.recentlyAdded.first?.id)
+            emit("clicked", on: try XCTUnwrap(homeView.recentButtons[newest]))
+            XCTAssertTrue(MainContext.iterate(until: { model.selection?.book.id == newest }), "its details")
+            XCTAssertFalse(browser.browse.showsHome)
+            XCTAssertTrue(MainContext.iterate(until: { !browser.homeShown }), "on the books")
+
+            // Typing on Home shows the books found.
+            adw_view_stack_set_visible_child_name(browser.tabs.opaque, "home")
+            XCTAssertTrue(browser.homeShown)
+            page.searchEntry.text = "dune"
+            XCTAssertTrue(MainContext.iterate(until: { !browser.homeShown && !browser.browse.showsHome }), "the Books tab")
+            XCTAssertEqual(model.visible.map(\.title), ["Dune"])
+        }
+    }
+
     func testTabsShowTheListsWhichSortAndFollowTheSearch() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }

@@ -15,6 +15,8 @@ public final class BrowseModel {
     public enum Intent: Equatable, Sendable {
         /// Shows a list (nil: the books, no list).
         case show(BrowseKind?)
+        /// Shows Home (``HomeModel``) in place of the books and the lists.
+        case showHome
         /// Orders a list.
         case sort(BrowseKind, BrowseSort)
         /// The library's search text: the lists and the series and people
@@ -51,8 +53,10 @@ public final class BrowseModel {
         public var id: String
     }
 
-    /// The list shown; nil: the books.
+    /// The list shown; nil: the books (or Home, with ``showsHome``).
     public private(set) var shown: BrowseKind?
+    /// Home is shown, not the books or a list.
+    public private(set) var showsHome = false
     /// Each list read so far, in its order (``sorts``) and filtered by
     /// ``query``.
     public private(set) var lists: [BrowseKind: [BrowseItem]] = [:]
@@ -100,8 +104,12 @@ public final class BrowseModel {
 
     public func send(_ intent: Intent) {
         switch intent {
+        case .showHome:
+            shown = nil
+            showsHome = true
         case .show(let kind):
             shown = kind
+            showsHome = false
             if let kind, all[kind] == nil { reread() }
         case .sort(let kind, let sort):
             guard sorts[kind] != sort else { return }

@@ -13,6 +13,9 @@ extension LibraryModel {
         self.store = store
         let browse = BrowseModel(dependencies: dependencies, store: store, library: self)
         self.browse = browse
+        // Home, with this week's listening kept from an earlier start.
+        try? store.saveListeningStats(Self.previewStats(now: Date()))
+        home = HomeModel(dependencies: dependencies, server: nil, store: store, library: self)
         if !query.isEmpty { browse.send(.search(query)) }
         for intent in intents { browse.send(intent) }
         if selected != nil, let id = selection?.book.id {
@@ -24,6 +27,7 @@ extension LibraryModel {
     /// series and people, a book's details with its links, and an empty
     /// search of a list.
     nonisolated static let browsePreviews: [PreviewState<LibraryModel>] = [
+        .init("home", player: "playing") { $0.browseForPreview([.showHome]) },
         .init("series") { $0.browseForPreview([.show(.series)]) },
         .init("authors") { $0.browseForPreview([.show(.authors)]) },
         .init("narrators") { $0.browseForPreview([.show(.narrators)]) },
@@ -34,6 +38,18 @@ extension LibraryModel {
         .init("search-people") { $0.browseForPreview([], query: "cl") },
         .init("details-links", player: "idle") { $0.browseForPreview([], selected: "book-0") },
     ]
+
+    /// A week of listening ending `now`: a streak of four days, a quiet
+    /// Tuesday-like gap, and the top genres as the Go server counts them.
+    nonisolated static func previewStats(now: Date) -> ListeningStats {
+        let minutes = [25, 0, 40, 15, 55, 70, 35]
+        let days = minutes.enumerated().map { index, value in
+            ListeningStats.Day(date: ListeningStats.dayString(now.addingTimeInterval(Double(index - 6) * 86_400)), seconds: Int64(value * 60))
+        }
+        return ListeningStats(totalSeconds: 312_000, currentStreakDays: 4, longestStreakDays: 12, booksFinished: 7, days: days,
+                              topGenres: [.init(name: "Literary Fiction", seconds: 6_000), .init(name: "Science Fiction", seconds: 3_600),
+                                          .init(name: "Fantasy", seconds: 1_200)])
+    }
 
     /// A cache of the preview books with their links, and the series and
     /// people the server describes.

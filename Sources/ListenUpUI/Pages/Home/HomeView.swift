@@ -3,19 +3,18 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// Home (`data/ui/home-view.ui`): *Continue Listening* (the player's, as
-/// the library shows it: ``ContinueListeningRow``), *This Week* (the
-/// week's minutes as a chart, the streak, the total and the top genres,
-/// from ``HomeModel``) and *Recently Added* (the newest books; choosing one
-/// opens it, through ``onOpenBook``). The stats are read again each time
-/// Home is shown (``refresh()``).
+/// Home (`data/ui/home-view.ui`), the library page's first tab, under its
+/// *Continue Listening*: *This Week* (the week's minutes as a chart, the
+/// streak, the total and the top genres, from ``HomeModel``) and *Recently
+/// Added* (the newest books; choosing one opens it, through
+/// ``onOpenBook``). The stats are read again each time Home is shown
+/// (``refresh()``).
 @MainActor
 final class HomeView {
     let root: ScrolledWindow
     private let rootRef: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     private let home: HomeModel
     private let library: LibraryModel
-    private let continueRow: ContinueListeningRow
     private let chart: ListeningChart
     private let week: Box
     /// The weekday names beneath the chart's bars.
@@ -39,7 +38,6 @@ final class HomeView {
         self.library = library
         let ui = PageTemplates.load("home-view")
         (root, rootRef) = ui.root("root")
-        continueRow = ContinueListeningRow(player: library.player, template: ui)
         chart = ListeningChart(area: ui.child("chart"))
         (week, streak, total, genres) = (ui.child("week"), ui.child("streak"), ui.child("total"), ui.child("genres"))
         days = (0..<7).map { ui.child("day-\($0)") }
@@ -51,6 +49,9 @@ final class HomeView {
     func refresh() {
         home.refresh()
     }
+
+    /// What Home shows has been read once (screenshots wait for it).
+    var isSettled: Bool { home.refreshes > 0 && !home.isRefreshing }
 
     private func render() {
         renderWeek(home.summary)
@@ -111,7 +112,6 @@ final class HomeView {
 
     func teardown() {
         observation?.cancel()
-        continueRow.teardown()
         covers.forEach { $0.cancel() }
         recentConnections = []
     }

@@ -29,6 +29,10 @@ final class LibraryBrowser {
     private let seriesMatches: Box
     private let peopleMatches: Box
     private(set) var lists: [BrowseKind: BrowseListView] = [:]
+    /// Home, the first tab (nil when the session has none: previews).
+    private(set) var homeView: HomeView?
+    /// Home's stats were asked for since it was last shown.
+    private var homeRefreshed = false
     /// The pages open, the newest last (as ``BrowseModel/pages``).
     private(set) var pageViews: [BrowsePageView] = []
     /// The buttons of the search's matches, with what they open (tests).
@@ -43,7 +47,8 @@ final class LibraryBrowser {
     private var shownMatches: ([BrowseItem], [BrowseItem])?
     /// Hides what a page covers once it has slid in.
     private var hiding: MainLoopSource?
-    /// A tab was shown (nil: the books): the page shows its controls.
+    /// A tab was shown (nil: the books, or Home with ``homeShown``): the
+    /// page shows its controls.
     var onTabShown: (BrowseKind?) -> Void = { _ in }
     /// Where the focus goes when the last page closes.
     var focusLibrary: () -> Void = {}
@@ -73,8 +78,28 @@ final class LibraryBrowser {
             ui.child("\(name)-tab", as: Box.self).append(view.widget)
             lists[kind] = view
         }
+        if let home = library.home {
+            let view = HomeView(home: home, library: library)
+            view.onOpenBook = { [weak library, weak browse] id in
+                browse?.send(.show(nil))
+                library?.send(.select(id))
+            }
+            let tab: Box = ui.child("home-tab")
+            tab.append(view.root)
+            tab.isVisible = true
+            adw_view_stack_page_set_visible(adw_view_stack_get_page(tabs.opaque, tab.pointer), 1)
+            homeView = view
+        }
         connections.append(tabs.connect(.notify("visible-child-name")) { [weak self] in
             guard let self, !self.applyingState else { return }
+            if self.homeShown {
+                self.browse.send(.showHome)
+                self.homeView?.refresh()
+                self.homeRefreshed = true
+                self.onTabShown(nil)
+                return
+            }
+            self.homeRefreshed = false
             let kind = self.shownTab
             self.browse.send(.show(kind))
             self.onTabShown(kind)
@@ -91,6 +116,11 @@ final class LibraryBrowser {
     var shownTab: BrowseKind? {
         let name = adw_view_stack_get_visible_child_name(tabs.opaque).map { String(cString: $0) }
         return Self.tabNames.first { $0.name == name }?.kind
+    }
+
+    /// Home is the tab shown.
+    var homeShown: Bool {
+        adw_view_stack_get_visible_child_name(tabs.opaque).map { String(cString: $0) } == "home"
     }
 
     /// Shows the tab of `kind` (nil: the books), as the switcher would.
@@ -110,7 +140,15 @@ final class LibraryBrowser {
         applyingState = true
         defer { applyingState = false }
         let shown = browse.shown
-        if shownTab != shown {
+        if browse.showsHome, homeView != nil {
+            if !homeShown || !homeRefreshed {
+                adw_view_stack_set_visible_child_name(tabs.opaque, "home")
+                homeView?.refresh()
+                homeRefreshed = true
+                onTabShown(nil)
+            }
+        } else if shownTab != shown || homeShown {
+            homeRefreshed = false
             showTab(shown)
             onTabShown(shown)
         }
@@ -245,7 +283,8 @@ final class LibraryBrowser {
     var isSettled: Bool {
         // The list read, and shown (the page renders a moment after the model changes).
         let listShown = browse.shown.map { kind in browse.lists[kind].map { lists[kind]?.items == $0 } ?? false } ?? true
-        return listShown && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
+        let homeRead = !browse.showsHome || homeView?.isSettled ?? true
+        return listShown && homeRead && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
             && gtk_stack_get_transition_running(pageStack.opaque) == 0
     }
 
@@ -253,6 +292,7 @@ final class LibraryBrowser {
     var topPage: BrowsePageView? { pageViews.last }
 
     func teardown() {
+        homeView?.teardown()
         observation?.cancel()
         observation = nil
         hiding?.cancel()

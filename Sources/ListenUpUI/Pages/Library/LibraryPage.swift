@@ -107,6 +107,8 @@ final class LibraryPage: RoutePage {
             self.queryFromField = text
             // The library passes it on to the series and people (browse).
             self.model.send(.search(text))
+            // Searching from Home shows the books it finds.
+            if !text.isEmpty, let browser = self.browser, browser.homeShown { browser.browse.send(.show(nil)) }
         })
         latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry.pointer, logger: logger) { [weak self] in
             self.map { !$0.applyingState } ?? false
@@ -191,11 +193,13 @@ final class LibraryPage: RoutePage {
     }
 
     /// The books' own controls (Downloaded, Finished, their order, grid or
-    /// list) on the Books tab; a list's order on the others.
+    /// list) on the Books tab; a list's order on the lists' tabs.
+    /// On Home, neither.
     private func showBookControls(_ books: Bool) {
-        downloadedToggle.isVisible = books && model.downloads != nil
-        for control in [Widget(toolbar.finishedDropDown), Widget(sortDropDown), Widget(layoutToggles)] { control.isVisible = books }
-        browser?.sortDropDown.isVisible = !books
+        let home = browser?.homeShown == true
+        downloadedToggle.isVisible = books && !home && model.downloads != nil
+        for control in [Widget(toolbar.finishedDropDown), Widget(sortDropDown), Widget(layoutToggles)] { control.isVisible = books && !home }
+        browser?.sortDropDown.isVisible = !books && !home
     }
 
     private func closeDetails() {
