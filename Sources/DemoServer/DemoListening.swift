@@ -112,14 +112,18 @@ extension DemoService.State {
         }
         ledger.record(.listeningEvents, id: event.id, ownerID: userID, row: .listeningEvent(event, details), at: now)
         storeProgress(progress, userID: userID, bookID: event.bookID, now: now)
+        refreshUserStats(userID: userID, now: now)
         return .accepted(progress)
     }
 
     /// Stores a user's progress in a book and records it in the sync
-    /// ledger; the user's stats follow (a position day is a streak day).
+    /// ledger. A finish re-derives the user's stats, as the real server's
+    /// completion cascade does; any other position write shows in them at
+    /// the next event, finish or heal (`StatsRecorder`).
     mutating func storeProgress(_ progress: ListeningState.Progress, userID: String, bookID: String, now: Date) {
+        let wasFinished = listening.progress[userID]?[bookID]?.finished ?? false
         listening.progress[userID, default: [:]][bookID] = progress
         ledger.record(.playbackPositions, id: progress.id, ownerID: userID, row: .position(bookID: bookID, progress), at: now)
-        refreshUserStats(userID: userID, now: now)
+        if progress.finished, !wasFinished { refreshUserStats(userID: userID, now: now) }
     }
 }

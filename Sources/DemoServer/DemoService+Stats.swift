@@ -23,13 +23,23 @@ extension DemoService {
 }
 
 extension DemoService.State {
+    /// How old a row may be before a pull heals it (`STATS_STALENESS_LIMIT_MS`).
+    static let statsStalenessLimit: TimeInterval = 3_600
+
+    /// Heals `userID`'s row before a pull, as `UserStatsRepository.pullSince`
+    /// does: re-derived when it is over an hour old; a user without a row keeps none.
+    mutating func healUserStats(userID: String, now: Date) {
+        guard let change = ledger.latest[.userStats]?[userID], now.timeIntervalSince(change.occurredAt) > Self.statsStalenessLimit else {
+            return
+        }
+        refreshUserStats(userID: userID, now: now)
+    }
+
     /// Re-derives `userID`'s `user_stats` row as of `now` and records it at
-    /// a new revision when it changed (the real server's stats cascade,
-    /// and the heal of a pull). With `create` false a user without a row
-    /// keeps none (`getStats` answers null until the first cascade).
-    mutating func refreshUserStats(userID: String, now: Date, create: Bool = true) {
+    /// a new revision when it changed (the real server's stats cascade
+    /// after an event or a finish, and the heal of a pull).
+    mutating func refreshUserStats(userID: String, now: Date) {
         let existing = ledger.latest[.userStats]?[userID]
-        guard create || existing != nil else { return }
         let zone = listening.homeTimeZones[userID].flatMap(TimeZone.init(identifier:)) ?? DemoStats.utc
         var row = DemoStats.derive(userID: userID, events: Array((listening.events[userID] ?? [:]).values),
                                    progress: Array((listening.progress[userID] ?? [:]).values), now: now, timeZone: zone)

@@ -186,6 +186,26 @@ struct ListeningStatsTests {
         await authed.socket.close()
     }
 
+    /// A finish re-derives the row (its day is a streak day, the count
+    /// grows); a position write alone waits for the next event or finish.
+    @Test func kRPCRederivesOnAFinishNotOnAPositionWrite() async throws {
+        let (server, _, _, _) = try await signedIn(.krpc)
+        defer { Task { await server.stop() } }
+        server.seedListening(minutes: 5, endingAt: try Self.noon(daysAgo: 2))
+        let first = try #require(server.storedUserStats())
+        #expect(first.currentStreakDays == 0 && first.longestStreakDays == 1 && first.booksFinished == 0)
+        let book = "book-000000000000000000002"
+        server.recordPositionFromAnotherDevice(bookID: book, positionMs: 60_000, finished: false, lastPlayedAt: try Self.noon(daysAgo: 1))
+        #expect(server.storedUserStats() == first, "a position write alone leaves the row")
+        server.recordPositionFromAnotherDevice(bookID: book, positionMs: 60_000, finished: true, lastPlayedAt: Date())
+        let finished = try #require(server.storedUserStats())
+        #expect(finished.revision > first.revision && finished.booksFinished == 1)
+        // Days: two days ago (event), today (the position's lastPlayedAt and the finish).
+        #expect(finished.currentStreakDays == 1 && finished.longestStreakDays == 1)
+        server.seedListening(minutes: 1, endingAt: try Self.noon(daysAgo: 1))
+        #expect(server.storedUserStats()?.currentStreakDays == 3)
+    }
+
     /// Rolling windows clip a span that straddles the cutoff; old listening
     /// counts in the all-time total only.
     @Test func kRPCWindowsAreRollingAndClipped() async throws {

@@ -33,7 +33,7 @@ extension DemoKRPCService {
             service.state.withLock { state -> [DemoSyncChange] in
                 // The real server heals a stale row on pull (addendum §4.3):
                 // the rolling windows and the streak as of now.
-                if known == .userStats { state.refreshUserStats(userID: userID, now: Date(), create: false) }
+                if known == .userStats { state.healUserStats(userID: userID, now: Date()) }
                 return state.ledger.rows(known, visibleTo: userID, after: after, limit: size)
             }
         } ?? []
