@@ -38,6 +38,9 @@ struct ListeningState {
     var details: [String: EventDetails] = [:]
     /// user id → book id → progress.
     var progress: [String: [String: Progress]] = [:]
+    /// user id → home time zone (kRPC: the last valid `tz` of their
+    /// listening events); the `user_stats` day math uses UTC without one.
+    var homeTimeZones: [String: String] = [:]
 }
 
 /// Why a listening event is refused.
@@ -89,6 +92,7 @@ extension DemoService.State {
         listening.details[event.id] = details
         guard movesPosition else {
             ledger.record(.listeningEvents, id: event.id, ownerID: userID, row: .listeningEvent(event, details), at: now)
+            refreshUserStats(userID: userID, now: now)
             let untouched = listening.progress[userID]?[event.bookID]
                 ?? ListeningState.Progress(startedAt: now, lastPlayedAt: now, updatedAt: now, createdAt: now)
             return .accepted(untouched)
@@ -108,12 +112,18 @@ extension DemoService.State {
         }
         ledger.record(.listeningEvents, id: event.id, ownerID: userID, row: .listeningEvent(event, details), at: now)
         storeProgress(progress, userID: userID, bookID: event.bookID, now: now)
+        refreshUserStats(userID: userID, now: now)
         return .accepted(progress)
     }
 
-    /// Stores a user's progress in a book and records it in the sync ledger.
+    /// Stores a user's progress in a book and records it in the sync
+    /// ledger. A finish re-derives the user's stats, as the real server's
+    /// completion cascade does; any other position write shows in them at
+    /// the next event, finish or heal (`StatsRecorder`).
     mutating func storeProgress(_ progress: ListeningState.Progress, userID: String, bookID: String, now: Date) {
+        let wasFinished = listening.progress[userID]?[bookID]?.finished ?? false
         listening.progress[userID, default: [:]][bookID] = progress
         ledger.record(.playbackPositions, id: progress.id, ownerID: userID, row: .position(bookID: bookID, progress), at: now)
+        if progress.finished, !wasFinished { refreshUserStats(userID: userID, now: now) }
     }
 }

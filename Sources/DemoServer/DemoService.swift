@@ -185,6 +185,8 @@ final class DemoService: Sendable {
             return authorized(request) { user in self.listeningEvents(request, user: user) }
         case ("GET", "/api/v1/listening/progress"):
             return authorized(request) { user in self.progressList(request, user: user) }
+        case ("GET", "/api/v1/listening/stats"):
+            return authorized(request) { user in self.listeningStats(request, user: user) }
         case ("GET", "/api/v1/listening/continue"):
             return authorized(request) { user in self.continueList(request, user: user) }
         case (_, _) where request.path.hasPrefix("/api/v1/books/") && request.path.contains("/progress"):

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ListenUpKRPC
 
 /// A sync domain the demo server keeps revisions for (the kRPC mode serves
 /// them through `SyncStreamService`; the REST mode keeps them too, unused:
@@ -15,6 +16,8 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
     case playbackPositions = "playback_positions"
     /// `listening_events`: one row per accepted listening event.
     case listeningEvents = "listening_events"
+    /// `user_stats`: one row per user who listened (user-scoped, never deleted).
+    case userStats = "user_stats"
 }
 
 /// A row as it was at one revision: what a sync page or event carries.
@@ -29,6 +32,8 @@ enum DemoSyncRow: Sendable {
     case position(bookID: String, ListeningState.Progress)
     /// An accepted listening event with what the kRPC request added.
     case listeningEvent(ListeningEventDTO, ListeningState.EventDetails)
+    /// A user's stats row (its `revision` is the change's).
+    case userStats(UserStatsSyncPayload)
 }
 
 /// One write to a row, at a global revision.

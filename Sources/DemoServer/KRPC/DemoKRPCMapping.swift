@@ -131,6 +131,9 @@ enum DemoKRPCMapping {
             return position(progress, bookID: bookID, revision: change.revision).kotlinJSON
         case .listeningEvent(let event, let details):
             return listeningEvent(event, details: details, revision: change.revision).kotlinJSON
+        case .userStats(var row):
+            row.revision = change.revision
+            return row.kotlinJSON
         }
     }
 

@@ -43,6 +43,7 @@ enum DemoKRPCMethods {
             "getPosition": DemoKRPCMethod { try $0.getPosition($1) },
             "recordPosition": DemoKRPCMethod { try $0.recordPosition($1) },
             "recordListeningEvent": DemoKRPCMethod { try $0.recordListeningEvent($1) },
+            "getStats": DemoKRPCMethod { try $0.getStats($1) },
         ],
         "PlaybackProgressService": [
             "getRecentlyListened": DemoKRPCMethod { try $0.positionList($1, kind: .recentlyListened) },

@@ -103,6 +103,10 @@ extension DemoKRPCService {
         let answer = service.state.withLock { state -> Result<ListeningEventSyncPayload, DemoAppFailure> in
             let now = Date()
             let details = ListeningState.EventDetails(tz: request.tz, deviceLabel: request.deviceLabel, receivedAt: now)
+            // A non-blank, valid `tz` becomes the user's home time zone (`PlaybackServiceImpl.recordListeningEvent`).
+            if TimeZone(identifier: request.tz) != nil, state.listening.events[userID]?[request.id] == nil {
+                state.listening.homeTimeZones[userID] = request.tz
+            }
             switch state.acceptListening(event, details: details, userID: userID, durations: durations, now: now, movesPosition: false) {
             case .accepted, .duplicate:
                 guard let stored = state.listening.events[userID]?[request.id], let storedDetails = state.listening.details[request.id] else {

@@ -30,7 +30,12 @@ extension DemoKRPCService {
         guard SyncDomain.all.contains(SyncDomain(rawValue: name)) else { return .result(DemoKRPCWrap.failure(.unknownDomain(name))) }
         let userID = try call.userID
         let page = DemoSyncDomain(rawValue: name).map { known in
-            service.state.withLock { $0.ledger.rows(known, visibleTo: userID, after: after, limit: size) }
+            service.state.withLock { state -> [DemoSyncChange] in
+                // The real server heals a stale row on pull (addendum §4.3):
+                // the rolling windows and the streak as of now.
+                if known == .userStats { state.healUserStats(userID: userID, now: Date()) }
+                return state.ledger.rows(known, visibleTo: userID, after: after, limit: size)
+            }
         } ?? []
         let result = SyncPage(domain: name, items: page.map { DemoKRPCMapping.payloadJSON($0, libraryID: libraryID) },
                               nextCursor: page.last?.revision, hasMore: page.count == size)
@@ -94,7 +99,7 @@ extension DemoKRPCService {
     private static func bookID(of change: DemoSyncChange) -> String {
         switch change.row {
         case .book(let book): return book.id
-        case .contributor, .series: return ""
+        case .contributor, .series, .userStats: return ""
         case .position(let bookID, _): return bookID
         case .listeningEvent(let event, _): return event.bookID
         }
