@@ -288,6 +288,9 @@ final class LibraryPage: RoutePage {
             top.backButton.grabFocus()
         } else if let kind = browser?.browse.shown, let list = browser?.lists[kind] {
             list.list.grabFocus()
+        } else if browser?.browse.showsHome == true {
+            // Home has no list of its own to start in: the search, as typing would.
+            searchEntry.grabFocus()
         } else {
             Widget(collection.visibleView(for: model.layout)).grabFocus()
         }
