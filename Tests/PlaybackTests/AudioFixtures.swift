@@ -77,11 +77,16 @@ enum AudioFixtures {
         }
     }
 
-    /// The frequency of the last `milliseconds` of `samples`, from zero crossings.
+    /// The frequency of the last `milliseconds` of sound in `samples`, from
+    /// zero crossings. Silence at the end is left out: a file that played to
+    /// its end before the capture was read (a busy machine) ends in its
+    /// encoder's padding (an MP3's is tens of milliseconds of zeros), which
+    /// would count as a lower tone.
     static func frequency(of samples: [Int16], lastMilliseconds: Int = 300) -> Double {
-        let count = min(samples.count, captureRate * lastMilliseconds / 1_000)
+        let sounding = samples.lastIndex { abs(Int($0)) > 200 }.map { samples[...$0] } ?? []
+        let count = min(sounding.count, captureRate * lastMilliseconds / 1_000)
         guard count > 100 else { return 0 }
-        let window = samples.suffix(count)
+        let window = sounding.suffix(count)
         var crossings = 0
         var previous = window.first ?? 0
         for sample in window.dropFirst() {
