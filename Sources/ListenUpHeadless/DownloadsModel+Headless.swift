@@ -144,3 +144,23 @@ struct DownloadReporter {
         return .object(members)
     }
 }
+
+extension HeadlessPresenter {
+    /// Carries out a download command from any signed-in screen.
+    func handleDownloads(_ command: HeadlessCommand) {
+        guard let downloads = navigator.downloads else {
+            emitError(code: "notSignedIn", message: "Sign in to download.")
+            return
+        }
+        guard let intent = command.downloadsIntent else { return }
+        switch downloads.handle(intent) {
+        case .sent:
+            break
+        case .noDownload(let bookID):
+            emitError(code: "noDownload", message: "There is no download of “\(bookID)”.")
+        case .alreadyDone(let item):
+            // Nothing changes, so nothing would be printed: say it again.
+            emit(DownloadReporter.line(item))
+        }
+    }
+}

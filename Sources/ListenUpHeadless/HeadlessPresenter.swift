@@ -204,24 +204,6 @@ public final class HeadlessPresenter {
         }
     }
 
-    /// Carries out a download command from any signed-in screen.
-    private func handleDownloads(_ command: HeadlessCommand) {
-        guard let downloads = navigator.downloads else {
-            emitError(code: "notSignedIn", message: "Sign in to download.")
-            return
-        }
-        guard let intent = command.downloadsIntent else { return }
-        switch downloads.handle(intent) {
-        case .sent:
-            break
-        case .noDownload(let bookID):
-            emitError(code: "noDownload", message: "There is no download of “\(bookID)”.")
-        case .alreadyDone(let item):
-            // Nothing changes, so nothing would be printed: say it again.
-            emit(DownloadReporter.line(item))
-        }
-    }
-
     /// The session's downloads appeared (or went): every download once
     /// (what a restart restored), then each change (``reportDownloads(_:)``).
     private func downloadsReplaced(_ downloads: DownloadsModel?) {
