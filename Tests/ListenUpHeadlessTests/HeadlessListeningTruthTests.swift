@@ -29,10 +29,11 @@ struct HeadlessListeningTruthTests {
         // The phone finished the book a minute ago.
         server.recordPositionFromAnotherDevice(bookID: Listening.book, positionMs: 11_000, finished: true, playbackSpeed: 1.5,
                                                volumeBoostDb: 6, measuredGainDb: -3.5, lastPlayedAt: Date().addingTimeInterval(-60))
-        // Up to 30 s: the suite runs eight tests at once, each with its own
+        // Up to 60 s: the suite runs eight tests at once, each with its own
         // server and app process, and on a 2-core machine one live update
-        // has been seen to take over 15 s.
-        let marked = await app.waitForLine(timeout: 30) { line in
+        // has been seen to take over 15 s, and over 30 s once each sync
+        // also pulled the series and contributors.
+        let marked = await app.waitForLine(timeout: 60) { line in
             guard let books = Journey.state(line)?["books"] as? [[String: Any]] else { return false }
             return books.contains { $0["id"] as? String == Listening.book && $0["finished"] as? Bool == true }
         }

@@ -149,7 +149,14 @@ struct HeadlessRemoteTests {
         #expect(await app.waitForLine { Listening.player($0)?["chapterIndex"] as? Int == 2 && Listening.player($0)?["status"] as? String == "paused" }
             != nil, "the new file is ready, still paused \(app.allLines.suffix(4)) \(app.stderr.suffix(2500))")
         #expect(try remote.curl("/api/v1/player/chapter", method: "POST", body: #"{"index":99}"#).status == "400")
-        let state = try remote.state()
+        // The new file may still be settling on a busy machine (a moment of
+        // `loading` after the app's first `paused`): the remote's state
+        // is asked until it is paused again, for up to 10 s.
+        var state = try remote.state()
+        for _ in 0..<100 where state["status"] as? String != "paused" {
+            try await Task.sleep(for: .milliseconds(100))
+            state = try remote.state()
+        }
         #expect(state["bookId"] as? String == Listening.book)
         #expect(state["status"] as? String == "paused")
         #expect(state["chapterIndex"] as? Int == 2)
