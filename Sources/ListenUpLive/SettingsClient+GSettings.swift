@@ -31,7 +31,8 @@ extension SettingsClient {
                         volume: store.double("volume") ?? 1,
                         defaultSleepTimerMinutes: store.integer("default-sleep-timer-minutes").flatMap { $0 > 0 ? $0 : nil },
                         defaultVolumeBoostDb: store.double("default-volume-boost-db") ?? 0,
-                        evenLoudness: store.bool("even-loudness") ?? false)
+                        evenLoudness: store.bool("even-loudness") ?? false),
+                    keepsPlayingWhenClosed: store.bool("keep-playing-when-closed") ?? true
                 )
             },
             save: { settings in
@@ -71,6 +72,9 @@ extension SettingsClient {
                     refused.append(key)
                 }
                 if store.bool("even-loudness") != playback.evenLoudness { store.set("even-loudness", bool: playback.evenLoudness) }
+                if store.bool("keep-playing-when-closed") != settings.keepsPlayingWhenClosed {
+                    store.set("keep-playing-when-closed", bool: settings.keepsPlayingWhenClosed)
+                }
                 store.flush()
                 if !refused.isEmpty { throw SettingsError.writeFailed("GSettings refused \(refused.joined(separator: ", "))") }
             }

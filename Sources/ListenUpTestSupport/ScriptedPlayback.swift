@@ -239,6 +239,10 @@ public final class ScriptedEngine: PlaybackEngine {
 
     public var calls: [String] { log.value.calls }
 
+    /// The audio moved on to `position` with no report yet (reports come
+    /// seconds apart while nobody watches): only a query sees it.
+    public func advance(to position: Int64) { current.value = position }
+
     public func load(_ timeline: PlaybackTimeline, at position: Int64) {
         current.value = position
         log.withLock { $0.calls.append("load \(position)"); $0.loaded = timeline }

@@ -19,7 +19,8 @@ struct ListenUpCommand: ParsableCommand {
         Environment: LISTENUP_LOG=trace|debug|info|warning|error sets the log level (logs go to stderr); \
         LISTENUP_GLASS=translucent|opaque forces the glass mode; LISTENUP_DATA_DIR points at the data folder; \
         LISTENUP_LOCALE_DIR at the translations (<lang>/LC_MESSAGES/listenup.mo); \
-        LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1). \
+        LISTENUP_PAIRING_BIND=ADDR[,ADDR…] binds and advertises pairing on these addresses only (e.g. 127.0.0.1); \
+        LISTENUP_IDLE_QUIT_SECONDS=N quits after N seconds (not 600) with the window closed and nothing playing. \
         Without a GPU render node (/dev/dri/renderD*) the app draws with GTK's cairo renderer; \
         GSK_RENDERER overrides that.
         """
@@ -149,7 +150,8 @@ struct ListenUpCommand: ParsableCommand {
             nonUnique: target != nil || screenshot != nil,
             glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:)),
             // Previews and screenshots of the preferences (a page of them) over a screen.
-            openPreferences: environment["LISTENUP_OPEN_PREFERENCES"].flatMap { $0.isEmpty ? nil : $0 }
+            openPreferences: environment["LISTENUP_OPEN_PREFERENCES"].flatMap { $0.isEmpty ? nil : $0 },
+            backgroundGrace: BackgroundPolicy.idleGrace(environment: environment)
         )
         let app = ListenUpApplication(
             navigator: navigator,

@@ -15,53 +15,6 @@ final class ScriptedPlayer: MediaPlayerSource {
     func send(_ intent: PlayerModel.Intent) { intents.append(intent) }
 }
 
-/// A private D-Bus daemon for one test, stopped after it.
-final class PrivateBus {
-    let process = Process()
-    let address: String
-
-    init() throws {
-        let output = Pipe()
-        ChildProcess.configure(process, ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
-                                         "--address=unix:tmpdir=\(FileManager.default.temporaryDirectory.path)"])
-        process.standardOutput = output
-        // Its complaints would hold the test runner's stderr open.
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    deinit {
-        // (Not waitUntilExit: it spins a run loop the main actor's thread
-        // does not run here.)
-        process.terminate()
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    /// Runs `playerctl` against this bus; returns its output, trimmed.
-    func playerctl(_ arguments: String...) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let output = Pipe()
-        ChildProcess.configure(process, ["/usr/bin/playerctl", "--player=io.github.listenup.Desktop"] + arguments)
-        // playerctl also looks on the system bus and gives up when it
-        // cannot reach one: point both at this private bus.
-        process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<500 where process.isRunning { usleep(10_000) }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-}
-
 @MainActor
 @Suite("Media controls (MPRIS) through playerctl", .serialized)
 struct MediaControlsTests {

@@ -19,11 +19,14 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var window: WindowState = WindowState()
     /// Skip lengths, speed and volume (Preferences → Playback).
     public var playback: PlaybackSettings = PlaybackSettings()
+    /// Closing the window while a book plays leaves it playing, the app
+    /// running without a window (Preferences → General; on unless turned off).
+    public var keepsPlayingWhenClosed = true
 
     public init(serverURL: String? = nil, instanceID: String? = nil, serverGeneration: ServerGeneration = .restV1,
                 librarySort: String? = nil, libraryLayout: String? = nil,
                 colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState(),
-                playback: PlaybackSettings = PlaybackSettings()) {
+                playback: PlaybackSettings = PlaybackSettings(), keepsPlayingWhenClosed: Bool = true) {
         self.serverURL = serverURL
         self.instanceID = instanceID
         self.serverGeneration = serverGeneration
@@ -32,14 +35,16 @@ public struct AppSettings: Codable, Equatable, Sendable {
         self.colorScheme = colorScheme
         self.window = window
         self.playback = playback
+        self.keepsPlayingWhenClosed = keepsPlayingWhenClosed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, colorScheme, window, playback
+        case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, colorScheme, window, playback, keepsPlayingWhenClosed
     }
 
-    /// Reads a settings file; `serverGeneration`, `colorScheme` and `window`
-    /// may be missing (the defaults are used: REST v1 for the server).
+    /// Reads a settings file; `serverGeneration`, `colorScheme`, `window`,
+    /// `playback` and `keepsPlayingWhenClosed` may be missing (the defaults
+    /// are used: REST v1 for the server, keep playing when closed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         serverURL = try container.decodeIfPresent(String.self, forKey: .serverURL)
@@ -50,6 +55,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         colorScheme = try container.decodeIfPresent(ColorSchemePreference.self, forKey: .colorScheme) ?? .system
         window = try container.decodeIfPresent(WindowState.self, forKey: .window) ?? WindowState()
         playback = try container.decodeIfPresent(PlaybackSettings.self, forKey: .playback) ?? PlaybackSettings()
+        keepsPlayingWhenClosed = try container.decodeIfPresent(Bool.self, forKey: .keepsPlayingWhenClosed) ?? true
     }
 }
 

@@ -230,6 +230,7 @@ extension PlayerModel {
     func pause() {
         wantsToPlay = false
         guard timeline != nil, let engine else { return }
+        catchUpPosition()
         closeSpan()
         engine.pause()
         pausedAt = Date()

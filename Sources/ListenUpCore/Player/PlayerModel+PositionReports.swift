@@ -27,4 +27,15 @@ extension PlayerModel {
         if let sleepRemaining { due = min(due, .milliseconds(sleepRemaining - fadeLead)) }
         return max(due, .milliseconds(250))
     }
+
+    /// Takes the engine's position now, when it is ahead of the last report:
+    /// with nobody watching (a hidden window) reports come seconds apart, and
+    /// a span closed on the last one would lose what played since.
+    func catchUpPosition() {
+        guard status == .playing, let engine, timeline != nil else { return }
+        let now = engine.position
+        guard now > position, let duration = nowPlaying?.duration, now <= duration else { return }
+        position = now
+        updateChapter()
+    }
 }

@@ -327,6 +327,7 @@ public final class PlayerModel: ScreenModel {
     /// Saves the position and queues the last span: the app is quitting or
     /// the session ends. Sends what is queued, waiting at most `grace`.
     public func shutdown(grace: Duration = .seconds(2)) async {
+        catchUpPosition()
         closeSpan()
         savePosition()
         periodic?.cancel()

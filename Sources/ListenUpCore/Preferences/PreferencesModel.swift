@@ -13,6 +13,8 @@ import PairingProtocol
 public final class PreferencesModel {
     /// The appearance chosen, as saved.
     public private(set) var colorScheme: ColorSchemePreference
+    /// Whether closing the window while a book plays leaves it playing, as saved.
+    public private(set) var keepsPlayingWhenClosed: Bool
     /// Paired devices, oldest first.
     public private(set) var devices: [PairedDevice] = []
     /// A one-line message for a toast; the window clears it once shown.
@@ -32,7 +34,9 @@ public final class PreferencesModel {
         self.settings = settings
         self.pairing = pairing
         self.localPreferences = localPreferences
-        colorScheme = settings.load().colorScheme
+        let saved = settings.load()
+        colorScheme = saved.colorScheme
+        keepsPlayingWhenClosed = saved.keepsPlayingWhenClosed
         devices = pairing.devices()
     }
 
@@ -68,6 +72,20 @@ public final class PreferencesModel {
             colorScheme = scheme
         } catch {
             notice = tr("The appearance could not be saved.")
+        }
+    }
+
+    /// Saves whether closing the window while a book plays leaves it
+    /// playing; the app reads it at each close.
+    public func setKeepsPlayingWhenClosed(_ on: Bool) {
+        guard on != keepsPlayingWhenClosed else { return }
+        var saved = settings.load()
+        saved.keepsPlayingWhenClosed = on
+        do {
+            try settings.save(saved)
+            keepsPlayingWhenClosed = on
+        } catch {
+            notice = tr("The setting could not be saved.")
         }
     }
 

@@ -26,15 +26,20 @@ public final class ListenUpApplication {
         /// (`general`, `playback`, `downloads`; previews: with `screenshotPath`, the
         /// shot is of the preferences window).
         public var openPreferences: String?
+        /// With the window closed while a book played: how long nothing may
+        /// play before the app quits (``BackgroundPolicy/idleGrace``).
+        public var backgroundGrace: Duration = BackgroundPolicy.idleGrace
 
         public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, waitForContent: Bool = false,
-                    nonUnique: Bool = false, glassOverride: GlassMode? = nil, openPreferences: String? = nil) {
+                    nonUnique: Bool = false, glassOverride: GlassMode? = nil, openPreferences: String? = nil,
+                    backgroundGrace: Duration = BackgroundPolicy.idleGrace) {
             self.screenshotPath = screenshotPath
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.waitForContent = waitForContent
             self.nonUnique = nonUnique
             self.glassOverride = glassOverride
             self.openPreferences = openPreferences
+            self.backgroundGrace = backgroundGrace
         }
     }
 
@@ -50,6 +55,9 @@ public final class ListenUpApplication {
     private var theme: GlassTheme?
     private var window: MainWindow?
     private var preferences: PreferencesWindow?
+    /// Playing on with the window closed (a unique, live app only: a
+    /// preview could never be brought back).
+    private var background: BackgroundPlayback?
     private var connections: [SignalConnection] = []
     private var exitStatus: Int32 = 0
     private var screenshotAttempts = 0
@@ -144,8 +152,8 @@ public final class ListenUpApplication {
     }
 
     private func activate() {
-        if let window {
-            window.present()
+        if window != nil {
+            showWindow()
             return
         }
         Appearance.apply(navigator.settings.load().colorScheme)
@@ -154,6 +162,7 @@ public final class ListenUpApplication {
         let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
         logger.debug("Templates: \(PageTemplates.bundlePath ?? "none")")
         window = main
+        if !options.nonUnique { keepPlayingInBackground(main) }
         theme?.attach(main.window)
         if options.screenshotPath != nil || options.exitAfterFirstFrame {
             watchFirstFrame(of: main.window)
@@ -243,11 +252,41 @@ public final class ListenUpApplication {
 
     /// Brings the window to the front (the media controls' Raise).
     public func raise() {
-        window?.present()
+        showWindow()
+    }
+
+    /// Whether the window is hidden while the app plays on (tests).
+    var isPlayingInBackground: Bool { background?.isActive == true }
+
+    /// Closing `main` while a book plays hides it instead, if the user
+    /// wants that (``BackgroundPlayback``).
+    private func keepPlayingInBackground(_ main: MainWindow) {
+        let connection = g_application_get_dbus_connection(application.cast(to: GApplication.self))
+        let playback = BackgroundPlayback(navigator: navigator, grace: options.backgroundGrace,
+                                          portal: connection.map { BackgroundPortal(connection: $0, logger: logger) },
+                                          logger: logger) { [weak self] in self?.quit() }
+        background = playback
+        main.hidesOnClose = { [weak playback] in
+            guard let playback, playback.keepsRunningOnClose else { return false }
+            playback.begin()
+            return true
+        }
+    }
+
+    /// Shows the window; coming back from the background, with the player
+    /// open on the book that played on.
+    private func showWindow() {
+        guard let window else { return }
+        if let background, background.isActive {
+            background.end()
+            if navigator.player?.nowPlaying != nil { _ = navigator.open(.player) }
+        }
+        window.present()
     }
 
     /// Closes the window and ends the main loop.
     public func quit() {
+        background?.end()
         if let window { gtk_window_destroy(window.window.cast(to: GtkWindow.self)) }
         g_application_quit(application.cast(to: GApplication.self))
     }

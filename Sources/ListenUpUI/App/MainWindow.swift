@@ -55,6 +55,9 @@ public final class MainWindow {
     private var libraryWasOffline = false
     /// The GTK window has been destroyed.
     private var isClosed = false
+    /// Asked at each close: true hides the window instead of closing it
+    /// (the app plays on in the background, ``BackgroundPlayback``).
+    var hidesOnClose: (@MainActor () -> Bool)?
     /// The primary menu (on every screen: Pair a Device…, and Sign Out while signed in).
     let menuButton: MenuButton
     /// The window's actions (`WindowAction`): the menu items and the
@@ -88,8 +91,12 @@ public final class MainWindow {
         self.connections.append(window.connect(.realize) { [weak self] in self?.watchSurface() })
         self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
         self.connections.append(window.connect(.closeRequest) { [weak self] in
-            self?.saveWindowState()
-            return false
+            guard let self else { return false }
+            self.saveWindowState()
+            // Playing on in the background: hidden, not destroyed.
+            guard self.hidesOnClose?() == true else { return false }
+            self.root.isVisible = false
+            return true
         })
         observation = StateObservation { [weak self] in self?.follow() }
         player = ModelFollower({ [weak navigator] in navigator?.player },

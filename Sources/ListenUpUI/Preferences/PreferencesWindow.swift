@@ -6,7 +6,8 @@ import PairingProtocol
 
 /// The preferences window (`AdwPreferencesWindow`): on its General page,
 /// Server and account with Sign Out, Appearance (follow the system, light,
-/// dark), Playback and the paired devices with Revoke; on its Downloads
+/// dark), Background (keep playing when closed), Playback and the paired
+/// devices with Revoke; on its Downloads
 /// page, the downloads (``DownloadsGroup``: a list as long as the books
 /// downloaded, so a page of its own). Follows its ``PreferencesModel`` live.
 @MainActor
@@ -18,6 +19,8 @@ final class PreferencesWindow {
     private let serverRow: ActionRow, accountRow: ActionRow
     private let signOutButton: Button
     private let schemeButtons: [(ColorSchemePreference, CheckButton)]
+    /// Preferences → Background: Keep Playing When Closed.
+    let keepPlaying: Switch
     /// Preferences → Playback.
     let playback: PlaybackGroup
     private let devices: PairedDeviceList
@@ -43,6 +46,7 @@ final class PreferencesWindow {
         gtk_window_set_transient_for(window.cast(to: GtkWindow.self), parent.cast(to: GtkWindow.self))
         (serverRow, accountRow, signOutButton) = (ui.child("server-row"), ui.child("account-row"), ui.child("sign-out"))
         schemeButtons = [(.system, ui.child("scheme-system")), (.light, ui.child("scheme-light")), (.dark, ui.child("scheme-dark"))]
+        keepPlaying = ui.child("keep-playing")
         playback = PlaybackGroup(model: model, template: ui)
         devices = PairedDeviceList(in: .preferencesGroup(ui.child("devices")), detail: .lastSeen,
                                    emptyTitle: tr("No devices are paired with this computer yet.")) { [weak model] id in
@@ -61,6 +65,10 @@ final class PreferencesWindow {
                 self.model.setColorScheme(scheme)
             })
         }
+        connections.append(keepPlaying.connect(.notify("active")) { [weak self] in
+            guard let self else { return }
+            self.model.setKeepsPlayingWhenClosed(self.keepPlaying.isOn)
+        })
         connections.append(window.connect(.destroy) { [weak self] in self?.closed() })
         observation = StateObservation { [weak self] in self?.follow() }
     }
@@ -94,6 +102,7 @@ final class PreferencesWindow {
         accountRow.subtitle = model.userName.map { tr("Signed in as %@", $0) } ?? tr("Not signed in")
         signOutButton.isSensitive = model.canSignOut
         for (scheme, check) in schemeButtons where scheme == model.colorScheme { check.isChecked = true }
+        if keepPlaying.isOn != model.keepsPlayingWhenClosed { keepPlaying.isOn = model.keepsPlayingWhenClosed }
         Appearance.apply(model.colorScheme)
         devices.show(model.devices)
         if let notice = model.notice {

@@ -1,0 +1,205 @@
+import DemoServer
+import Foundation
+import ListenUpTestSupport
+import Testing
+
+/// Keep playing when the window closes: the real app, its real window under
+/// Xvfb, real GStreamer, the demo server, a private session bus for its
+/// D-Bus name and MPRIS (and no keyring: sessions in a file). The window is closed the way a user does (Ctrl+W,
+/// typed through XTEST), and looked at with `xdotool`.
+@Suite("Playing on with the window closed", .serialized)
+struct BackgroundPlaybackTests {
+    typealias Playback = HeadlessPlaybackTests
+    typealias Journey = HeadlessJourneyTests
+
+    /// The app's player on the bus (MPRIS).
+    static let mprisName = "org.mpris.MediaPlayer2.io.github.listenup.Desktop"
+
+    func requireTools() throws -> String {
+        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        let tools = ["/usr/bin/xdotool", "/usr/bin/playerctl", "/usr/bin/dbus-daemon", "/usr/bin/gdbus"]
+        try ServiceRequirement.check(!display.isEmpty && tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) },
+                                     requiredBy: "LISTENUP_REQUIRE_DBUS",
+                                     "a display, xdotool, playerctl, dbus-daemon or gdbus is missing (run under xvfb-run; Debian packages xdotool, playerctl, dbus-daemon, libglib2.0-bin)")
+        return display
+    }
+
+    /// Books of one-minute chapters (the first book lasts 6 minutes: long
+    /// enough to play through the test, and more than the 2 minutes from its
+    /// end where the server counts a book finished), an admin to sign in as.
+    static func startServer() async throws -> (DemoServer, String) {
+        var configuration = DemoServer.Configuration()
+        configuration.bookCount = 3
+        configuration.chapterSeconds = 60
+        configuration.authAttemptRefill = 3_600
+        configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
+        let server = DemoServer(configuration: configuration)
+        let port = try await server.start()
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    /// Signs in headless on `bus` (no keyring there: the session is kept in
+    /// the state folder), plays a little of the first book and quits, so the
+    /// window opens on that book in its now-playing bar.
+    static func listenedOnce(home: URL, url: String, server: DemoServer, bus: PrivateBus) async throws {
+        let app = try HeadlessProcess(home: home, environment: Playback.sink.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        app.send(#"{"action":"play","bookId":"\#(Playback.book)"}"#)
+        #expect(await app.waitForLine(timeout: 15, Playback.playing(atLeast: 3_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        app.send(#"{"action":"pause"}"#)
+        #expect(await app.waitForLine(timeout: 10, Playback.status("paused")) != nil)
+        // The span makes the book the server's first to continue.
+        #expect(await eventually { !server.acceptedListeningEvents.isEmpty }, "\(app.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        app.send(#"{"action":"quit"}"#)
+        #expect(await app.waitForExit(timeout: 15) == 0)
+    }
+
+    /// The app with a window, on `bus`, in `home`.
+    static func window(home: URL, display: String, bus: PrivateBus, grace: String) throws -> HeadlessProcess {
+        try HeadlessProcess(arguments: [], home: home, environment: Playback.sink.merging([
+            "DISPLAY": display, "DBUS_SESSION_BUS_ADDRESS": bus.address, "GTK_A11Y": "none",
+            "LISTENUP_IDLE_QUIT_SECONDS": grace, "LISTENUP_MDNS_INTERFACE": "lo",
+        ]) { $1 })
+    }
+
+    /// The app's windows on screen (mapped), by X id.
+    static func visibleWindows(of app: HeadlessProcess) -> [String] {
+        guard let found = try? tool(["/usr/bin/xdotool", "search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]) else { return [] }
+        return found.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// Runs a tool on the test's display.
+    @discardableResult
+    static func tool(_ command: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        let output = Pipe()
+        ChildProcess.configure(process, command)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    static func eventually(_ seconds: Double = 15, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return condition()
+    }
+
+    /// Closes the window as a user does: focus, then Ctrl+W.
+    static func close(_ window: String) throws {
+        try tool(["/usr/bin/xdotool", "windowfocus", "--sync", window])
+        try tool(["/usr/bin/xdotool", "key", "--clearmodifiers", "ctrl+w"])
+    }
+
+    static func status(_ bus: PrivateBus) -> String {
+        (try? bus.playerctl("status").output) ?? ""
+    }
+
+    @Test func closingWhilePlayingPlaysOnAndTheWindowComesBackWithThePlayer() async throws {
+        let display = try requireTools()
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let bus = try PrivateBus(serviceDirectories: [])
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+
+        let app = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+        #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "the last book is offered in the bar: \(Self.status(bus))\n\(app.stderr)")
+        try bus.playerctl("play")
+        #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
+
+        // Closed while playing: the process stays, playing, with no window.
+        let window = try #require(Self.visibleWindows(of: app).first)
+        try Self.close(window)
+        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "the window is hidden\n\(app.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(app.process.isRunning)
+        #expect(Self.status(bus) == "Playing")
+        let position = try bus.playerctl("position").output
+        try await Task.sleep(for: .seconds(1.5))
+        #expect((Double(try bus.playerctl("position").output) ?? 0) > (Double(position) ?? .infinity), "time passes with the window closed")
+
+        // MPRIS Raise maps the window again, on the player.
+        let raised = try bus.run(["/usr/bin/gdbus", "call", "--session", "--dest", Self.mprisName, "--object-path", "/org/mpris/MediaPlayer2",
+                                  "--method", "org.mpris.MediaPlayer2.Raise"])
+        #expect(raised.status == 0, "\(raised.output)")
+        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "Raise shows the window\n\(app.stderr)")
+        #expect(app.stderr.contains("route=player"), "the window comes back on the player\n\(app.stderr)")
+
+        // Closed again, then the launcher (a second start of the app) brings it back.
+        let again = try #require(Self.visibleWindows(of: app).first)
+        try Self.close(again)
+        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+        let second = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        #expect(await second.waitForExit(timeout: 15) == 0, "the second start hands over to the first and ends\n\(second.stderr)")
+        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "the launcher shows the window\n\(app.stderr)")
+        #expect(Self.status(bus) == "Playing")
+        #expect(app.stderr.contains("playing on in the background"), "\(app.stderr)")
+
+        try? bus.playerctl("pause")
+        app.process.terminate()
+        _ = await app.waitForExit()
+        #expect(!app.stderr.contains("analytical-engine"))
+    }
+
+    @Test func withNothingPlayingAndNoWindowTheAppQuitsAndKeepsThePosition() async throws {
+        let display = try requireTools()
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let bus = try PrivateBus(serviceDirectories: [])
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+        let spansBefore = server.acceptedListeningEvents.count
+
+        let app = try Self.window(home: home, display: display, bus: bus, grace: "3")
+        #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
+        try bus.playerctl("play")
+        #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
+        try await Task.sleep(for: .seconds(2))
+        let window = try #require(Self.visibleWindows(of: app).first)
+        try Self.close(window)
+        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+
+        // Playing keeps it alive past the grace; paused, it quits after it.
+        try await Task.sleep(for: .seconds(4))
+        #expect(app.process.isRunning, "still playing: the grace has not started")
+        try bus.playerctl("pause")
+        let pausedAt = Date()
+        #expect(await app.waitForExit(timeout: 15) == 0, "\(app.stderr)")
+        #expect(Date().timeIntervalSince(pausedAt) >= 2.5, "not before the grace")
+        #expect(app.stderr.contains("Nothing played with the window closed"), "\(app.stderr)")
+        let spans = server.acceptedListeningEvents.dropFirst(spansBefore)
+        #expect(spans.contains { $0.bookID == Playback.book && $0.endPositionMs > $0.startPositionMs + 3_000 },
+                "the span played with the window closed reached the server: \(spans)")
+    }
+
+    @Test func closingWhilePausedQuitsAsBefore() async throws {
+        let display = try requireTools()
+        let (server, url) = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let bus = try PrivateBus(serviceDirectories: [])
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+
+        let app = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
+        let window = try #require(Self.visibleWindows(of: app).first)
+        try Self.close(window)
+        #expect(await app.waitForExit(timeout: 15) == 0, "closing with nothing playing quits\n\(app.stderr)")
+    }
+}
