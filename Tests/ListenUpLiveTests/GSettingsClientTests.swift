@@ -25,12 +25,14 @@ struct GSettingsClientTests {
         let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
                                 libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true),
                                 playback: PlaybackSettings(skipBackSeconds: 15, skipForwardSeconds: 200, rate: 1.25, volume: 0.5,
-                                                           defaultSleepTimerMinutes: 45, defaultVolumeBoostDb: 4.5, evenLoudness: true))
+                                                           defaultSleepTimerMinutes: 45, defaultVolumeBoostDb: 4.5, evenLoudness: true),
+                                keepsPlayingWhenClosed: false)
         try SettingsClient.gsettings(openStore()).save(saved)
         #expect(try SettingsClient.gsettings(openStore()).load() == saved)
         let store = try openStore()
         #expect(store.integer("default-sleep-timer-minutes") == 45 && store.double("default-volume-boost-db") == 4.5)
         #expect(store.bool("even-loudness") == true && store.integer("skip-forward-seconds") == 200)
+        #expect(store.bool("keep-playing-when-closed") == false)
     }
 
     @Test func theDefaultSleepTimerTurnsOffAsZero() throws {
@@ -52,6 +54,7 @@ struct GSettingsClientTests {
         #expect(loaded.colorScheme == .system)
         #expect(loaded.window == WindowState())
         #expect(loaded.playback == PlaybackSettings(), "no sleep timer, no boost, loudness as recorded")
+        #expect(loaded.keepsPlayingWhenClosed, "keep playing when the window closes")
     }
 
     @Test func clearingTheServerWritesAnEmptyValue() throws {

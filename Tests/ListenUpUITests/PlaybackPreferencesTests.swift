@@ -48,4 +48,35 @@ final class PlaybackPreferencesTests: XCTestCase {
             }
         }
     }
+
+    /// Preferences → General → Background: the switch shows the saved
+    /// setting (on unless turned off) and saves a change.
+    func testKeepPlayingWhenClosedIsShownAndSaved() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let dependencies = Dependencies.test(settings: AppSettings())
+            let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+            XCTAssertTrue(navigator.preview(.library, state: "downloads"))
+            withApplication("KeepPlayingPreferencesTest") { app in
+                let main = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                let preferences = PreferencesWindow(model: navigator.makePreferences(), parent: main.window) {}
+                preferences.present()
+                defer {
+                    gtk_window_destroy(preferences.window.cast(to: GtkWindow.self))
+                    gtk_window_destroy(main.window.cast(to: GtkWindow.self))
+                    MainContext.drainPending()
+                }
+                MainContext.iterate(until: { gtk_widget_get_mapped(preferences.window) != 0 })
+                let texts = AppFurnitureTests.texts(in: preferences.window)
+                for text in ["Background", "Keep Playing When Closed", "The launcher or the media controls bring the window back"] {
+                    XCTAssertTrue(texts.contains(text), "\(text) in \(texts)")
+                }
+                XCTAssertEqual(gtk_switch_get_active(preferences.keepPlaying.opaque), 1, "on by default")
+                gtk_switch_set_active(preferences.keepPlaying.opaque, 0)
+                XCTAssertTrue(MainContext.iterate(until: { !dependencies.settings.load().keepsPlayingWhenClosed }))
+                gtk_switch_set_active(preferences.keepPlaying.opaque, 1)
+                XCTAssertTrue(MainContext.iterate(until: { dependencies.settings.load().keepsPlayingWhenClosed }))
+            }
+        }
+    }
 }

@@ -14,9 +14,9 @@ import Logging
 /// not asked again this run.
 @MainActor
 final class BackgroundPortal {
-    static let busName = "org.freedesktop.portal.Desktop"
-    static let objectPath = "/org/freedesktop/portal/desktop"
-    static let interface = "org.freedesktop.portal.Background"
+    nonisolated static let busName = "org.freedesktop.portal.Desktop"
+    nonisolated static let objectPath = "/org/freedesktop/portal/desktop"
+    nonisolated static let interface = "org.freedesktop.portal.Background"
 
     /// A `GDBusConnection`, referenced.
     private let connectionReference: GObjectRef<OpaquePointer>
