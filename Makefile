@@ -50,7 +50,9 @@ demo: deps
 # LISTENUP_MDNS_INTERFACE=lo keeps the app's own browsing on loopback too.
 # build-aux/test-with-avahi first checks that this check really fails for a
 # daemon on another interface (in a private network namespace).
-# Last, build-aux/test-install installs into a temporary prefix and runs that.
+# Last, build-aux/test-install installs into a temporary prefix and runs that,
+# and build-aux/test-search-provider installs again and asks GNOME Shell's
+# search provider over a private session bus that starts the installed app.
 # Swift Testing runs at most 8 tests at once: started all together, several
 # hundred servers, sockets and child processes on a 2-core machine kept
 # tasks waiting longer than the protocol timeouts the tests check (the
@@ -66,6 +68,7 @@ test: deps-test
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
 	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install
+	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-search-provider
 
 # A release build installed into $(PREFIX) with meson-helper: binary, CSS,
 # desktop entry, metainfo, icons, GSettings schema, translations. The meson

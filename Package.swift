@@ -243,7 +243,8 @@ let package = Package(
         ),
         .target(
             name: "ListenUpUI",
-            dependencies: ["CAdwaita", "GtkBridge", "ListenUpCore", "PairingProtocol", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CAdwaita", "GtkBridge", "GObjectOwnership", "ListenUpCore", "PairingProtocol",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "listenup",

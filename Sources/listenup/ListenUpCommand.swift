@@ -44,6 +44,10 @@ struct ListenUpCommand: ParsableCommand {
     @Flag(name: .customLong("pair"), help: "Open Pair a Device at start (the QR code for a companion).")
     var openPairing = false
 
+    @Flag(name: .customLong("gapplication-service"),
+          help: "Start as a D-Bus service, as the session bus does for GNOME's search: no window until one is asked for; quits when idle.")
+    var gapplicationService = false
+
     @Flag(name: .customLong("print-renderer"),
           help: ArgumentHelp("Print the renderer settings the app would give GTK here (NAME=value lines; none when GTK's default stands), then exit.",
                              visibility: .hidden))
@@ -69,6 +73,9 @@ struct ListenUpCommand: ParsableCommand {
         }
         if headless, screenshot != nil {
             throw ValidationError("--screenshot needs a display; it cannot be combined with --headless.")
+        }
+        if gapplicationService, headless || preview != nil || screenshot != nil {
+            throw ValidationError("--gapplication-service starts the window's app as a D-Bus service; it cannot be combined with --headless, --preview or --screenshot.")
         }
         if qrPNG != nil, !headless {
             throw ValidationError("--qr-png is for --headless; the window shows the QR code itself.")
@@ -151,7 +158,8 @@ struct ListenUpCommand: ParsableCommand {
             glassOverride: environment["LISTENUP_GLASS"].flatMap(GlassMode.init(rawValue:)),
             // Previews and screenshots of the preferences (a page of them) over a screen.
             openPreferences: environment["LISTENUP_OPEN_PREFERENCES"].flatMap { $0.isEmpty ? nil : $0 },
-            backgroundGrace: BackgroundPolicy.idleGrace(environment: environment)
+            backgroundGrace: BackgroundPolicy.idleGrace(environment: environment),
+            isService: gapplicationService
         )
         let app = ListenUpApplication(
             navigator: navigator,

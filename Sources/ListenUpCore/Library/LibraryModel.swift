@@ -68,7 +68,7 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored var progress: [String: BookProgress] = [:]
     /// Counts what was shown (reads and live changes), so a read that
     /// something newer overtook is not shown over it.
-    @ObservationIgnored private var cacheVersion = 0
+    @ObservationIgnored private(set) var cacheVersion = 0
     /// Follows ``downloads`` for the set of downloaded books.
     @ObservationIgnored private var downloadsObservation: StateObservation?
     /// How often the downloaded set changed since the model was made (tests:
@@ -343,6 +343,15 @@ public final class LibraryModel: ScreenModel {
     nonisolated static func downloadSize(of details: BookDetails) -> Int64? {
         guard let files = details.audioFiles, !files.isEmpty, files.allSatisfy({ $0.size > 0 }) else { return nil }
         return files.reduce(0) { $0 + $1.size }
+    }
+
+    /// The file of a book's cover in the cover cache, when one is there (a
+    /// grid copy, else a large one); never fetched here (the desktop's
+    /// search shows it).
+    func coverFile(bookID: String, version: Date) async -> URL? {
+        guard let coverLoader else { return nil }
+        if let file = await coverLoader.file(for: bookID, version: version, size: .grid) { return file }
+        return await coverLoader.file(for: bookID, version: version, size: .large)
     }
 
     /// The cover of `book` at `size` (the details panel's is large), or `nil`

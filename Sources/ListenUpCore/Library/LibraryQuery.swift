@@ -158,25 +158,37 @@ public struct LibraryIndex: Sendable {
 }
 
 extension Array where Element == UInt8 {
-    /// Whether `needle` occurs in these bytes: memchr for the first byte,
-    /// memcmp for the rest (glibc's memmem is not exported to Swift).
+    /// Whether `needle` occurs in these bytes (``ByteSearch``).
     func containsBytes(_ needle: [UInt8]) -> Bool {
+        withUnsafeBytes { ByteSearch.contains(needle, in: $0) }
+    }
+}
+
+extension ArraySlice where Element == UInt8 {
+    /// Whether `needle` occurs in these bytes (``ByteSearch``).
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        withUnsafeBytes { ByteSearch.contains(needle, in: $0) }
+    }
+}
+
+enum ByteSearch {
+    /// Whether `needle` occurs in `haystack`: memchr for the first byte,
+    /// memcmp for the rest (glibc's memmem is not exported to Swift).
+    static func contains(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
         guard !needle.isEmpty else { return true }
-        guard needle.count <= count else { return false }
-        return withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { needle in
-                guard let start = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
-                let first = Int32(needle[0])
-                let lastStart = haystack.count - needle.count
-                var offset = 0
-                while offset <= lastStart {
-                    guard let found = memchr(start + offset, first, lastStart - offset + 1) else { return false }
-                    let position = start.distance(to: UnsafeRawPointer(found))
-                    if memcmp(start + position, wanted, needle.count) == 0 { return true }
-                    offset = position + 1
-                }
-                return false
+        guard needle.count <= haystack.count else { return false }
+        return needle.withUnsafeBytes { needle in
+            guard let start = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
+            let first = Int32(needle[0])
+            let lastStart = haystack.count - needle.count
+            var offset = 0
+            while offset <= lastStart {
+                guard let found = memchr(start + offset, first, lastStart - offset + 1) else { return false }
+                let position = start.distance(to: UnsafeRawPointer(found))
+                if memcmp(start + position, wanted, needle.count) == 0 { return true }
+                offset = position + 1
             }
+            return false
         }
     }
 }

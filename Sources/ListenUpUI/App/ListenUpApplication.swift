@@ -29,10 +29,13 @@ public final class ListenUpApplication {
         /// With the window closed while a book played: how long nothing may
         /// play before the app quits (``BackgroundPolicy/idleGrace``).
         public var backgroundGrace: Duration = BackgroundPolicy.idleGrace
+        /// Started by D-Bus activation (`--gapplication-service`, for GNOME
+        /// Shell's search): no window until activated; quits when idle.
+        public var isService = false
 
         public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, waitForContent: Bool = false,
                     nonUnique: Bool = false, glassOverride: GlassMode? = nil, openPreferences: String? = nil,
-                    backgroundGrace: Duration = BackgroundPolicy.idleGrace) {
+                    backgroundGrace: Duration = BackgroundPolicy.idleGrace, isService: Bool = false) {
             self.screenshotPath = screenshotPath
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.waitForContent = waitForContent
@@ -40,6 +43,7 @@ public final class ListenUpApplication {
             self.glassOverride = glassOverride
             self.openPreferences = openPreferences
             self.backgroundGrace = backgroundGrace
+            self.isService = isService
         }
     }
 
@@ -70,7 +74,8 @@ public final class ListenUpApplication {
         self.data = data
         self.options = options
         self.logger = logger
-        let flags = options.nonUnique ? G_APPLICATION_NON_UNIQUE : G_APPLICATION_DEFAULT_FLAGS
+        var flags = options.nonUnique ? G_APPLICATION_NON_UNIQUE : G_APPLICATION_DEFAULT_FLAGS
+        if options.isService { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_IS_SERVICE.rawValue) }
         application = newObject(adw_application_new(Self.applicationID, flags))
         connections.append(application.connect(.activate) { [weak self] in self?.activate() })
         addActions()
@@ -138,7 +143,11 @@ public final class ListenUpApplication {
         // GApplication sees only argv[0]: our own flags are parsed already.
         let name = strdup(CommandLine.arguments.first ?? "listenup")
         var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
+        // GNOME Shell's search, on the bus connection the run registers on.
+        let searchProvider = options.nonUnique ? nil : ShellSearchProvider.exported(
+            for: application.cast(to: GApplication.self), navigator: navigator, service: options.isService, logger: logger)
         let status = g_application_run(application.cast(to: GApplication.self), 1, &argv)
+        searchProvider?.unexport()
         free(name)
         // The window is gone: the player queues its last span and saves its
         // position at once, then gets up to 2 s to send what is queued.
@@ -250,8 +259,13 @@ public final class ListenUpApplication {
         }
     }
 
-    /// Brings the window to the front (the media controls' Raise).
+    /// Brings the window to the front (the media controls' Raise); an
+    /// instance the search started with no window yet opens one.
     public func raise() {
+        guard window != nil else {
+            g_application_activate(application.cast(to: GApplication.self))
+            return
+        }
         showWindow()
     }
 

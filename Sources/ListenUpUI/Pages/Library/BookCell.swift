@@ -148,12 +148,6 @@ final class BookCell {
 
     /// "12 h 5 min", "45 min", "" for unknown.
     static func duration(_ milliseconds: Int64) -> String {
-        guard milliseconds > 0 else { return "" }
-        let minutes = Int((milliseconds + 30_000) / 60_000)
-        let hours = minutes / 60
-        // TRANSLATORS: a book's length, abbreviated: hours (h) and minutes (min).
-        if hours == 0 { return tr("%@ min", String(max(1, minutes))) }
-        if minutes % 60 == 0 { return tr("%@ h", String(hours)) }
-        return tr("%@ h %@ min", String(hours), String(minutes % 60))
+        DurationText.short(milliseconds)
     }
 }
