@@ -35,12 +35,16 @@ extension ToastOverlay {
     /// Shows `text` with a button labelled `button` for `seconds`, like
     /// ``show(_:button:seconds:action:)``, and returns the shown toast, to
     /// dismiss it early.
-    public func present(_ text: String, button: String, seconds: Int, action: @escaping @MainActor () -> Void) -> ShownToast {
+    /// - Parameter urgent: shown at once, the toast on screen going back
+    ///   to the queue (for a button that is only useful right now).
+    public func present(_ text: String, button: String, seconds: Int, urgent: Bool = false,
+                        action: @escaping @MainActor () -> Void) -> ShownToast {
         let made: OpaquePointer = newObject(adw_toast_new(text))
         // One reference is ours; the overlay takes over the other.
         let toast = GObjectRef(borrowing: made)
         adw_toast_set_button_label(made, button)
         adw_toast_set_timeout(made, guint(seconds))
+        if urgent { adw_toast_set_priority(made, ADW_TOAST_PRIORITY_HIGH) }
         let connection = made.connect(.buttonClicked, action)
         adw_toast_overlay_add_toast(opaque, made)
         return ShownToast(toast: toast, connection: connection)

@@ -183,8 +183,9 @@ public final class ListenUpApplication {
                 // A screenshot waits a few frames for what the page reads
                 // off the main thread (the library's browse pages), and for
                 // a toast to slide in (a jump's).
-                if self.options.screenshotPath != nil, !self.showsContent || self.window?.isToastArriving == true,
-                   self.contentFrames < Self.screenshotFrames * 6 {
+                let waits = !self.showsContent ? self.contentFrames < Self.screenshotFrames * 3
+                    : self.window?.isToastArriving == true && self.contentFrames < Self.screenshotFrames * 6
+                if self.options.screenshotPath != nil, waits {
                     self.contentFrames += 1
                     return false
                 }

@@ -29,11 +29,12 @@ extension PlayerPage {
         }
     }
 
-    /// The list's popover while it is open (a preview's screenshot).
+    /// The list's popover while it is open, or about to be (a preview's
+    /// screenshot waits for it to map).
     var recentPopover: UnsafeMutablePointer<GtkWidget>? {
         guard let popover = gtk_menu_button_get_popover(recentButton.opaque) else { return nil }
         let widget = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
-        return gtk_widget_get_visible(widget) != 0 ? widget : nil
+        return gtk_widget_get_visible(widget) != 0 || model.opensRecentPositions ? widget : nil
     }
 
     /// Rebuilds the rows when the places changed, or `force`d (the texts
