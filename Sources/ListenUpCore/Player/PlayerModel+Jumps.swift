@@ -31,6 +31,7 @@ extension PlayerModel {
         /// When the book was moved away from it.
         public var leftAt: Date
 
+        /// A place at `position` (milliseconds), left at `leftAt`.
         public init(position: Int64, leftAt: Date) {
             self.position = position
             self.leftAt = leftAt
@@ -41,6 +42,7 @@ extension PlayerModel {
     public struct JumpNotice: Equatable, Sendable {
         /// Tells two equal notices apart.
         public var id: UUID
+        /// The book that jumped.
         public var bookID: String
         /// Where the book landed, milliseconds.
         public var position: Int64
@@ -60,7 +62,9 @@ extension PlayerModel {
     static let burst: TimeInterval = 5
 
     /// Where the book loaded was before its last jumps, newest first (empty
-    /// with nothing loaded).
+    /// with nothing loaded). Observable, like the model's stored state.
+    ///
+    /// Main actor.
     public var recentPositions: [RecentPosition] {
         guard let bookID = nowPlaying?.bookID else { return [] }
         return jumpHistory[bookID] ?? []

@@ -42,6 +42,9 @@ extension PlayerPage {
     func renderRecentPositions(force: Bool = false) {
         let positions = model.recentPositions
         recentButton.isSensitive = !positions.isEmpty
+        // Most renders are the position moving: nothing to do here.
+        guard force || positions != shownRecent else { return }
+        shownRecent = positions
         let now = Date()
         let book = model.nowPlaying
         let rows = positions.map { place -> [String] in
@@ -49,8 +52,6 @@ extension PlayerPage {
             let left = Self.leftText(place.leftAt, now: now)
             return [PlayerControls.time(place.position), chapter.map { tr("%@ · %@", $0, left) } ?? left]
         }
-        guard force || positions != shownRecent else { return }
-        shownRecent = positions
         guard rows != shownRecentRows else { return }
         shownRecentRows = rows
         while let child = gtk_widget_get_first_child(recentList.pointer) { recentList.remove(child) }
