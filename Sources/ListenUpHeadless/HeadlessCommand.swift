@@ -59,6 +59,10 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case sleepTimer(PlayerModel.SleepTimer?)
     case markFinished(bookID: String, finished: Bool)
     case takeOffer
+    /// Back to where the book was before its last jump.
+    case undoJump
+    /// Prints the `recentPositions` line.
+    case recentPositions
     // The account's playback preferences (any signed-in screen)
     case preferences
     case setPreferences(PreferencesChange)
@@ -83,7 +87,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case setupAdmin, changeServer, login
         case reload, logout, search, sort, layout, select, filter
         case confirmPairing, closePairing, showNewCode, revokeDevice
-        case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer
+        case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer,
+             undoJump, recentPositions
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
         case browse, open, home
@@ -93,7 +98,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             switch self {
             case .quit, .openPairing: .front
             case .play, .pause, .resume, .stop, .seek, .skip, .chapter, .rate, .volume, .boost, .sleepTimer, .markFinished,
-                 .takeOffer: .player
+                 .takeOffer, .undoJump, .recentPositions: .player
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
@@ -265,6 +270,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .markFinished:
             self = .markFinished(bookID: try nonEmpty("bookId"), finished: arguments["finished"]?.boolValue ?? true)
         case .takeOffer: self = .takeOffer
+        case .undoJump: self = .undoJump
+        case .recentPositions: self = .recentPositions
         case .preferences: self = .preferences
         case .setPreferences:
             guard let change = Self.preferencesChange(arguments) else { throw .badArguments(action) }
@@ -336,6 +343,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .sleepTimer(.minutes(let minutes)?): return (.sleepTimer, ["minutes": number(minutes)])
         case .markFinished(let bookID, let finished): return (.markFinished, ["bookId": .string(bookID), "finished": .bool(finished)])
         case .takeOffer: return (.takeOffer, [:])
+        case .undoJump: return (.undoJump, [:])
+        case .recentPositions: return (.recentPositions, [:])
         case .preferences: return (.preferences, [:])
         case .setPreferences(let request):
             var arguments: [String: JSONValue] = [:]
@@ -359,41 +368,6 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         case .home: return (.home, [:])
-        }
-    }
-
-    /// The player's intent, for a player command (nil for the others).
-    public var playerIntent: PlayerModel.Intent? {
-        switch self {
-        case .play(let bookID): .play(bookID: bookID)
-        case .pause: .pause
-        case .resume: .resume
-        case .stop: .stop
-        case .seek(let position): .seek(position)
-        case .skip(let seconds): .skip(seconds: seconds)
-        case .chapter(let index): .chapter(index)
-        case .rate(let value): .rate(value)
-        case .volume(let value): .volume(value)
-        case .boost(let decibels): .boost(decibels)
-        case .sleepTimer(let timer): .sleep(timer)
-        case .markFinished(let bookID, let finished): .markFinished(bookID: bookID, finished: finished)
-        case .takeOffer: .takeOffer
-        default: nil
-        }
-    }
-
-    /// The downloads' intent, for a download command (nil for the others).
-    public var downloadsIntent: DownloadsModel.Intent? {
-        switch self {
-        case .download(let bookID): .download(bookID: bookID)
-        case .pauseDownload(let bookID): .pause(bookID: bookID)
-        case .resumeDownload(let bookID): .resume(bookID: bookID)
-        case .cancelDownload(let bookID): .cancel(bookID: bookID)
-        case .removeDownload(let bookID): .remove(bookID: bookID)
-        case .pauseDownloads: .pauseAll
-        case .resumeDownloads: .resumeAll
-        case .removeDownloads: .removeAll
-        default: nil
         }
     }
 }

@@ -152,7 +152,11 @@ public final class HeadlessPresenter {
                 emitError(code: "notSignedIn", message: "Sign in to listen.")
                 return .carryOn
             }
-            if let intent = command.playerIntent { player.send(intent) }
+            if command == .recentPositions {
+                emit(Self.recentPositionsLine(player))
+            } else if let intent = command.playerIntent {
+                player.send(intent)
+            }
         case .screen:
             guard let model = navigator.activeModel, screens.handle(command, by: model, on: navigator.activeRoute) else {
                 refuse(.unknownAction(command.action.rawValue))
@@ -359,7 +363,7 @@ public final class HeadlessPresenter {
         }
     }
 
-    private static func rfc3339(_ date: Date) -> String {
+    static func rfc3339(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

@@ -40,6 +40,8 @@ struct HeadlessCommandTests {
         .sleepTimer: #"{"action":"sleepTimer","minutes":15}"#,
         .markFinished: #"{"action":"markFinished","bookId":"book-1","finished":false}"#,
         .takeOffer: #"{"action":"takeOffer"}"#,
+        .undoJump: #"{"action":"undoJump"}"#,
+        .recentPositions: #"{"action":"recentPositions"}"#,
         .preferences: #"{"action":"preferences"}"#,
         .setPreferences: #"{"action":"setPreferences","defaultPlaybackSpeed":1.5,"defaultSleepTimerMin":null,"evenLoudness":true}"#,
         .download: #"{"action":"download","bookId":"book-1"}"#,

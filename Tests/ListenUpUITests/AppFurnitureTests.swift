@@ -105,6 +105,13 @@ final class AppFurnitureTests: XCTestCase {
                     XCTAssertTrue(listed.contains(accelerator), "\(action) \(accelerator) missing from the shortcuts window")
                 }
             }
+            // The player's keys, each exactly (Left is not <Control>Left).
+            let keys = Set(listed.split(separator: " ").map(String.init))
+            let triggers = MainWindow.playerKeys.flatMap(\.triggers)
+            XCTAssertEqual(triggers.count, 14)
+            for trigger in triggers {
+                XCTAssertTrue(keys.contains(trigger), "the player's \(trigger) missing from the shortcuts window")
+            }
         }
     }
 

@@ -105,12 +105,67 @@ final class PlayerPageTests: XCTestCase {
             MainContext.iterate(until: { model.status == .playing }, timeout: .seconds(5))
             window.settle()
             XCTAssertTrue(bar.isShown)
+            // The line is the book's; its tooltip the time left at the speed.
+            XCTAssertEqual(bar.progressFraction, 0)
+            XCTAssertEqual(bar.timeLeftText, "3 min left at 1.0×", "150 s, rounded to the minute")
+            model.send(.seek(75_000))
+            model.send(.rate(1.5))
+            window.settle()
+            XCTAssertEqual(bar.progressFraction, 0.5, accuracy: 0.001, "half the book, not chapter two's start")
+            XCTAssertEqual(bar.timeLeftText, "1 min left at 1.5×", "75 s at 1.5× is 50 s")
             emit("clicked", on: bar.openButton)
             XCTAssertEqual(opened, 1)
             emit("clicked", on: bar.playButton)
             XCTAssertEqual(engine.calls.last, "pause")
             bar.setHiddenByRoute(true)
             XCTAssertFalse(bar.isShown, "the player page is up: the bar steps aside")
+        }
+    }
+
+    /// Recent Positions: insensitive with no jump; a chapter chosen puts
+    /// where the book was in the list; choosing it goes back there, and
+    /// the place left takes its turn in the list.
+    func testRecentPositionsListsWhereTheBookWasAndGoesBack() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, engine) = try Self.player()
+            let page = PlayerPage(model: model)
+            let window = TestWindow(child: page.widget, width: 700, height: 900)
+            defer { page.teardown(); window.close() }
+            model.send(.play(bookID: "book-1"))
+            MainContext.iterate(until: { engine.log.value.loaded != nil }, timeout: .seconds(5))
+            engine.report(.status(.playing))
+            MainContext.iterate(until: { model.status == .playing }, timeout: .seconds(5))
+            window.settle()
+            XCTAssertFalse(page.recentButton.isSensitive, "no jump yet")
+
+            emit("activate", on: try XCTUnwrap(page.chapters.row(at: 2)))
+            window.settle()
+            XCTAssertEqual(model.position, 100_000)
+            XCTAssertTrue(page.recentButton.isSensitive)
+            page.recentButton.popup()
+            MainContext.iterate(until: { page.dialog != nil }, timeout: .seconds(2))
+            XCTAssertNotNil(page.dialog, "the list is open")
+            let row = try XCTUnwrap(page.recentList.row(at: 0))
+            XCTAssertNil(page.recentList.row(at: 1))
+            XCTAssertEqual(adw_preferences_row_get_title(row.pointer.cast(to: AdwPreferencesRow.self)).map { String(cString: $0) }, "0:00")
+            XCTAssertEqual(adw_action_row_get_subtitle(row.pointer.cast(to: AdwActionRow.self)).map { String(cString: $0) }, "One · Left just now")
+
+            emit("activate", on: row)
+            window.settle()
+            XCTAssertEqual(model.position, 0, "back where the book was")
+            XCTAssertNil(page.dialog, "the list closes")
+            XCTAssertEqual(model.recentPositions.map(\.position), [100_000], "the place left joins the list")
+        }
+    }
+
+    func testHowLongAgoAPlaceWasLeft() {
+        MainActor.assumeIsolated {
+            let now = Date()
+            XCTAssertEqual(PlayerPage.leftText(now.addingTimeInterval(-20), now: now), "Left just now")
+            XCTAssertEqual(PlayerPage.leftText(now.addingTimeInterval(-185), now: now), "Left 3 min ago")
+            let noon = Calendar.current.date(bySettingHour: 12, minute: 0, second: 0, of: now) ?? now
+            XCTAssertTrue(PlayerPage.leftText(noon.addingTimeInterval(-7_200), now: noon).hasPrefix("Left at 10"), "earlier today: the clock time")
         }
     }
 

@@ -47,6 +47,17 @@ extension Window {
             .contains { g_type_check_instance_is_a(instance, $0) != 0 }
     }
 
+    /// Whether the keyboard focus is where the arrow keys move through
+    /// something: a widget that takes keys (``focusTakesKeys``), or one
+    /// inside a list, a grid, a flow box or a popover (a menu).
+    public var focusTakesArrows: Bool {
+        if focusTakesKeys { return true }
+        guard let focus = gtk_root_get_focus(opaque), gtk_widget_is_ancestor(focus, pointer) != 0 else { return false }
+        return [gtk_list_view_get_type(), gtk_grid_view_get_type(), gtk_column_view_get_type(), gtk_list_box_get_type(),
+                gtk_flow_box_get_type(), gtk_popover_get_type()]
+            .contains { gtk_widget_get_ancestor(focus, $0) != nil }
+    }
+
     /// Adds keyboard shortcuts that act before the focused widget sees the
     /// keys (the capture phase). Each handler returns whether it handled
     /// the key.

@@ -38,10 +38,13 @@ extension PlayerModel {
             try? listening.savePosition(reported.filling(from: local))
             return
         }
-        if timeline != nil {
-            seek(to: reported.position)
-        } else {
-            moveOffered(to: reported.position)
+        // A jump: undo goes back to where the book was here.
+        jumping {
+            if timeline != nil {
+                seek(to: reported.position)
+            } else {
+                moveOffered(to: reported.position)
+            }
         }
         // Kept with the other device's time, not as listened here now.
         try? listening.savePosition(reported.filling(from: local))

@@ -21,6 +21,23 @@ extension PlayerModel {
             $0.positionOffer = PositionNotice(id: UUID(), bookID: "book-2", position: 5_025_000, device: nil,
                                               listenedAt: Date(timeIntervalSince1970: 1_750_000_000))
         },
+        // A chapter chosen a moment ago: the window's toast offers to go
+        // back (the window follows this player: `player: "jumped"`).
+        .init("jumped", player: "jumped") {
+            $0.showForPreview(status: .playing, position: 4_380_000)
+            $0.jumpHistory = ["book-2": [RecentPosition(position: 9_126_000, leftAt: Date())]]
+            $0.lastJump = JumpNotice(id: UUID(), bookID: "book-2", position: 4_380_000, undoPosition: 9_126_000, at: Date())
+        },
+        // Recent Positions open: where the book was before its last jumps
+        // (the list is the screenshot's `-dialog.png`).
+        .init("recent") {
+            $0.showForPreview(status: .paused, position: 4_380_000)
+            let now = Date()
+            $0.jumpHistory = ["book-2": [(8_045_000, 40.0), (12_600_000, 420), (2_730_000, 1_500), (15_300_000, 7_800)].map {
+                RecentPosition(position: $0.0, leftAt: now.addingTimeInterval(-$0.1))
+            }]
+            $0.opensRecentPositions = true
+        },
         .init("idle") { $0.showForPreview(status: .idle, position: 0, loaded: false) },
     ]
 

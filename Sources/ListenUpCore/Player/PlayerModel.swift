@@ -96,6 +96,13 @@ public final class PlayerModel: ScreenModel {
         case markFinished(bookID: String, finished: Bool)
         /// Moves to ``positionOffer`` (*Continue from 1:23:45*).
         case takeOffer
+        /// Back to where the book was before its last jump (the first of
+        /// ``recentPositions``, which it leaves; PlayerModel+Jumps.swift).
+        case undoJump
+        /// To the place at this index of ``recentPositions`` (0: the newest).
+        case jumpToRecent(Int)
+        /// Volume 0, or back to the volume before it.
+        case toggleMute
     }
 
     /// Something the user should hear about that is not a playback failure
@@ -153,6 +160,12 @@ public final class PlayerModel: ScreenModel {
     /// here, offered once the user paused (nil when none, or once taken
     /// or played past).
     public internal(set) var positionOffer: PositionNotice?
+    /// Where each book was before its last jumps, newest first, by book
+    /// (``recentPositions`` is the loaded book's; PlayerModel+Jumps.swift).
+    var jumpHistory: [String: [RecentPosition]] = [:]
+    /// The last jump, for the window's *Jumped to …* toast with Undo (nil
+    /// once undone).
+    public internal(set) var lastJump: JumpNotice?
     /// Skip lengths, seconds (Preferences).
     public internal(set) var skipBackSeconds: Int
     public internal(set) var skipForwardSeconds: Int
@@ -214,6 +227,13 @@ public final class PlayerModel: ScreenModel {
     /// A newer position from another device that came while the book
     /// played here, offered when the user pauses.
     @ObservationIgnored var heldPosition: ListeningPosition?
+    /// The volume before M muted it (``toggleMute()``).
+    @ObservationIgnored var volumeBeforeMute: Double?
+    /// When a jump happens (tests set their own).
+    @ObservationIgnored var clock: @MainActor () -> Date = { Date() }
+    /// Previews only: the player page opens its Recent Positions at once
+    /// (the screenshot of the list).
+    @ObservationIgnored public internal(set) var opensRecentPositions = false
     @ObservationIgnored var libraryChangedHandler: (@MainActor (_ bookID: String, _ progress: BookProgress) -> Void)?
 
     /// How often an open span is cut and queued while playing.
@@ -261,20 +281,27 @@ public final class PlayerModel: ScreenModel {
         case .resume: resume()
         case .togglePlayPause: status == .playing || status == .buffering || (status == .loading && wantsToPlay) ? pause() : resume()
         case .stop: stop()
-        case .seek(let position): seek(to: position)
-        case .skip(let seconds): skip(by: Int64(seconds) * 1_000)
-        case .skipBack: skip(by: -Int64(skipBackSeconds) * 1_000)
-        case .skipForward: skip(by: Int64(skipForwardSeconds) * 1_000)
-        case .chapter(let index): jump(toChapter: index)
+        // Seeks, chapters, long skips and other devices' positions are
+        // jumps: where the book was is remembered (PlayerModel+Jumps.swift).
+        case .seek(let position): jumping { seek(to: position) }
+        case .skip(let seconds): skipping(by: Int64(seconds) * 1_000)
+        case .skipBack: skipping(by: -Int64(skipBackSeconds) * 1_000)
+        case .skipForward: skipping(by: Int64(skipForwardSeconds) * 1_000)
+        case .chapter(let index): jumping { jump(toChapter: index) }
         case .previousChapter:
-            if let chapters = nowPlaying?.chapters { seek(to: ListeningRules.previousChapterTarget(chapters: chapters, position: position)) }
+            if let chapters = nowPlaying?.chapters {
+                jumping { seek(to: ListeningRules.previousChapterTarget(chapters: chapters, position: position)) }
+            }
         case .nextChapter:
-            if let chapterIndex { jump(toChapter: chapterIndex + 1) }
+            if let chapterIndex { jumping { jump(toChapter: chapterIndex + 1) } }
         case .rate(let value): changeRate(value)
         case .volume(let value): changeVolume(value)
         case .sleep(let timer): setSleepTimer(timer)
         case .boost(let decibels): changeBoost(decibels)
-        case .takeOffer: takeOffer()
+        case .takeOffer: jumping { takeOffer() }
+        case .undoJump: undoJump()
+        case .jumpToRecent(let index): jump(toRecent: index)
+        case .toggleMute: toggleMute()
         case .markFinished(let bookID, let finished): markFinished(bookID, finished)
         }
     }

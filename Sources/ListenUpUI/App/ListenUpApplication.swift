@@ -199,8 +199,11 @@ public final class ListenUpApplication {
                 guard let self else { return true }
                 if self.options.waitForContent, !self.showsContent { return false }
                 // A screenshot waits a few frames for what the page reads
-                // off the main thread (the library's browse pages).
-                if self.options.screenshotPath != nil, !self.showsContent, self.contentFrames < Self.screenshotFrames * 3 {
+                // off the main thread (the library's browse pages), and for
+                // a toast to slide in (a jump's).
+                let waits = !self.showsContent ? self.contentFrames < Self.screenshotFrames * 3
+                    : self.window?.isToastArriving == true && self.contentFrames < Self.screenshotFrames * 6
+                if self.options.screenshotPath != nil, waits {
                     self.contentFrames += 1
                     return false
                 }

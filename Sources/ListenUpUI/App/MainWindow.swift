@@ -15,7 +15,7 @@ public final class MainWindow {
     public let window: UnsafeMutablePointer<GtkWidget>
     private var root: Window { Window(unchecked: window) }
     private let stack: Stack
-    private let toasts: ToastOverlay
+    let toasts: ToastOverlay
     private let navigator: AppNavigator
     private let pages: PageRegistry
     private let logger: Logger
@@ -44,12 +44,18 @@ public final class MainWindow {
     private var shownOffer: PlayerModel.PositionNotice?
     /// The offer toast's button, connected while it is shown.
     private var offerConnection: SignalConnection?
+    /// The last jump announced, and its toast while it may be on screen
+    /// (MainWindow+Jumps.swift).
+    var shownJump: PlayerModel.JumpNotice?
+    var jumpToast: ShownToast?
     /// Follows the session's downloads for refusals (no space, no audio).
     private var downloads: ModelFollower<DownloadsModel>?
     /// The last refusal shown.
     private var shownRefusal: DownloadsModel.Refusal?
     /// The last toast shown (tests).
     private(set) var lastToast: String?
+    /// When the last toast came (``isToastArriving``).
+    private var lastToastAt: ContinuousClock.Instant?
     /// The session's suspend, inhibited while audio plays.
     private var inhibition: SuspendInhibition
     private var libraryWasOffline = false
@@ -152,6 +158,7 @@ public final class MainWindow {
             shownOffer = offer
             offerPosition(offer)
         }
+        followJumps(player)
         show(player)
     }
 
@@ -182,19 +189,18 @@ public final class MainWindow {
     /// Whether the suspend is inhibited now (tests).
     var isInhibitingSuspend: Bool { inhibition.isActive }
 
-    /// Space plays or pauses, ←/→ skip, Ctrl+←/→ change chapter: wherever
-    /// focus is, except in a text field (where the keys are the field's).
+    /// The player's keys (``playerKeys``, MainWindow+PlayerKeys.swift):
+    /// wherever focus is, except in a widget that needs them (a text field
+    /// or a slider any key, a list, grid or menu its arrows).
     private func addPlayerShortcuts() {
-        let keys: [(String, PlayerModel.Intent)] = [
-            ("space", .togglePlayPause), ("Left", .skipBack), ("Right", .skipForward),
-            ("<Control>Left", .previousChapter), ("<Control>Right", .nextChapter),
-        ]
-        root.addCaptureShortcuts(keys.map { trigger, intent in
-            (trigger, { @MainActor [weak self] in
-                guard let self, let player = self.navigator.player, player.nowPlaying != nil, !self.root.focusTakesKeys else { return false }
-                player.send(intent)
-                return true
-            })
+        root.addCaptureShortcuts(Self.playerKeys.flatMap { key in
+            key.triggers.map { trigger in
+                (trigger, { @MainActor [weak self] in
+                    guard let self, let player = self.navigator.player, player.nowPlaying != nil,
+                          !(key.isArrow ? self.root.focusTakesArrows : self.root.focusTakesKeys) else { return false }
+                    return key.run(player)
+                })
+            }
         })
     }
 
@@ -219,7 +225,7 @@ public final class MainWindow {
     private func offerPosition(_ offer: PlayerModel.PositionNotice) {
         // TRANSLATORS: a toast after a pause; %@ is a time in the book.
         let text = tr("Continue from %@ (listened on another device)", PlayerControls.time(offer.position))
-        lastToast = text
+        noteToast(text)
         offerConnection = toasts.show(text, button: tr("Continue"), seconds: 10) { [weak navigator] in navigator?.player?.send(.takeOffer) }
         nameToastCloseButton()
     }
@@ -227,7 +233,7 @@ public final class MainWindow {
     /// libadwaita 1.2's toast has a close button with an icon and no
     /// accessible name (a screen reader says "button"): named here, once
     /// the toast's widget exists.
-    private func nameToastCloseButton() {
+    func nameToastCloseButton() {
         toasts.nameCloseButtons(tr("Dismiss"))
         // Not once the window is gone (a test may close it at once).
         MainContext.idle { [weak self] in
@@ -237,9 +243,21 @@ public final class MainWindow {
     }
 
     public func showToast(_ text: String) {
-        lastToast = text
+        noteToast(text)
         toasts.show(text)
         nameToastCloseButton()
+    }
+
+    /// Remembers the toast just shown: tests read ``lastToast``, and a
+    /// screenshot waits while it slides in (``isToastArriving``).
+    func noteToast(_ text: String) {
+        lastToast = text
+        lastToastAt = .now
+    }
+
+    /// Whether a toast came a moment ago and may still be sliding in.
+    public var isToastArriving: Bool {
+        lastToastAt.map { ContinuousClock.now - $0 < .milliseconds(600) } ?? false
     }
 
     /// Keeps the size and maximised state for the next start.

@@ -5,8 +5,10 @@ import ListenUpCore
 
 /// The bar at the bottom of the window on every signed-in screen: cover,
 /// title and chapter (a button that opens the player), skip and play/pause
-/// buttons, and a thin line of the chapter's progress. Hidden while
-/// nothing is loaded and while the player itself is on screen.
+/// buttons, and a thin line of the book's progress, whose tooltip and
+/// accessible description say the time left at the current speed ("3 h
+/// 12 min left at 1.5×"). Hidden while nothing is loaded and while the
+/// player itself is on screen.
 @MainActor
 final class NowPlayingBar {
     var widget: UnsafeMutablePointer<GtkWidget> { revealer.pointer }
@@ -23,6 +25,8 @@ final class NowPlayingBar {
     private var connections: [SignalConnection] = []
     private var hiddenByRoute = false
     private var shownTexts: Texts?
+    /// The progress line's tooltip as last set.
+    private var shownTimeLeft: String?
 
     /// The tree is `data/ui/now-playing-bar.ui`.
     init(open: @escaping @MainActor () -> Void) {
@@ -67,8 +71,8 @@ final class NowPlayingBar {
             coverTask?.cancel()
             coverTask = PlayerControls.loadCover(of: player, into: cover)
         }
-        let duration = max(1, player.chapterDuration)
-        progress.fraction = Double(player.chapterElapsed) / Double(duration)
+        progress.fraction = player.bookProgress
+        renderTimeLeft(player)
         let status: String = switch player.status {
         case .loading, .buffering: tr("Loading…")
         case .error: player.failure?.message ?? ""
@@ -91,10 +95,27 @@ final class NowPlayingBar {
         forwardButton.setName(texts.forward)
     }
 
+    /// The time left at the current speed, in minutes: set when it changes
+    /// (about once a minute of listening, or with the speed), not on every
+    /// position report.
+    private func renderTimeLeft(_ player: PlayerModel) {
+        let left = player.timeLeftAtRate
+        // TRANSLATORS: the now-playing bar's progress line; the time left of the book (“3 h 12 min”) at the speed (“1.5×”).
+        let text = left > 0 ? tr("%@ left at %@", BookCell.duration(left), PlayerControls.rate(player.rate)) : tr("Finished")
+        guard text != shownTimeLeft else { return }
+        shownTimeLeft = text
+        progress.tooltip = text
+        progress.setAccessibleDescription(text)
+    }
+
     /// What the bar says besides the progress.
     private struct Texts: Equatable {
         var title, status, icon, playName, back, forward: String
     }
+
+    /// The progress line's tooltip and how full it is (tests).
+    var timeLeftText: String? { progress.tooltip }
+    var progressFraction: Double { progress.fraction }
 
     func teardown() {
         observation?.cancel()

@@ -4,7 +4,8 @@ import GtkBridge
 import ListenUpCore
 
 /// The player: the book playing, large, with a chapter-relative seek bar,
-/// the transport controls, speed, sleep timer, volume and the chapters.
+/// the transport controls, speed, sleep timer, volume, the recent
+/// positions and the chapters.
 /// Opened from the now-playing bar; it shows the session's one player.
 /// The widget tree is `data/ui/player-page.ui`.
 @MainActor
@@ -21,7 +22,12 @@ final class PlayerPage: RoutePage {
     private let failureBox: Box, failure: Label
     let seek: Scale, volume: Scale, speedSpin: SpinButton
     let playButton: Button, backButton: Button, forwardButton: Button, previousButton: Button, nextButton: Button
-    let speedButton: MenuButton, sleepButton: MenuButton
+    let speedButton: MenuButton, sleepButton: MenuButton, recentButton: MenuButton
+    /// The rows of Recent Positions (PlayerPage+RecentPositions.swift), and
+    /// the places and texts they last showed.
+    let recentList: ListBox
+    var shownRecent: [PlayerModel.RecentPosition] = []
+    var shownRecentRows: [[String]] = []
     private let sleepLabel: Label
     let bookControls: PlayerBookControls
     let chapters: ListBox
@@ -49,6 +55,7 @@ final class PlayerPage: RoutePage {
         (playButton, backButton, forwardButton) = (ui.child("play"), ui.child("back"), ui.child("forward"))
         (previousButton, nextButton, chapters) = (ui.child("previous"), ui.child("next"), ui.child("chapters"))
         (speedButton, speedSpin, sleepButton, sleepLabel) = (ui.child("speed"), ui.child("speed-spin"), ui.child("sleep"), ui.child("sleep-label"))
+        (recentButton, recentList) = (ui.child("recent"), ui.child("recent-list"))
         bookControls = PlayerBookControls(model: model, template: ui)
 
         let book: Box = ui.child("book")
@@ -64,6 +71,7 @@ final class PlayerPage: RoutePage {
         connectTransport()
         connectSpeed(presets: ui.child("presets"))
         connectSleep(choices: ui.child("sleep-choices"))
+        connectRecentPositions()
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -104,6 +112,7 @@ final class PlayerPage: RoutePage {
         sleepButton.setClass(StyleClass("active"), model.sleepTimer != nil)
         volume.value = model.volume
         bookControls.render()
+        renderRecentPositions()
 
         failureBox.isVisible = model.status == .error
         failure.text = model.failure?.message ?? ""
@@ -134,6 +143,9 @@ final class PlayerPage: RoutePage {
         bookControls.teardown()
         connections.removeAll()
     }
+
+    /// The Recent Positions popover while it is open (a preview's screenshot).
+    var dialog: UnsafeMutablePointer<GtkWidget>? { recentPopover }
 
     func focusDefault() {
         playButton.grabFocus()
