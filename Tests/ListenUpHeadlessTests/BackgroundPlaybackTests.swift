@@ -96,10 +96,18 @@ struct BackgroundPlaybackTests {
         return condition()
     }
 
-    /// Closes the window as a user does: focus, then Ctrl+W.
-    static func close(_ window: String) throws {
-        try tool(["/usr/bin/xdotool", "windowfocus", "--sync", window])
-        try tool(["/usr/bin/xdotool", "key", "--clearmodifiers", "ctrl+w"])
+    /// Closes the window as a user does: focus, then Ctrl+W. The display is
+    /// shared with the tests running beside this one, whose windows can take
+    /// the focus between the two steps: the key goes only while the window
+    /// has the focus, and again (up to five times) until the window is gone
+    /// from the screen.
+    static func close(_ window: String, of app: HeadlessProcess) async throws {
+        for _ in 0..<5 {
+            try tool(["/usr/bin/xdotool", "windowfocus", "--sync", window])
+            guard (try? tool(["/usr/bin/xdotool", "getwindowfocus"]).output) == window else { continue }
+            try tool(["/usr/bin/xdotool", "key", "--clearmodifiers", "ctrl+w"])
+            if await eventually(3, { !visibleWindows(of: app).contains(window) || !app.process.isRunning }) { return }
+        }
     }
 
     static func status(_ bus: PrivateBus) -> String {
@@ -123,7 +131,7 @@ struct BackgroundPlaybackTests {
 
         // Closed while playing: the process stays, playing, with no window.
         let window = try #require(Self.visibleWindows(of: app).first)
-        try Self.close(window)
+        try await Self.close(window, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "the window is hidden\n\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
         #expect(app.process.isRunning)
@@ -141,7 +149,7 @@ struct BackgroundPlaybackTests {
 
         // Closed again, then the launcher (a second start of the app) brings it back.
         let again = try #require(Self.visibleWindows(of: app).first)
-        try Self.close(again)
+        try await Self.close(again, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
         let second = try Self.window(home: home, display: display, bus: bus, grace: "600")
         #expect(await second.waitForExit(timeout: 15) == 0, "the second start hands over to the first and ends\n\(second.stderr)")
@@ -171,7 +179,7 @@ struct BackgroundPlaybackTests {
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
         let window = try #require(Self.visibleWindows(of: app).first)
-        try Self.close(window)
+        try await Self.close(window, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
 
         // Playing keeps it alive past the grace; paused, it quits after it.
@@ -199,7 +207,7 @@ struct BackgroundPlaybackTests {
         let app = try Self.window(home: home, display: display, bus: bus, grace: "600")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
         let window = try #require(Self.visibleWindows(of: app).first)
-        try Self.close(window)
+        try await Self.close(window, of: app)
         #expect(await app.waitForExit(timeout: 15) == 0, "closing with nothing playing quits\n\(app.stderr)")
     }
 }
