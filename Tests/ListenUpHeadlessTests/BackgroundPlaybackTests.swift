@@ -110,20 +110,45 @@ struct BackgroundPlaybackTests {
         }
     }
 
+    /// What each test starts from: the demo server, a private bus, and a
+    /// home where the first book was listened to once; gone with the value.
+    final class Stage: @unchecked Sendable {
+        // @unchecked Sendable: every property is set once in init.
+        let server: DemoServer
+        let bus: PrivateBus
+        let home: URL
+        let display: String
+
+        init(display: String) async throws {
+            let (server, url) = try await BackgroundPlaybackTests.startServer()
+            self.server = server
+            bus = try PrivateBus(serviceDirectories: [])
+            home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
+            self.display = display
+            try await BackgroundPlaybackTests.listenedOnce(home: home, url: url, server: server, bus: bus)
+        }
+
+        /// The app with its window, idle grace `grace` seconds.
+        func window(grace: String) throws -> HeadlessProcess {
+            try BackgroundPlaybackTests.window(home: home, display: display, bus: bus, grace: grace)
+        }
+
+        deinit {
+            let server = server
+            Task { await server.stop() }
+            try? FileManager.default.removeItem(at: home)
+        }
+    }
+
     static func status(_ bus: PrivateBus) -> String {
         (try? bus.playerctl("status").output) ?? ""
     }
 
     @Test func closingWhilePlayingPlaysOnAndTheWindowComesBackWithThePlayer() async throws {
-        let display = try requireTools()
-        let (server, url) = try await Self.startServer()
-        defer { Task { await server.stop() } }
-        let bus = try PrivateBus(serviceDirectories: [])
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+        let stage = try await Stage(display: try requireTools())
+        let bus = stage.bus
 
-        let app = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        let app = try stage.window(grace: "600")
         #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "the last book is offered in the bar: \(Self.status(bus))\n\(app.stderr)")
         try bus.playerctl("play")
@@ -151,29 +176,24 @@ struct BackgroundPlaybackTests {
         let again = try #require(Self.visibleWindows(of: app).first)
         try await Self.close(again, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
-        let second = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        let second = try stage.window(grace: "600")
         #expect(await second.waitForExit(timeout: 15) == 0, "the second start hands over to the first and ends\n\(second.stderr)")
         #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "the launcher shows the window\n\(app.stderr)")
         #expect(Self.status(bus) == "Playing")
         #expect(app.stderr.contains("playing on in the background"), "\(app.stderr)")
 
-        try? bus.playerctl("pause")
+        _ = try? bus.playerctl("pause")
         app.process.terminate()
         _ = await app.waitForExit()
         #expect(!app.stderr.contains("analytical-engine"))
     }
 
     @Test func withNothingPlayingAndNoWindowTheAppQuitsAndKeepsThePosition() async throws {
-        let display = try requireTools()
-        let (server, url) = try await Self.startServer()
-        defer { Task { await server.stop() } }
-        let bus = try PrivateBus(serviceDirectories: [])
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+        let stage = try await Stage(display: try requireTools())
+        let (server, bus) = (stage.server, stage.bus)
         let spansBefore = server.acceptedListeningEvents.count
 
-        let app = try Self.window(home: home, display: display, bus: bus, grace: "3")
+        let app = try stage.window(grace: "3")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
         try bus.playerctl("play")
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
@@ -196,15 +216,10 @@ struct BackgroundPlaybackTests {
     }
 
     @Test func closingWhilePausedQuitsAsBefore() async throws {
-        let display = try requireTools()
-        let (server, url) = try await Self.startServer()
-        defer { Task { await server.stop() } }
-        let bus = try PrivateBus(serviceDirectories: [])
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        try await Self.listenedOnce(home: home, url: url, server: server, bus: bus)
+        let stage = try await Stage(display: try requireTools())
+        let bus = stage.bus
 
-        let app = try Self.window(home: home, display: display, bus: bus, grace: "600")
+        let app = try stage.window(grace: "600")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
         let window = try #require(Self.visibleWindows(of: app).first)
         try await Self.close(window, of: app)

@@ -41,16 +41,16 @@ final class BackgroundPortal {
     func requestBackground(reason: String) {
         guard !gaveUp, !requested else { return }
         requested = true
-        let options = Self.dictionary([("reason", g_variant_new_string(reason)), ("autostart", g_variant_new_boolean(0)),
+        let options = Variant.dictionary([("reason", g_variant_new_string(reason)), ("autostart", g_variant_new_boolean(0)),
                                        ("handle_token", g_variant_new_string("listenup_background"))])
-        call("RequestBackground", Self.tuple([g_variant_new_string(""), options]))
+        call("RequestBackground", Variant.tuple([g_variant_new_string(""), options]))
     }
 
     /// The line the desktop shows for the app while it runs in the background.
     func setStatus(_ message: String) {
         guard !gaveUp, message != lastStatus else { return }
         lastStatus = message
-        call("SetStatus", Self.tuple([Self.dictionary([("message", g_variant_new_string(message))])]))
+        call("SetStatus", Variant.tuple([Variant.dictionary([("message", g_variant_new_string(message))])]))
     }
 
     private func call(_ method: String, _ parameters: OpaquePointer?) {
@@ -63,21 +63,6 @@ final class BackgroundPortal {
         }).toOpaque()
         g_dbus_connection_call(connection, Self.busName, Self.objectPath, Self.interface, method, parameters, nil,
                                G_DBUS_CALL_FLAGS_NO_AUTO_START, 5_000, nil, portalReplied, reply)
-    }
-
-    /// `a{sv}` of `entries` (each value wrapped in a variant; floating
-    /// references, sunk by the call).
-    private static func dictionary(_ entries: [(String, OpaquePointer?)]) -> OpaquePointer? {
-        let children: [OpaquePointer?] = entries.map { key, value in
-            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value))
-        }
-        let type = g_variant_type_new("{sv}")
-        defer { g_variant_type_free(type) }
-        return children.withUnsafeBufferPointer { g_variant_new_array(type, $0.baseAddress, gsize($0.count)) }
-    }
-
-    private static func tuple(_ children: [OpaquePointer?]) -> OpaquePointer? {
-        children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }
 }
 

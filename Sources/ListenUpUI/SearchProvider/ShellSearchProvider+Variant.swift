@@ -36,23 +36,14 @@ extension ShellSearchProvider {
     """
 }
 
-/// The GVariants the provider reads and answers with (Swift cannot call
-/// GLib's varargs constructors). Every value made here is floating, for the
-/// answer to take.
+/// The metas the provider answers with: a result's line and its icon.
+/// Every value made here is floating, for the answer to take.
 enum ShellVariant {
-    static func tuple(_ children: [OpaquePointer?]) -> OpaquePointer? {
-        children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    }
-
-    static func stringArray(_ items: [String]) -> OpaquePointer? {
-        array(of: "s", items.map { g_variant_new_string($0) })
-    }
-
     /// `aa{sv}`: for each result its `id`, `name`, `description` and its
     /// icon (`icon`, a serialized GIcon: the cached cover's file, else a
     /// themed icon for its kind).
     static func metas(_ shown: [DesktopSearch.Shown]) -> OpaquePointer? {
-        array(of: "a{sv}", shown.map { item -> OpaquePointer? in
+        Variant.array(of: "a{sv}", shown.map { item -> OpaquePointer? in
             var entries: [(String, OpaquePointer?)] = [
                 ("id", g_variant_new_string(item.meta.result.identifier)),
                 ("name", g_variant_new_string(item.meta.name)),
@@ -60,29 +51,11 @@ enum ShellVariant {
             ]
             let icon = serializedIcon(item)
             if let icon { entries.append(("icon", icon)) }
-            let meta = dictionary(entries)
+            let meta = Variant.dictionary(entries)
             // The dictionary took a reference of its own.
             if let icon { g_variant_unref(icon) }
             return meta
         })
-    }
-
-    /// The strings of the `as` at `child` of `tuple`.
-    static func strings(_ tuple: OpaquePointer?, child: Int) -> [String] {
-        guard let tuple, g_variant_n_children(tuple) > gsize(child), let array = g_variant_get_child_value(tuple, gsize(child)) else { return [] }
-        defer { g_variant_unref(array) }
-        return (0..<Int(g_variant_n_children(array))).compactMap { index in
-            guard let value = g_variant_get_child_value(array, gsize(index)) else { return nil }
-            defer { g_variant_unref(value) }
-            return String(cString: g_variant_get_string(value, nil))
-        }
-    }
-
-    /// The string at `child` of `tuple` ("" when there is none).
-    static func string(_ tuple: OpaquePointer?, child: Int) -> String {
-        guard let tuple, g_variant_n_children(tuple) > gsize(child), let value = g_variant_get_child_value(tuple, gsize(child)) else { return "" }
-        defer { g_variant_unref(value) }
-        return String(cString: g_variant_get_string(value, nil))
     }
 
     /// The icon of a result, serialized (a reference of its own, not floating).
@@ -105,16 +78,5 @@ enum ShellVariant {
         case .series: "view-list-bullet-symbolic"
         case .person: "avatar-default-symbolic"
         }
-    }
-
-    /// `a{sv}` of `entries` (each value wrapped in a variant).
-    private static func dictionary(_ entries: [(String, OpaquePointer?)]) -> OpaquePointer? {
-        array(of: "{sv}", entries.map { key, value in g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)) })
-    }
-
-    private static func array(of type: String, _ children: [OpaquePointer?]) -> OpaquePointer? {
-        let elementType = g_variant_type_new(type)
-        defer { g_variant_type_free(elementType) }
-        return children.withUnsafeBufferPointer { g_variant_new_array(elementType, $0.baseAddress, gsize($0.count)) }
     }
 }

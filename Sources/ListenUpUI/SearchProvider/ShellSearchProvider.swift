@@ -128,32 +128,32 @@ final class ShellSearchProvider {
         let logger = logger
         switch method {
         case "GetInitialResultSet":
-            let terms = ShellVariant.strings(parameters, child: 0)
+            let terms = Variant.strings(parameters, child: 0)
             Task {
                 let found = await search.results(for: terms)
-                reply.send(ShellVariant.tuple([ShellVariant.stringArray(found)]))
+                reply.send(Variant.tuple([Variant.stringArray(found)]))
                 Self.logTiming(logger, method, terms: terms, count: found.count, since: started)
                 g_application_release(application)
             }
         case "GetSubsearchResultSet":
-            let previous = ShellVariant.strings(parameters, child: 0)
-            let terms = ShellVariant.strings(parameters, child: 1)
+            let previous = Variant.strings(parameters, child: 0)
+            let terms = Variant.strings(parameters, child: 1)
             Task {
                 let found = await search.results(for: terms, within: previous)
-                reply.send(ShellVariant.tuple([ShellVariant.stringArray(found)]))
+                reply.send(Variant.tuple([Variant.stringArray(found)]))
                 Self.logTiming(logger, method, terms: terms, count: found.count, since: started)
                 g_application_release(application)
             }
         case "GetResultMetas":
-            let identifiers = ShellVariant.strings(parameters, child: 0)
+            let identifiers = Variant.strings(parameters, child: 0)
             Task {
                 let shown = await search.shown(identifiers)
-                reply.send(ShellVariant.tuple([ShellVariant.metas(shown)]))
+                reply.send(Variant.tuple([ShellVariant.metas(shown)]))
                 Self.logTiming(logger, method, terms: identifiers, count: shown.count, since: started)
                 g_application_release(application)
             }
         case "ActivateResult":
-            let identifier = ShellVariant.string(parameters, child: 0)
+            let identifier = Variant.string(parameters, child: 0)
             Task {
                 let opened = await search.open(identifier)
                 logger.debug("Desktop search opened id=\(identifier) shown=\(opened)")
@@ -163,7 +163,7 @@ final class ShellSearchProvider {
                 g_application_release(application)
             }
         case "LaunchSearch":
-            let terms = ShellVariant.strings(parameters, child: 0)
+            let terms = Variant.strings(parameters, child: 0)
             Task {
                 let searched = await search.launchSearch(terms)
                 logger.debug("Desktop search launched terms=\(terms.joined(separator: " ")) searched=\(searched)")
