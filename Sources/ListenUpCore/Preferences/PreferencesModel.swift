@@ -65,27 +65,28 @@ public final class PreferencesModel {
     /// Saves `scheme`; the window applies it (libadwaita's style manager).
     public func setColorScheme(_ scheme: ColorSchemePreference) {
         guard scheme != colorScheme else { return }
-        var saved = settings.load()
-        saved.colorScheme = scheme
-        do {
-            try settings.save(saved)
-            colorScheme = scheme
-        } catch {
-            notice = tr("The appearance could not be saved.")
-        }
+        if save(\.colorScheme, scheme, failure: tr("The appearance could not be saved.")) { colorScheme = scheme }
     }
 
     /// Saves whether closing the window while a book plays leaves it
     /// playing; the app reads it at each close.
     public func setKeepsPlayingWhenClosed(_ on: Bool) {
         guard on != keepsPlayingWhenClosed else { return }
+        if save(\.keepsPlayingWhenClosed, on, failure: tr("The setting could not be saved.")) { keepsPlayingWhenClosed = on }
+    }
+
+    /// Writes one setting of this computer's; a failure is said in
+    /// ``notice`` with `failure`.
+    /// - Returns: whether it was saved.
+    private func save<Value>(_ key: WritableKeyPath<AppSettings, Value>, _ value: Value, failure: String) -> Bool {
         var saved = settings.load()
-        saved.keepsPlayingWhenClosed = on
+        saved[keyPath: key] = value
         do {
             try settings.save(saved)
-            keepsPlayingWhenClosed = on
+            return true
         } catch {
-            notice = tr("The setting could not be saved.")
+            notice = failure
+            return false
         }
     }
 
