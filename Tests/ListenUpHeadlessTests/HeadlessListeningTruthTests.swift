@@ -26,6 +26,15 @@ struct HeadlessListeningTruthTests {
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
 
+        // The live stream follows the first sync: a change made before it is
+        // connected waits for the next sync (a catch-up on connecting is
+        // skipped within 5 s of a sync, LibrarySyncSession), so the phone
+        // finishes the book once the desktop listens.
+        if wire == .rest {
+            let connected = Date().addingTimeInterval(30)
+            while server.eventStreamCount == 0, Date() < connected { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(server.eventStreamCount > 0, "the desktop follows live events")
+        }
         // The phone finished the book a minute ago.
         server.recordPositionFromAnotherDevice(bookID: Listening.book, positionMs: 11_000, finished: true, playbackSpeed: 1.5,
                                                volumeBoostDb: 6, measuredGainDb: -3.5, lastPlayedAt: Date().addingTimeInterval(-60))
