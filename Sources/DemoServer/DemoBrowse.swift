@@ -10,12 +10,21 @@ struct DemoContributor: Sendable, Equatable {
     var sortName: String
     /// A short biography in HTML.
     var description: String
+    /// Which photo the person has (a new one is a new number); nil: none.
+    var photo: Int?
     var createdAt: Date
     var updatedAt: Date
 
-    /// The row `/api/v1/sync/contributors` sends (REST calls the description `biography`).
+    /// The row `/api/v1/sync/contributors` sends (REST calls the description
+    /// `biography`; the Go server's `image_url` is the same for every photo).
     var rest: SyncContributor {
-        SyncContributor(id: id, name: name, sortName: sortName, biography: description, createdAt: createdAt, updatedAt: updatedAt)
+        SyncContributor(id: id, name: name, sortName: sortName, biography: description,
+                        imageURL: photo.map { _ in "/api/v1/contributors/\(id)/image" }, createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// kRPC's content-addressed `imagePath` (`contributors/<hash>.jpg`).
+    var imagePath: String? {
+        photo.map { "contributors/\(DemoLibrary.imageHash("\(id)@\($0)")).jpg" }
     }
 
     /// "Solberg, Ingrid A." for "Ingrid A. Solberg": the last word first.
@@ -35,8 +44,15 @@ struct DemoSeries: Sendable, Equatable {
     var sortName: String
     /// A short description in HTML.
     var description: String
+    /// Which cover the series has; nil: none. (REST v1 serves no series cover.)
+    var cover: Int?
     var createdAt: Date
     var updatedAt: Date
+
+    /// kRPC's content-addressed `coverPath` (`series/<hash>.jpg`).
+    var coverPath: String? {
+        cover.map { "series/\(DemoLibrary.imageHash("\(id)@\($0)")).jpg" }
+    }
 
     /// The row `/api/v1/sync/series` sends.
     var rest: SyncSeriesItem {
@@ -78,8 +94,9 @@ extension DemoLibrary {
         let credits = roles.keys.sorted().map { role in "\(role) of \(roles[role] ?? 0)" }.joined(separator: ", ")
         let description = "<p>\(name) is credited in this library as \(credits.isEmpty ? "a contributor" : credits).</p>"
             + "<p>Born by the sea, \(name) has worked in radio, theatre and audiobooks for many years.</p>"
+        // Two people in three have a photo.
         return DemoContributor(id: id, name: name, sortName: DemoContributor.sortName(name), description: description,
-                               createdAt: date, updatedAt: date)
+                               photo: imageHash(id) % 3 == 0 ? nil : 1, createdAt: date, updatedAt: date)
     }
 
     /// Every series `books` are in, once each, in order of first
@@ -100,8 +117,17 @@ extension DemoLibrary {
             guard let series = found[id] else { return nil }
             let description = "<p>\(series.name): \(series.count) \(series.count == 1 ? "book" : "books")"
                 + "\(series.author.map { " by \($0)" } ?? ""), told across one restless century.</p>"
+            // Three series in four have a cover.
             return DemoSeries(id: id, name: series.name, sortName: DemoSeries.sortName(series.name), description: description,
-                              createdAt: series.created, updatedAt: series.created)
+                              cover: imageHash(id) % 4 == 0 ? nil : 1, createdAt: series.created, updatedAt: series.created)
         }
+    }
+}
+
+extension DemoLibrary {
+    /// A stable FNV-1a hash of `text` (the demo's content addresses, and
+    /// which rows have an image).
+    static func imageHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 }
     }
 }

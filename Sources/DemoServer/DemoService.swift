@@ -181,6 +181,8 @@ final class DemoService: Sendable {
             return authorized(request) { _ in self.listBooks(request) }
         case ("GET", _) where request.path.hasPrefix("/api/v1/covers/"):
             return cover(request)
+        case ("GET", _) where request.path.hasPrefix("/api/v1/contributors/") && request.path.hasSuffix("/image"):
+            return contributorImage(request)
         case ("POST", "/api/v1/listening/events"):
             return authorized(request) { user in self.listeningEvents(request, user: user) }
         case ("GET", "/api/v1/listening/progress"):

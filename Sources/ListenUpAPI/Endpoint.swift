@@ -134,4 +134,10 @@ public enum RawEndpoint {
     public static func cover(bookID: String) -> String {
         "/api/v1/covers/\(Endpoint<InstanceResponse>.segment(bookID))"
     }
+
+    /// `GET /api/v1/contributors/{id}/image`: a contributor's photo (JPEG),
+    /// Bearer header only.
+    public static func contributorImage(contributorID: String) -> String {
+        "/api/v1/contributors/\(Endpoint<InstanceResponse>.segment(contributorID))/image"
+    }
 }

@@ -124,7 +124,7 @@ struct BrowseWireTests {
         let updated = try #require(RFC3339.date(from: "2026-01-02T03:04:06.5Z")), created = try #require(RFC3339.date(from: "2026-01-02T03:04:05Z"))
         #expect(rows == .contributors(EntityPage(
             entities: [Contributor(id: "c1", name: "Ursula K. Le Guin", sortName: "Le Guin, Ursula K.", description: "<p>Bio</p>",
-                                   imagePath: "/api/v1/contributors/c1/image", updatedAt: updated),
+                                   imagePath: "/api/v1/contributors/c1/image#1767323046", updatedAt: updated),
                        Contributor(id: "c2", name: "Don Leslie", updatedAt: created)],
             deletedIDs: ["c0"], nextCursor: "NA==", hasMore: true)))
         let request = try #require(server.requests.last)

@@ -86,14 +86,15 @@ enum DemoKRPCMapping {
     static func contributor(_ contributor: DemoContributor, revision: Int64, deletedAt: Date?) -> ContributorSyncPayload {
         ContributorSyncPayload(id: contributor.id, name: contributor.name, sortName: contributor.sortName, revision: revision,
                                updatedAt: milliseconds(contributor.updatedAt), createdAt: milliseconds(contributor.createdAt),
-                               deletedAt: deletedAt.map(milliseconds), description: contributor.description)
+                               deletedAt: deletedAt.map(milliseconds), description: contributor.description,
+                               imagePath: contributor.imagePath)
     }
 
     /// A series as a `SeriesSyncPayload` at `revision`; a tombstone when `deletedAt` is set.
     static func series(_ series: DemoSeries, revision: Int64, deletedAt: Date?) -> SeriesSyncPayload {
         SeriesSyncPayload(id: series.id, name: series.name, sortName: series.sortName, revision: revision,
                           updatedAt: milliseconds(series.updatedAt), createdAt: milliseconds(series.createdAt),
-                          deletedAt: deletedAt.map(milliseconds), description: series.description)
+                          deletedAt: deletedAt.map(milliseconds), description: series.description, coverPath: series.coverPath)
     }
 
     /// A user's progress in a book as a `PlaybackPositionSyncPayload`.

@@ -30,6 +30,10 @@ extension DemoKRPCService {
         if parts.count == 5, parts[0] == "api", parts[1] == "v1", parts[2] == "books", parts[4] == "cover" {
             return .response(bearerCover(request, bookID: parts[3]))
         }
+        if parts.count == 5, parts[0] == "api", parts[1] == "v1",
+           (parts[2], parts[4]) == ("contributors", "photo") || (parts[2], parts[4]) == ("series", "cover") {
+            return .response(browseImage(request, kind: parts[2], id: parts[3]))
+        }
         if parts.count == 4, parts[0] == "api", parts[1] == "v1", parts[2] == "cover-cast" {
             guard let userID = signer.verifyCover(query: request.query, bookID: parts[3]) else { return .response(Self.response(403)) }
             guard knows(userID: userID) else { return .response(Self.response(404)) }
@@ -93,6 +97,19 @@ extension DemoKRPCService {
         }
         var response = DemoResponse(status: 200, contentType: "image/png", body: DemoLibrary.cover(for: bookID))
         response.headers = Self.versionHeaders() + caching
+        return response
+    }
+
+    /// `GET /api/v1/contributors/{id}/photo`, `GET /api/v1/series/{id}/cover`:
+    /// Bearer, no caching headers, the stored file labelled by its
+    /// extension (`image/jpeg`), 404 `not_found` when there is none.
+    private func browseImage(_ request: DemoRequest, kind: String, id: String) -> DemoResponse {
+        guard tokens.principal(bearer: request.header("Authorization")) != nil else { return Self.unauthorized() }
+        guard let bytes = kind == "series" ? service.seriesCover(id: id) : service.contributorPhoto(id: id) else {
+            return notFound(request.path)
+        }
+        var response = DemoResponse(status: 200, contentType: "image/jpeg", body: bytes)
+        response.headers = Self.versionHeaders()
         return response
     }
 

@@ -22,6 +22,34 @@ extension Picture {
     public var hasPaintable: Bool { gtk_picture_get_paintable(opaque) != nil }
 }
 
+/// `AdwAvatar`: a round picture of a person, their initials when there is none.
+public struct Avatar: WidgetHandle {
+    public let pointer: UnsafeMutablePointer<GtkWidget>
+    public init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
+    public static var gtkType: GType { adw_avatar_get_type() }
+}
+
+@MainActor
+extension Avatar {
+    /// The name the initials (and the colour) come from.
+    public var text: String {
+        get { adw_avatar_get_text(opaque).map { String(cString: $0) } ?? "" }
+        nonmutating set { adw_avatar_set_text(opaque, newValue) }
+    }
+
+    /// Shows `paintable` (a `GdkTexture`) cropped to the circle, or the
+    /// initials again for nil. The avatar takes a reference of its own.
+    public func setCustomImage(_ paintable: (some GPointer)?) {
+        adw_avatar_set_custom_image(opaque, paintable?.opaque)
+    }
+
+    /// Shows the initials again.
+    public func clearCustomImage() { adw_avatar_set_custom_image(opaque, nil) }
+
+    /// Whether a picture (not the initials) is shown.
+    public var hasCustomImage: Bool { adw_avatar_get_custom_image(opaque) != nil }
+}
+
 @MainActor
 extension Spinner {
     /// Whether the spinner turns.

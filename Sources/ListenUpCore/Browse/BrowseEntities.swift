@@ -11,8 +11,9 @@ public struct Contributor: Codable, Equatable, Sendable, Identifiable {
     public var sortName: String?
     /// A biography, possibly HTML.
     public var description: String?
-    /// The server's path of the photo (kRPC: content-addressed, so a new
-    /// path is a new photo); nil when there is none.
+    /// What names the photo's version: kRPC's content-addressed path (a
+    /// new path is a new photo), REST v1's image URL with the row's update
+    /// time; nil when there is none.
     public var imagePath: String?
     /// When the server last changed the row.
     public var updatedAt: Date

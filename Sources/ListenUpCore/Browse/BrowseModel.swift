@@ -80,6 +80,8 @@ public final class BrowseModel {
     public private(set) var pagesOpening = 0
 
     @ObservationIgnored private let store: (any BrowseStore)?
+    /// The pages' photos and series covers (``image(for:)``); nil: none shown.
+    @ObservationIgnored public var images: BrowseImageLoader?
     @ObservationIgnored private weak var library: LibraryModel?
     @ObservationIgnored private let dependencies: Dependencies
     /// Every item of each list read, unfiltered and unsorted.

@@ -216,7 +216,8 @@ public actor CoverLoader {
         "\(name).etag"
     }
 
-    private static func safeName(_ bookID: String) -> String {
+    /// `id` with only letters, digits, `-` and `_`: a file name.
+    static func safeName(_ bookID: String) -> String {
         bookID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? String($0) : "%" }.joined()
     }
 

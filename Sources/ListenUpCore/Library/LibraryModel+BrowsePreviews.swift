@@ -1,18 +1,24 @@
 import Foundation
 import ListenUpAPI
+import PNGEncoding
 
 extension LibraryModel {
     /// Previews: the preview books, browsed through a ``BrowseModel`` over
     /// an in-memory cache of them (``previewSyncBooks``), with `intents`
     /// sent to it (a tab, a page, a search) and, with `selected`, that
     /// book's details with its links.
-    func browseForPreview(_ intents: [BrowseModel.Intent], query: String = "", selected: String? = nil) {
+    /// With `images`, the pages' photo and cover arrive (``previewImage(_:)``);
+    /// without, the person shows their initials and the series no cover.
+    func browseForPreview(_ intents: [BrowseModel.Intent], query: String = "", selected: String? = nil, images: Bool = false) {
         showForPreview(LibraryModel.previewBooks, status: .loaded, query: query, selected: selected, progress: LibraryModel.previewProgress)
         let store = Self.previewBrowseStore()
         // Selecting a book reads its details and links from it.
         self.store = store
         let browse = BrowseModel(dependencies: dependencies, store: store, library: self)
         self.browse = browse
+        if images {
+            browse.images = BrowseImageLoader(cache: nil, logger: dependencies.logger) { image in Self.previewImage(image) }
+        }
         // Home, with this week's listening kept from an earlier start.
         try? store.saveListeningStats(Self.previewStats(now: Date()))
         home = HomeModel(dependencies: dependencies, server: nil, store: store, library: self)
@@ -34,6 +40,10 @@ extension LibraryModel {
         .init("series-no-results") { $0.browseForPreview([.show(.series)], query: "zzyzx") },
         .init("series-page", player: "idle") { $0.browseForPreview([.open(.series, id: "series-modern-classics")]) },
         .init("contributor-page", player: "idle") { $0.browseForPreview([.open(.contributor, id: "person-ursula-k-le-guin")]) },
+        .init("contributor-photo", player: "idle") {
+            $0.browseForPreview([.open(.contributor, id: "person-ursula-k-le-guin")], images: true)
+        },
+        .init("series-cover", player: "idle") { $0.browseForPreview([.open(.series, id: "series-modern-classics")], images: true) },
         .init("genre-page", player: "idle") { $0.browseForPreview([.open(.genre, id: "genre-science-fiction")]) },
         .init("search-people") { $0.browseForPreview([], query: "cl") },
         .init("details-links", player: "idle") { $0.browseForPreview([], selected: "book-0") },
@@ -61,12 +71,13 @@ extension LibraryModel {
             try store.apply(.series(EntityPage(entities: [
                 Series(id: "series-modern-classics", name: "Modern Classics",
                        description: "<p>Novels of the last two centuries that readers keep coming back to, in the order the "
-                           + "<i>Preview House</i> list suggests.</p>", updatedAt: updated),
+                           + "<i>Preview House</i> list suggests.</p>", coverPath: "series/preview.jpg", updatedAt: updated),
             ])), state: LibrarySyncState())
             try store.apply(.contributors(EntityPage(entities: [
                 Contributor(id: "person-ursula-k-le-guin", name: "Ursula K. Le Guin", sortName: "Le Guin, Ursula K.",
                             description: "<p>An American author of novels, short stories and poems, best known for her works of "
-                                + "speculative fiction, and a translator.</p>", updatedAt: updated),
+                                + "speculative fiction, and a translator.</p>", imagePath: "contributors/preview.jpg",
+                            updatedAt: updated),
             ])), state: LibrarySyncState())
         } catch {
             // An in-memory store does not fail; a preview would show less.
@@ -130,4 +141,32 @@ extension LibraryModel {
             return book
         }
     }()
+}
+
+extension LibraryModel {
+    /// A drawn stand-in for a preview's photo (a head and shoulders on a
+    /// blue ground) or series cover (bands on a warm ground), as a PNG.
+    nonisolated static func previewImage(_ image: BrowseImage) -> Data {
+        let side = 160
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(side * side * 3)
+        for y in 0..<side {
+            for x in 0..<side {
+                let t = Double(x + y) / Double(2 * side)
+                var pixel: (Double, Double, Double)
+                switch image {
+                case .contributorPhoto:
+                    pixel = (40 + 60 * t, 90 + 70 * t, 160 + 60 * t)
+                    let head = pow(Double(x - 80), 2) + pow(Double(y - 64), 2) < 30 * 30
+                    let shoulders = pow(Double(x - 80) / 62, 2) + pow(Double(y - 168) / 58, 2) < 1
+                    if head || shoulders { pixel = (236, 214, 190) }
+                case .seriesCover:
+                    pixel = (230 - 60 * t, 120 + 40 * t, 60 + 30 * t)
+                    if (y / 16) % 3 == 1 { pixel = (pixel.0 * 0.8, pixel.1 * 0.8, pixel.2 * 0.8) }
+                }
+                pixels += [UInt8(pixel.0), UInt8(pixel.1), UInt8(pixel.2)]
+            }
+        }
+        return PNGEncoder.encode(width: side, height: side, pixels: pixels)
+    }
 }

@@ -96,6 +96,13 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `pullDomain("contributors")`, `pullDomain("series")`.)
     func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows
 
+    /// A person's photo or a series' cover (``BrowseImage``), at most
+    /// `maxBytes`; nil when there is none (404) or the server serves no
+    /// such image. (REST v1: `/api/v1/contributors/{id}/image`, no series
+    /// covers; kRPC: `/api/v1/contributors/{id}/photo`,
+    /// `/api/v1/series/{id}/cover`; both with the Bearer header.)
+    func browseImage(_ image: BrowseImage, maxBytes: Int) async throws(ServerError) -> Data?
+
     /// The user's listening for Home: totals, streak, and the last `days`
     /// days one by one (ending today, in this computer's time zone where
     /// the server leaves it to the client). Nil when the server keeps none.

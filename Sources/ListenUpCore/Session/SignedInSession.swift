@@ -58,6 +58,8 @@ public final class SignedInSession {
         library = LibraryModel(dependencies: dependencies, session: session, player: player, downloads: downloads,
                                load: false, send: send)
         browse = BrowseModel(dependencies: dependencies, store: store, library: library)
+        browse.images = BrowseImageLoader(server: session.connection,
+                                          cache: dependencies.openCoverCache(session.serverURL, session.userID), logger: dependencies.logger)
         library.browse = browse
         home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         library.home = home

@@ -22,12 +22,16 @@ extension APIClient {
 /// REST v1's browse rows (`ListenUpAPI` DTOs) as the seam's own types.
 /// Pure functions; any thread.
 enum RESTBrowseMapping {
-    /// A contributor: `biography` is the description, `image_url` the
-    /// photo's path; empty strings (the Go server omits them, but an older
-    /// one may not) are nil.
+    /// A contributor: `biography` is the description; empty strings (the
+    /// Go server omits them, but an older one may not) are nil. The photo's
+    /// `image_url` is the same for every photo a person ever has, so the
+    /// row's update time is added to it (`…/image#<seconds>`): a new photo
+    /// updates the row, and the path then names another version
+    /// (``BrowseImageLoader``).
     static func contributor(_ row: SyncContributor) -> Contributor {
-        Contributor(id: row.id, name: row.name, sortName: nonEmpty(row.sortName), description: nonEmpty(row.biography),
-                    imagePath: nonEmpty(row.imageURL), updatedAt: row.updatedAt)
+        let imagePath = nonEmpty(row.imageURL).map { "\($0)#\(Int64(row.updatedAt.timeIntervalSince1970))" }
+        return Contributor(id: row.id, name: row.name, sortName: nonEmpty(row.sortName), description: nonEmpty(row.biography),
+                           imagePath: imagePath, updatedAt: row.updatedAt)
     }
 
     /// A series. REST v1 has no sort name for a series, and serves no

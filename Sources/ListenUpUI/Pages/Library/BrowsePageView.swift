@@ -19,7 +19,7 @@ final class BrowsePageView {
     /// Its name in the stack of pages.
     let name: String
     let backButton: Button
-    private let ui: Template
+    let ui: Template
     private let groups: Box
     private let parents: Box
     private let actions: Box
@@ -46,6 +46,10 @@ final class BrowsePageView {
     var onPlayNext: () -> Void = {}
     /// A parent genre was pressed.
     var onOpen: (BrowsePageKind, String) -> Void = { _, _ in }
+    /// Reads the page's photo or cover (``BrowseModel/image(for:)``); nil: none is shown.
+    var loadImage: ((BrowsePageContents) async -> CoverData?)?
+    /// The image shown or being read, and its read.
+    var image: (path: String?, task: Task<Void, Never>?) = (nil, nil)
 
     init(page: BrowseModel.Page, name: String) {
         key = page.key
@@ -78,6 +82,7 @@ final class BrowsePageView {
         ui.child("title", as: Label.self).text = contents.name
         ui.child("summary", as: Label.self).text = BrowseListView.bookCount(page.books.count)
         ui.child("description", as: Label.self).show(contents.description ?? "")
+        showImage(contents)
         showParents(contents.parents)
         showActions(page, canPlay: canPlay)
         showBooks(page, canPlay: canPlay)
@@ -201,6 +206,7 @@ final class BrowsePageView {
     }
 
     func teardown() {
+        image.task?.cancel()
         for connection in connections + contentConnections { connection.disconnect() }
         connections.removeAll()
         contentConnections.removeAll()

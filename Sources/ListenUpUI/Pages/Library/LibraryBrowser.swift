@@ -237,6 +237,7 @@ final class LibraryBrowser {
             if library.player != nil { view.onPlay = { [weak library] id in library?.send(.play(bookID: id)) } }
             view.onPlayNext = { [weak browse] in browse?.send(.playNextUnfinished) }
             view.onOpen = { [weak browse] kind, id in browse?.send(.open(kind, id: id)) }
+            if browse.images != nil { view.loadImage = { [weak browse] contents in await browse?.image(for: contents) } }
             view.show(page, canPlay: library.player != nil)
             gtk_stack_add_named(pageStack.opaque, view.widget, view.name)
             pageViews.append(view)
