@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 
-/// Brings the contributors and series of the cache up to date, as
-/// ``LibrarySync`` does the books: each domain a full sync the first time
-/// (resumable page by page), then deltas, with its own
+/// Brings the browse domains of the cache up to date, as ``LibrarySync``
+/// does the books (the same ``SyncPager``): each domain a full sync the
+/// first time (resumable page by page), then deltas, with its own
 /// ``LibrarySyncState``. The library's sync runs it after the books.
 public struct BrowseSync: Sendable {
     /// Rows per page.
@@ -19,43 +19,46 @@ public struct BrowseSync: Sendable {
         self.logger = logger
     }
 
-    /// Syncs every browse domain. Cancellation stops between pages.
+    /// Syncs every browse domain, side by side (each its own page loop;
+    /// the cache writes them one at a time). Cancellation stops between
+    /// pages. The first failure is thrown once every domain has stopped;
+    /// what the others stored stays.
     /// - Returns: how many rows it stored or deleted.
     @discardableResult
     public func run() async throws(ServerError) -> Int {
-        var changed = 0
-        for domain in BrowseDomain.allCases {
-            changed += try await run(domain)
+        let results = await withTaskGroup(of: Result<Int, ServerError>.self) { group in
+            for domain in BrowseDomain.allCases {
+                group.addTask {
+                    do throws(ServerError) { return .success(try await run(domain)) } catch { return .failure(error) }
+                }
+            }
+            var results: [Result<Int, ServerError>] = []
+            for await result in group { results.append(result) }
+            return results
         }
+        var changed = 0
+        for result in results { changed += try result.get() }
         return changed
     }
 
-    /// Syncs one domain.
+    /// Syncs one domain; its next page is fetched while one is written.
     @discardableResult
     public func run(_ domain: BrowseDomain) async throws(ServerError) -> Int {
         var state: LibrarySyncState
         do { state = try store.syncState(of: domain) } catch { state = LibrarySyncState() }
-        let delta = state.fullSyncDone
-        let since = delta ? state.newestUpdate : nil
-        var cursor = delta ? state.deltaCursor : state.resumeCursor
-        var changed = 0
-        while true {
-            let rows = try await server.syncBrowse(domain, limit: pageSize, cursor: cursor, updatedAfter: since)
-            let next = rows.hasMore ? rows.nextCursor : nil
-            if let newest = rows.newestUpdate { state.newestUpdate = max(newest, state.newestUpdate ?? newest) }
-            if !delta { state.resumeCursor = next }
-            if next == nil {
-                state.fullSyncDone = true
-                if let position = rows.nextCursor { state.deltaCursor = position }
-            }
-            do {
-                changed += try store.apply(rows, state: state)
-            } catch {
-                throw .protocolMismatch("the library cache could not be written: \(error)")
-            }
-            logger?.debug("Browse page stored", metadata: ["domain": "\(domain.rawValue)", "rows": "\(rows.count)"])
-            guard let next, !Task.isCancelled else { return changed }
-            cursor = next
+        let server = server, pageSize = pageSize, store = store, logger = logger
+        var pager = SyncPager<BrowseRows>(
+            fetch: { cursor, since throws(ServerError) in
+                try await server.syncBrowse(domain, limit: pageSize, cursor: cursor, updatedAfter: since)
+            },
+            apply: { rows, state in try store.apply(rows, state: state) })
+        pager.stored = { rows, _, writing in
+            logger?.debug("Browse page stored", metadata: [
+                "domain": "\(domain.rawValue)", "rows": "\(rows.count)", "storeMs": "\(Int(writing.milliseconds))",
+            ])
         }
+        return try await pager.run(from: state)
     }
 }
+
+extension BrowseRows: SyncPage {}

@@ -33,53 +33,22 @@ public struct LibrarySync: Sendable {
     public func run(progress: @escaping @Sendable (Int) async -> Void = { _ in }) async throws(ServerError) -> Int {
         var state: LibrarySyncState
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
-        let delta = state.fullSyncDone
-        let since = delta ? state.newestUpdate : nil
-        let server = server
-        let pageSize = pageSize
-        @Sendable func fetch(_ cursor: String?) async -> Result<SyncBooksResponse, ServerError> {
-            do throws(ServerError) {
-                return .success(try await server.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since))
-            } catch {
-                return .failure(error)
-            }
-        }
-        let clock = ContinuousClock()
-        var started = clock.now
-        var page = try await fetch(delta ? state.deltaCursor : state.resumeCursor).get()
-        var stored = 0, changed = 0
-        while true {
-            let fetched = clock.now
-            let cursor = page.hasMore ? page.nextCursor : nil
-            let next = cursor.map { cursor in Task { await fetch(cursor) } }
-            if let newest = page.books.map(\.updatedAt).max() {
-                state.newestUpdate = max(newest, state.newestUpdate ?? newest)
-            }
-            if !delta { state.resumeCursor = cursor }
-            if cursor == nil {
-                state.fullSyncDone = true
-                // The last page's cursor, when it has one (kRPC), is where the next delta starts.
-                if let position = page.nextCursor { state.deltaCursor = position }
-            }
-            do {
-                changed += try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state)
-            } catch {
-                next?.cancel()
-                throw .protocolMismatch("the library cache could not be written: \(error)")
-            }
+        let server = server, pageSize = pageSize, store = store, logger = logger
+        var stored = 0
+        var pager = SyncPager<SyncBooksResponse>(
+            fetch: { cursor, since throws(ServerError) in try await server.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since) },
+            apply: { page, state in try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state) })
+        pager.stored = { page, waited, writing in
             stored += page.books.count
             logger?.debug("Sync page stored", metadata: [
-                "books": "\(page.books.count)", "waitedMs": "\(Int((fetched - started).milliseconds))",
-                "storeMs": "\(Int((clock.now - fetched).milliseconds))",
+                "books": "\(page.books.count)", "waitedMs": "\(Int(waited.milliseconds))", "storeMs": "\(Int(writing.milliseconds))",
             ])
             await progress(stored)
-            guard let next else { return changed }
-            if Task.isCancelled {
-                next.cancel()
-                return changed
-            }
-            started = clock.now
-            page = try await withTaskCancellationHandler { await next.value } onCancel: { next.cancel() }.get()
         }
+        return try await pager.run(from: state)
     }
+}
+
+extension SyncBooksResponse: SyncPage {
+    var newestUpdate: Date? { books.map(\.updatedAt).max() }
 }
