@@ -188,6 +188,39 @@ public final class SettingsStore: @unchecked Sendable {
         }
     }
 
+    /// The value of an `a{ss}` key (a dictionary of strings), or nil for an
+    /// unknown key or another type.
+    public func stringDictionary(_ key: String) -> [String: String]? {
+        lock.withLock {
+            guard let value = value(key, type: "a{ss}") else { return nil }
+            defer { g_variant_unref(value) }
+            var result: [String: String] = [:]
+            for index in 0..<g_variant_n_children(value) {
+                guard let entry = g_variant_get_child_value(value, index) else { continue }
+                defer { g_variant_unref(entry) }
+                guard let name = g_variant_get_child_value(entry, 0), let text = g_variant_get_child_value(entry, 1) else { continue }
+                defer { g_variant_unref(name); g_variant_unref(text) }
+                result[String(cString: g_variant_get_string(name, nil))] = String(cString: g_variant_get_string(text, nil))
+            }
+            return result
+        }
+    }
+
+    /// Sets an `a{ss}` key (its entries in key order, so the same
+    /// dictionary is always the same value).
+    @discardableResult
+    public func set(_ key: String, stringDictionary: [String: String]) -> Bool {
+        let entries: [OpaquePointer?] = stringDictionary.keys.sorted().map { name in
+            g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_string(stringDictionary[name] ?? ""))
+        }
+        let type = g_variant_type_new("{ss}")
+        defer { g_variant_type_free(type) }
+        guard let array = entries.withUnsafeBufferPointer({ g_variant_new_array(type, $0.baseAddress, gsize($0.count)) }) else {
+            return false
+        }
+        return write(key, array)
+    }
+
     /// Sets a string or enum key. Returns false (and changes nothing) for an
     /// unknown key, another type, a value outside the key's range (an enum's
     /// choices), or a backend that refuses the write.

@@ -19,6 +19,7 @@ extension SettingsClient {
                     serverGeneration: text("server-protocol").flatMap(ServerGeneration.init(rawValue:)) ?? .restV1,
                     librarySort: text("library-sort"),
                     libraryLayout: text("library-layout"),
+                    browseSorts: store.stringDictionary("browse-sorts") ?? [:],
                     colorScheme: text("color-scheme").flatMap(ColorSchemePreference.init(rawValue:)) ?? .system,
                     window: WindowState(
                         width: store.integer("window-width") ?? WindowState.defaultWidth,
@@ -49,6 +50,10 @@ extension SettingsClient {
                 write("server-protocol", settings.serverGeneration.rawValue)
                 write("library-sort", settings.librarySort)
                 write("library-layout", settings.libraryLayout)
+                if store.stringDictionary("browse-sorts") != settings.browseSorts,
+                   !store.set("browse-sorts", stringDictionary: settings.browseSorts) {
+                    refused.append("browse-sorts")
+                }
                 write("color-scheme", settings.colorScheme.rawValue)
                 if store.integer("window-width") != settings.window.width, !store.set("window-width", integer: settings.window.width) {
                     refused.append("window-width")

@@ -48,6 +48,21 @@ struct SettingsStoreTests {
         #expect(file.contains("server-url='https://books.example.org'"))
     }
 
+    @Test func aDictionaryOfStringsSurvivesReopening() throws {
+        do {
+            let store = try open()
+            #expect(store.stringDictionary("browse-sorts") == [:], "the schema's default")
+            #expect(store.set("browse-sorts", stringDictionary: ["series": "bookCount", "narrators": "recentlyAdded"]))
+            #expect(!store.set("server-url", stringDictionary: ["a": "b"]), "wrong type")
+            #expect(store.stringDictionary("server-url") == nil, "a string key read as a dictionary")
+            store.flush()
+        }
+        let reopened = try open()
+        #expect(reopened.stringDictionary("browse-sorts") == ["series": "bookCount", "narrators": "recentlyAdded"])
+        #expect(reopened.set("browse-sorts", stringDictionary: [:]))
+        #expect(reopened.stringDictionary("browse-sorts") == [:])
+    }
+
     @Test func writesOutsideTheSchemaAreRefused() throws {
         let store = try open()
         #expect(!store.set("library-sort", string: "pages"), "not one of the enum's choices")

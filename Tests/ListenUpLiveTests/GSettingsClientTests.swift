@@ -23,7 +23,7 @@ struct GSettingsClientTests {
     @Test func roundTripsEveryField() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
-                                libraryLayout: "list", colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true),
+                                libraryLayout: "list", browseSorts: ["series": "bookCount", "authors": "recentlyAdded"], colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true),
                                 playback: PlaybackSettings(skipBackSeconds: 15, skipForwardSeconds: 200, rate: 1.25, volume: 0.5,
                                                            defaultSleepTimerMinutes: 45, defaultVolumeBoostDb: 4.5, evenLoudness: true),
                                 keepsPlayingWhenClosed: false)
@@ -33,6 +33,7 @@ struct GSettingsClientTests {
         #expect(store.integer("default-sleep-timer-minutes") == 45 && store.double("default-volume-boost-db") == 4.5)
         #expect(store.bool("even-loudness") == true && store.integer("skip-forward-seconds") == 200)
         #expect(store.bool("keep-playing-when-closed") == false)
+        #expect(store.stringDictionary("browse-sorts") == ["series": "bookCount", "authors": "recentlyAdded"])
     }
 
     @Test func theDefaultSleepTimerTurnsOffAsZero() throws {

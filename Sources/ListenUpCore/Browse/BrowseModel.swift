@@ -95,7 +95,11 @@ public final class BrowseModel {
         self.dependencies = dependencies
         self.store = store
         self.library = library
-        sorts = Dictionary(uniqueKeysWithValues: BrowseKind.allCases.map { ($0, .name) })
+        // Each list's order as it was left (a list never ordered is by name).
+        let kept = dependencies.settings.load().browseSorts
+        sorts = Dictionary(uniqueKeysWithValues: BrowseKind.allCases.map { kind in
+            (kind, kept[kind.rawValue].flatMap(BrowseSort.init(rawValue:)) ?? .name)
+        })
         if let library {
             libraryObservation = StateObservation { [weak self, weak library] in
                 guard let books = library?.books else { return }
@@ -117,6 +121,7 @@ public final class BrowseModel {
             guard sorts[kind] != sort else { return }
             sorts[kind] = sort
             refilter()
+            rememberSorts()
         case .search(let text):
             guard text != query else { return }
             query = text
@@ -267,5 +272,18 @@ extension LibraryModel {
         var found: [String: Book] = [:]
         for book in books where ids.contains(book.id) { found[book.id] = book }
         return found
+    }
+}
+
+extension BrowseModel {
+    /// Keeps the lists' orders for the next run (a list by name is not named).
+    fileprivate func rememberSorts() {
+        var settings = dependencies.settings.load()
+        settings.browseSorts = Dictionary(uniqueKeysWithValues: sorts.filter { $0.value != .name }.map { ($0.key.rawValue, $0.value.rawValue) })
+        do {
+            try dependencies.settings.save(settings)
+        } catch {
+            dependencies.logger.warning("Could not save the browse lists' order", metadata: ["reason": "\(error)"])
+        }
     }
 }

@@ -13,6 +13,9 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var librarySort: String?
     /// Grid or list (``LibraryLayout`` raw value).
     public var libraryLayout: String?
+    /// How each browse list is ordered: ``BrowseKind`` raw value to
+    /// ``BrowseSort`` raw value (a list not named is by name).
+    public var browseSorts: [String: String] = [:]
     /// Follow the system, or always light or dark.
     public var colorScheme: ColorSchemePreference = .system
     /// The main window when it was last closed.
@@ -24,7 +27,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
     public var keepsPlayingWhenClosed = true
 
     public init(serverURL: String? = nil, instanceID: String? = nil, serverGeneration: ServerGeneration = .restV1,
-                librarySort: String? = nil, libraryLayout: String? = nil,
+                librarySort: String? = nil, libraryLayout: String? = nil, browseSorts: [String: String] = [:],
                 colorScheme: ColorSchemePreference = .system, window: WindowState = WindowState(),
                 playback: PlaybackSettings = PlaybackSettings(), keepsPlayingWhenClosed: Bool = true) {
         self.serverURL = serverURL
@@ -32,6 +35,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         self.serverGeneration = serverGeneration
         self.librarySort = librarySort
         self.libraryLayout = libraryLayout
+        self.browseSorts = browseSorts
         self.colorScheme = colorScheme
         self.window = window
         self.playback = playback
@@ -39,12 +43,14 @@ public struct AppSettings: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, colorScheme, window, playback, keepsPlayingWhenClosed
+        case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, browseSorts, colorScheme, window, playback
+        case keepsPlayingWhenClosed
     }
 
-    /// Reads a settings file; `serverGeneration`, `colorScheme`, `window`,
-    /// `playback` and `keepsPlayingWhenClosed` may be missing (the defaults
-    /// are used: REST v1 for the server, keep playing when closed).
+    /// Reads a settings file; `serverGeneration`, `browseSorts`,
+    /// `colorScheme`, `window`, `playback` and `keepsPlayingWhenClosed` may
+    /// be missing (the defaults are used: REST v1 for the server, every
+    /// list by name, keep playing when closed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         serverURL = try container.decodeIfPresent(String.self, forKey: .serverURL)
@@ -52,6 +58,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         serverGeneration = (try? container.decodeIfPresent(ServerGeneration.self, forKey: .serverGeneration)) ?? .restV1
         librarySort = try container.decodeIfPresent(String.self, forKey: .librarySort)
         libraryLayout = try container.decodeIfPresent(String.self, forKey: .libraryLayout)
+        browseSorts = (try? container.decodeIfPresent([String: String].self, forKey: .browseSorts)) ?? [:]
         colorScheme = try container.decodeIfPresent(ColorSchemePreference.self, forKey: .colorScheme) ?? .system
         window = try container.decodeIfPresent(WindowState.self, forKey: .window) ?? WindowState()
         playback = try container.decodeIfPresent(PlaybackSettings.self, forKey: .playback) ?? PlaybackSettings()

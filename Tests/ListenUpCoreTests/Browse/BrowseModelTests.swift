@@ -36,6 +36,18 @@ struct BrowseModelTests {
         #expect(browse.items(.authors)?.count == 2)
     }
 
+    @Test func eachListsOrderIsKeptForTheNextRun() async throws {
+        let dependencies = Dependencies.test(settings: AppSettings(browseSorts: ["narrators": "recentlyAdded", "series": "pages"]))
+        let first = BrowseModel(dependencies: dependencies, store: store, library: nil)
+        #expect(first.sorts[.narrators] == .recentlyAdded, "the order kept")
+        #expect(first.sorts[.series] == .name && first.sorts[.authors] == .name, "an unknown or missing order is by name")
+        first.send(.sort(.authors, .bookCount))
+        first.send(.sort(.narrators, .name))
+        #expect(dependencies.settings.load().browseSorts == ["authors": "bookCount"], "a list by name is not named")
+        let next = BrowseModel(dependencies: dependencies, store: store, library: nil)
+        #expect(next.sorts[.authors] == .bookCount && next.sorts[.narrators] == .name)
+    }
+
     @Test func theLibrarysSearchFindsSeriesAndPeople() async throws {
         library.send(.search("dune"))
         try await reads(1)
