@@ -97,3 +97,40 @@ final class DownloadsWindowTests: XCTestCase {
         }
     }
 }
+
+/// A browse page the library does not have is said in a toast.
+final class MissingPageToastTests: XCTestCase {
+    func testAPageTheLibraryLacksIsSaidInAToast() throws {
+        let server = try XCTUnwrap(URL(string: "http://127.0.0.1:9"))
+        let stored = StoredSession(serverURL: server, accessToken: "a", refreshToken: "r", sessionID: "session-1", userID: "user-1",
+                                   displayName: "Ada L", email: "ada@example.com", accessExpiresAt: .distantFuture)
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let dependencies = Dependencies.test(settings: AppSettings(serverURL: server.absoluteString), sessions: .inMemory([stored]))
+            let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
+            withApplication("MissingPageToastTest") { app in
+                let window = MainWindow(application: app, navigator: navigator, pages: .standard, logger: quietLogger)
+                window.present()
+                navigator.start()
+                defer {
+                    gtk_window_destroy(window.window.cast(to: GtkWindow.self))
+                    MainContext.drainPending()
+                }
+                guard MainContext.iterate(until: { navigator.signedIn != nil }), let browse = navigator.signedIn?.browse else {
+                    return XCTFail("no session")
+                }
+                MainContext.drainPending()
+                let expected = "That page is not in the library any more."
+                browse.send(.open(.series, id: "no-such-series"))
+                XCTAssertTrue(MainContext.iterate(until: { window.lastToast == expected }, timeout: .seconds(3)))
+                XCTAssertTrue(browse.pages.isEmpty, "nothing opens")
+                XCTAssertEqual(window.shownMissingPage, BrowseModel.PageKey(kind: .series, id: "no-such-series"))
+                browse.send(.open(.contributor, id: "no-such-person"))
+                XCTAssertTrue(MainContext.iterate(until: {
+                    window.shownMissingPage == BrowseModel.PageKey(kind: .contributor, id: "no-such-person")
+                }, timeout: .seconds(3)), "another page asked for is said too")
+                XCTAssertEqual(window.lastToast, expected)
+            }
+        }
+    }
+}

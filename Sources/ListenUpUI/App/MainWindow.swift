@@ -52,6 +52,10 @@ public final class MainWindow {
     private var downloads: ModelFollower<DownloadsModel>?
     /// The last refusal shown.
     private var shownRefusal: DownloadsModel.Refusal?
+    /// Follows the session's browsing: a page that cannot be opened is said
+    /// (``followMissingPage(_:)``).
+    var browse: ModelFollower<BrowseModel>?
+    var shownMissingPage: BrowseModel.PageKey?
     /// The last toast shown (tests).
     private(set) var lastToast: String?
     /// When the last toast came (``isToastArriving``).
@@ -113,6 +117,10 @@ public final class MainWindow {
                                   replaced: { [weak self] in self?.shownRefusal = $0?.refusal },
                                   follow: { [weak self] in self?.followDownloadRefusals($0) })
         downloads?.start()
+        browse = ModelFollower({ [weak navigator] in navigator?.signedIn?.browse },
+                               replaced: { [weak self] in self?.shownMissingPage = $0?.missingPage },
+                               follow: { [weak self] in self?.followMissingPage($0) })
+        browse?.start()
         addPlayerShortcuts()
     }
 
