@@ -35,31 +35,10 @@ final class LibraryBrowseTests: XCTestCase {
         return browser.lists[kind]
     }
 
-    /// Runs the page's shortcut for `trigger` (as `gtk_shortcut_trigger_to_string` writes it), as GTK does on that key.
+    /// Runs the page's shortcut for `trigger` (``pressShortcut(_:on:)``).
     @MainActor
     private static func press(_ trigger: String, on widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        guard let controllers = gtk_widget_observe_controllers(widget) else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(controllers)) }
-        for index in 0..<g_list_model_get_n_items(controllers) {
-            guard let controller = g_list_model_get_item(controllers, index) else { continue }
-            defer { g_object_unref(controller) }
-            guard g_type_check_instance_is_a(controller.assumingMemoryBound(to: GTypeInstance.self), gtk_shortcut_controller_get_type()) != 0 else {
-                continue
-            }
-            let shortcuts = OpaquePointer(controller)
-            for position in 0..<g_list_model_get_n_items(shortcuts) {
-                guard let item = g_list_model_get_item(shortcuts, position) else { continue }
-                defer { g_object_unref(item) }
-                let shortcut = OpaquePointer(item)
-                guard let text = gtk_shortcut_trigger_to_string(gtk_shortcut_get_trigger(shortcut)) else { continue }
-                defer { g_free(text) }
-                if String(cString: text) == trigger,
-                   gtk_shortcut_action_activate(gtk_shortcut_get_action(shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE, widget, nil) != 0 {
-                    return true
-                }
-            }
-        }
-        return false
+        pressShortcut(trigger, on: widget)
     }
 
     func testHomeShowsTheWeekAndTheNewestBooksWhichOpenOnTheBooksAsASearchFromHomeDoes() throws {

@@ -112,6 +112,9 @@ final class LibraryBrowser {
         observation = StateObservation { [weak self] in self?.render() }
     }
 
+    /// Called after each render (the tab latency probe).
+    var afterRender: (() -> Void)?
+
     /// The tab the switcher shows (nil: the books).
     var shownTab: BrowseKind? {
         let name = adw_view_stack_get_visible_child_name(tabs.opaque).map { String(cString: $0) }
@@ -127,6 +130,23 @@ final class LibraryBrowser {
     func showTab(_ kind: BrowseKind?) {
         guard let name = Self.tabNames.first(where: { $0.kind == kind })?.name else { return }
         adw_view_stack_set_visible_child_name(tabs.opaque, name)
+    }
+
+    /// The names of the tabs the switcher shows, in its order.
+    var tabsShown: [String] {
+        (["home"] + Self.tabNames.map(\.name)).filter { name in
+            adw_view_stack_get_child_by_name(tabs.opaque, name).map { gtk_widget_get_visible($0) != 0 } ?? false
+        }
+    }
+
+    /// Shows the `number`th tab (from 1), closing the pages over the
+    /// library, as Alt+`number` does; false when there is no such tab.
+    func showTab(number: Int) -> Bool {
+        let shown = tabsShown
+        guard shown.indices.contains(number - 1) else { return false }
+        if !browse.pages.isEmpty { browse.send(.closeAll) }
+        adw_view_stack_set_visible_child_name(tabs.opaque, shown[number - 1])
+        return true
     }
 
     /// Closes the page on top; false when none is open.
@@ -161,6 +181,14 @@ final class LibraryBrowser {
         }
         renderMatches(visible: shown == nil && !browse.query.isEmpty)
         renderPages(browse.pages)
+        afterRender?()
+    }
+
+    /// Whether the tab shown shows its content: a list once it is read
+    /// (Home and the books show what is cached at once).
+    var isShownTabReady: Bool {
+        guard !homeShown, let kind = shownTab else { return true }
+        return browse.lists[kind] != nil
     }
 
     /// Hides what the page on top covers (the library, the pages under

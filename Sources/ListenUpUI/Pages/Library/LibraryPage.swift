@@ -54,6 +54,7 @@ final class LibraryPage: RoutePage {
     private var queryFromField: String?
     /// Logs keystroke-to-grid latency at debug level (`bench/library`).
     private var latencyProbe: SearchLatencyProbe?
+    private var tabLatencyProbe: TabLatencyProbe?
     /// Whether the last render changed the books shown (for the probe).
     private var booksChanged = false
     private var renderedQuery = ""
@@ -112,6 +113,13 @@ final class LibraryPage: RoutePage {
         })
         latencyProbe = SearchLatencyProbe(page: widget, searchEntry: searchEntry.pointer, logger: logger) { [weak self] in
             self.map { !$0.applyingState } ?? false
+        }
+        if let browser {
+            let probe = TabLatencyProbe(page: widget, tabs: browser.tabs, logger: logger) { [weak browser] in
+                browser?.isShownTabReady ?? true
+            }
+            browser.afterRender = { [weak probe] in probe?.check() }
+            tabLatencyProbe = probe
         }
         connections.append(searchEntry.connect(.stopSearch) { [weak self] in self?.searchEntry.text = "" })
         connections.append(sortDropDown.connect(.notify("selected")) { [weak self] in
@@ -189,6 +197,10 @@ final class LibraryPage: RoutePage {
         }
         // Back from a series', a person's or a genre's page, as in GNOME apps.
         Shortcuts.addGlobal("<Alt>Left", to: root) { [weak self] in self?.browser?.goBack() ?? false }
+        // Alt+1, Alt+2, …: the tabs in the switcher's order (Home, Books, Series, …).
+        for number in 1...9 {
+            Shortcuts.addGlobal("<Alt>\(number)", to: root) { [weak self] in self?.browser?.showTab(number: number) ?? false }
+        }
         searchEntry.captureKeys(from: root)
     }
 
