@@ -229,6 +229,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // bench/startup: the Swift floor, the C baseline's window in Swift
+        // (CAdwaita and Foundation only), built with the app's flags.
+        .executableTarget(
+            name: "listenup-startup-floor",
+            dependencies: ["CAdwaita"]
+        ),
         .executableTarget(
             name: "listenup-demo-server",
             dependencies: [
