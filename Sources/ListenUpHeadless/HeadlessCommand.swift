@@ -79,6 +79,12 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case browse(by: BrowseKind)
     case open(kind: BrowsePageKind, id: String)
     case home
+    /// Where the account is signed in (signed in; today's server).
+    case sessions
+    /// Signs another device's session out.
+    case revokeSession(id: String)
+    /// Signs every other session out.
+    case signOutOthers
 
     /// The `action` names, one per case.
     public enum Action: String, CaseIterable, Equatable, Sendable {
@@ -92,6 +98,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
         case browse, open, home
+        case sessions, revokeSession, signOutOthers
 
         /// Who carries it out.
         public var addressee: Addressee {
@@ -103,6 +110,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
             case .browse, .open, .home: .browse
+            case .sessions, .revokeSession, .signOutOthers: .account
             default: .screen
             }
         }
@@ -123,6 +131,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         /// The session's browsing (series, people, genres), from any
         /// signed-in screen.
         case browse
+        /// The account's sessions, from any signed-in screen.
+        case account
     }
 
     /// Why a line is not a command.
@@ -291,6 +301,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
             self = .open(kind: kind, id: try nonEmpty("id"))
         case .home: self = .home
+        case .sessions: self = .sessions
+        case .revokeSession: self = .revokeSession(id: try nonEmpty("id"))
+        case .signOutOthers: self = .signOutOthers
         }
     }
 
@@ -368,6 +381,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         case .home: return (.home, [:])
+        case .sessions: return (.sessions, [:])
+        case .revokeSession(let id): return (.revokeSession, ["id": .string(id)])
+        case .signOutOthers: return (.signOutOthers, [:])
         }
     }
 }

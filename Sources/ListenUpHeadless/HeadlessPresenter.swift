@@ -146,6 +146,8 @@ public final class HeadlessPresenter {
             handlePreferences(command)
         case .browse:
             handleBrowse(command)
+        case .account:
+            handleAccountSessions(command)
         case .player:
             // The player answers from every signed-in screen.
             guard let player = navigator.player else {
@@ -203,6 +205,12 @@ public final class HeadlessPresenter {
                     emitError(code: "notSignedIn", message: "Sign in to browse the library.")
                 } else {
                     emitError(code: "badCommand", message: Self.browseUsage)
+                }
+            case .account:
+                if navigator.signedIn == nil {
+                    emitError(code: "notSignedIn", message: "Sign in to see where you are signed in.")
+                } else {
+                    emitError(code: "badCommand", message: "The “\(action.rawValue)” command needs an \"id\" string.")
                 }
             }
         }

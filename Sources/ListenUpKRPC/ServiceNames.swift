@@ -125,6 +125,11 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
     public static let refreshSession = KRPCMethod(service: .authServicePublic, name: "refreshSession")
     /// `AuthServiceAuthed.logout()` → `AppResult<Unit>`. Idempotent on the server (§3.3).
     public static let logout = KRPCMethod(service: .authServiceAuthed, name: "logout", delivery: .retryOnce)
+    /// `AuthServiceAuthed.listSessions()` → `AppResult<List<SessionSummary>>` (a read).
+    public static let listSessions = KRPCMethod(service: .authServiceAuthed, name: "listSessions", delivery: .retryOnce)
+    /// `AuthServiceAuthed.revokeSession(sessionId)` → `AppResult<Unit>`: owner-scoped and
+    /// idempotent (a foreign or unknown id is a silent success), so sent again after a lost answer.
+    public static let revokeSession = KRPCMethod(service: .authServiceAuthed, name: "revokeSession", delivery: .retryOnce)
     /// `AuthServiceAuthed.currentUser()` → `AppResult<User>`.
     public static let currentUser = KRPCMethod(service: .authServiceAuthed, name: "currentUser", delivery: .retryOnce)
     /// `SyncStreamService.listDomains()` → `AppResult<List<String>>`.
@@ -164,7 +169,7 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
     /// Every method above.
     public static let all: [KRPCMethod] = [
         .getServerInfo, .setupRoot, .login, .register, .refreshSession, .logout, .currentUser, .listDomains, .pullDomain,
-        .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
+        .listSessions, .revokeSession, .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
         .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
     ]
 

@@ -197,6 +197,24 @@ public actor ScriptedServer: ServerConnection {
         return preferencesKept.value
     }
 
+    // MARK: Account sessions
+
+    /// The account's sessions this server lists; nil (the default): it
+    /// lists none, as a REST v1 server.
+    public nonisolated let sessionsListed = LockedValue<[AccountSession]?>(nil)
+
+    public func accountSessions() async throws(ServerError) -> [AccountSession]? {
+        calls.append("sessions")
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        return sessionsListed.value
+    }
+
+    public func endAccountSession(id: String) async throws(ServerError) {
+        calls.append("end session \(id)")
+        if offline { throw .transport(.unreachable("scripted outage")) }
+        sessionsListed.withLock { listed in listed = listed?.filter { $0.id != id } }
+    }
+
     /// Applies the change unclamped (the real servers' clamps are tested with them).
     public func updateAccountPreferences(_ change: AccountPreferencesChange) async throws(ServerError) -> AccountPreferences? {
         calls.append("update preferences")

@@ -55,6 +55,9 @@ struct HeadlessCommandTests {
         .browse: #"{"action":"browse","by":"narrators"}"#,
         .open: #"{"action":"open","kind":"series","id":"series-1"}"#,
         .home: #"{"action":"home"}"#,
+        .sessions: #"{"action":"sessions"}"#,
+        .revokeSession: #"{"action":"revokeSession","id":"session-2"}"#,
+        .signOutOthers: #"{"action":"signOutOthers"}"#,
     ]
 
     @Test func everyActionReadsIntoItsCaseAndWritesBackTheSameCommand() throws {

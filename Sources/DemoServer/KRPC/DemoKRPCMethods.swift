@@ -29,6 +29,8 @@ enum DemoKRPCMethods {
         "AuthServiceAuthed": [
             "logout": DemoKRPCMethod { try $0.logout($1) },
             "logoutAll": DemoKRPCMethod { try $0.logoutAll($1) },
+            "listSessions": DemoKRPCMethod { try $0.listSessions($1) },
+            "revokeSession": DemoKRPCMethod { try $0.revokeSession($1) },
             "currentUser": DemoKRPCMethod { try $0.currentUser($1) },
         ],
         "SyncStreamService": [

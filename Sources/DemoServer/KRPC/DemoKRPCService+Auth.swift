@@ -32,7 +32,7 @@ extension DemoKRPCService {
             return true
         }
         guard created else { return .result(DemoKRPCWrap.failure(.setupAlreadyComplete)) }
-        return .result(DemoKRPCWrap.success(session(for: user).kotlinJSON))
+        return .result(DemoKRPCWrap.success(session(for: user, label: nil, deviceInfo: nil).kotlinJSON))
     }
 
     /// `login(request: LoginRequest)`: `InvalidCredentials` for an unknown
@@ -50,7 +50,7 @@ extension DemoKRPCService {
             return state.users[index]
         }
         guard let user else { return .result(DemoKRPCWrap.failure(.invalidCredentials)) }
-        return .result(DemoKRPCWrap.success(session(for: user).kotlinJSON))
+        return .result(DemoKRPCWrap.success(session(for: user, label: request.sessionLabel, deviceInfo: request.deviceInfo).kotlinJSON))
     }
 
     /// `register(request: RegisterRequest)`: the demo's policy is CLOSED.
@@ -91,6 +91,28 @@ extension DemoKRPCService {
         return .result(DemoKRPCWrap.unit)
     }
 
+    /// `listSessions()`: the caller's live sessions, last used first, the
+    /// caller's own marked `current`.
+    func listSessions(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
+        let userID = try call.userID
+        let current = call.principal?.sessionID
+        let listed = tokens.sessions(ofUser: userID).map { session in
+            SessionSummary(id: session.id, label: session.label, deviceInfo: session.deviceInfo,
+                           createdAt: DemoKRPCMapping.milliseconds(session.createdAt),
+                           lastUsedAt: DemoKRPCMapping.milliseconds(session.lastUsedAt), current: session.id == current)
+        }
+        do { return .result(DemoKRPCWrap.success(try KRPCJSON.encode(listed))) } catch {
+            throw DemoKRPCCallFailure(className: "kotlin.IllegalStateException", message: "\(error)", echoesServiceID: true)
+        }
+    }
+
+    /// `revokeSession(sessionId)`: owner-scoped; a foreign or unknown id is a silent success.
+    func revokeSession(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
+        let sessionID = try call.present(call.decode("sessionId", as: String.self), "sessionId")
+        tokens.revoke(sessionID: sessionID, ofUser: try call.userID)
+        return .result(DemoKRPCWrap.unit)
+    }
+
     /// `currentUser()`.
     func currentUser(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
         let userID = try call.userID
@@ -108,8 +130,9 @@ extension DemoKRPCService {
              createdAt: DemoKRPCMapping.milliseconds(user.createdAt))
     }
 
-    private func session(for user: DemoService.User) -> AuthSession {
-        authSession(tokens.startSession(userID: user.id, role: user.isRoot ? UserRole.root.rawValue : UserRole.member.rawValue), user: user)
+    private func session(for user: DemoService.User, label: String?, deviceInfo: DeviceInfo?) -> AuthSession {
+        authSession(tokens.startSession(userID: user.id, role: user.isRoot ? UserRole.root.rawValue : UserRole.member.rawValue,
+                                        label: label, deviceInfo: deviceInfo), user: user)
     }
 
     private func authSession(_ issued: DemoKRPCTokens.Issued, user: DemoService.User) -> AuthSession {

@@ -45,6 +45,21 @@ final class DemoKRPCTokens: Sendable {
         var rotatedAt: Date?
         var refreshExpiresAt: Date
         var revoked = false
+        /// What the client said at sign-in (`sessionLabel`, `deviceInfo`).
+        var label: String?
+        var deviceInfo: DeviceInfo?
+        var createdAt: Date
+        /// Sign-in, then each refresh.
+        var lastUsedAt: Date
+    }
+
+    /// A live session as `listSessions` lists it.
+    struct Listed: Sendable {
+        var id: String
+        var label: String?
+        var deviceInfo: DeviceInfo?
+        var createdAt: Date
+        var lastUsedAt: Date
     }
 
     private struct State {
@@ -78,10 +93,11 @@ final class DemoKRPCTokens: Sendable {
     }
 
     /// Starts a session (setupRoot, login).
-    func startSession(userID: String, role: String, now: Date = Date()) -> Issued {
+    func startSession(userID: String, role: String, label: String? = nil, deviceInfo: DeviceInfo? = nil, now: Date = Date()) -> Issued {
         let refresh = Self.randomToken()
         let session = Session(id: "session-" + UUID().uuidString.lowercased(), userID: userID, role: role,
-                              currentHash: Self.hash(refresh), refreshExpiresAt: now.addingTimeInterval(refreshLifetime))
+                              currentHash: Self.hash(refresh), refreshExpiresAt: now.addingTimeInterval(refreshLifetime),
+                              label: label, deviceInfo: deviceInfo, createdAt: now, lastUsedAt: now)
         return state.withLock { state in
             state.sessions[session.id] = session
             return issue(session, refreshToken: refresh, now: now, in: &state)
@@ -101,6 +117,7 @@ final class DemoKRPCTokens: Sendable {
                 session.previousHash = session.currentHash
                 session.currentHash = Self.hash(fresh)
                 session.rotatedAt = now
+                session.lastUsedAt = now
                 session.refreshExpiresAt = now.addingTimeInterval(refreshLifetime)
                 state.sessions[session.id] = session
                 return .rotated(issue(session, refreshToken: fresh, now: now, in: &state))
@@ -145,6 +162,22 @@ final class DemoKRPCTokens: Sendable {
             guard let session = state.sessions[sessionID] else { return false }
             return !session.revoked && session.refreshExpiresAt > now
         }
+    }
+
+    /// The user's live sessions, last used first (`listSessions`, `sq/Sessions.sq`).
+    func sessions(ofUser userID: String, now: Date = Date()) -> [Listed] {
+        state.withLock { state in
+            state.sessions.values.filter { $0.userID == userID && !$0.revoked && $0.refreshExpiresAt > now }
+                .sorted { $0.lastUsedAt > $1.lastUsedAt }
+                .map { Listed(id: $0.id, label: $0.label, deviceInfo: $0.deviceInfo, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt) }
+        }
+    }
+
+    /// Ends session `sessionID` if it is `userID`'s (`revokeSession`:
+    /// owner-scoped; a foreign or unknown id changes nothing).
+    func revoke(sessionID: String, ofUser userID: String) {
+        let owned = state.withLock { $0.sessions[sessionID]?.userID == userID }
+        if owned { revoke(sessionID: sessionID) }
     }
 
     /// Ends one session (`logout`); idempotent.

@@ -57,6 +57,12 @@ public final class PreferencesModel {
         navigator?.downloads
     }
 
+    /// Where the account is signed in (Preferences → Signed-In Devices);
+    /// nil when signed out.
+    public var accountSessions: AccountSessionsModel? {
+        navigator?.signedIn?.accountSessions
+    }
+
     /// Whether Sign Out can do anything now.
     public var canSignOut: Bool {
         if case .authenticated = navigator?.authState { true } else { false }

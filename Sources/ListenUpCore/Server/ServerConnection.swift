@@ -103,6 +103,14 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `/api/v1/series/{id}/cover`; both with the Bearer header.)
     func browseImage(_ image: BrowseImage, maxBytes: Int) async throws(ServerError) -> Data?
 
+    /// Where the account is signed in, newest use first; nil when the
+    /// server lists no sessions (REST v1). (kRPC: `listSessions`.)
+    func accountSessions() async throws(ServerError) -> [AccountSession]?
+
+    /// Signs session `id` out (another device; idempotent). (kRPC:
+    /// `revokeSession`.)
+    func endAccountSession(id: String) async throws(ServerError)
+
     /// The user's listening for Home: totals, streak, and the last `days`
     /// days one by one (ending today, in this computer's time zone where
     /// the server leaves it to the client). Nil when the server keeps none.

@@ -33,6 +33,8 @@ public final class SignedInSession {
     public let browse: BrowseModel
     /// Home: this week's listening and the books added last.
     public let home: HomeModel
+    /// Where the account is signed in (Preferences → Devices).
+    public let accountSessions: AccountSessionsModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -62,6 +64,7 @@ public final class SignedInSession {
                                           cache: dependencies.openCoverCache(session.serverURL, session.userID), logger: dependencies.logger)
         library.browse = browse
         home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
+        accountSessions = AccountSessionsModel(server: session.connection, logger: dependencies.logger)
         library.home = home
         library.start(store: store, readAhead: readAhead, events: self)
         player.libraryChanged = { [weak library] bookID, progress in

@@ -6,7 +6,8 @@ import PairingProtocol
 
 /// The preferences window (`AdwPreferencesWindow`): on its General page,
 /// Server and account with Sign Out, Appearance (follow the system, light,
-/// dark), Background (keep playing when closed), Playback and the paired
+/// dark), the devices signed in to the account (``AccountSessionsGroup``),
+/// Background (keep playing when closed), Playback and the paired
 /// devices with Revoke; on its Downloads
 /// page, the downloads (``DownloadsGroup``: a list as long as the books
 /// downloaded, so a page of its own). Follows its ``PreferencesModel`` live.
@@ -26,6 +27,8 @@ final class PreferencesWindow {
     private let devices: PairedDeviceList
     /// Preferences → Downloads.
     let downloads: DownloadsGroup
+    /// Preferences → General → Signed-In Devices.
+    let accountSessions: AccountSessionsGroup
     /// The pages, in the window's order.
     enum Page: String, CaseIterable {
         /// The General page scrolled to Playback (for screenshots and links).
@@ -53,6 +56,7 @@ final class PreferencesWindow {
             model?.revoke(deviceID: id)
         }
         downloads = DownloadsGroup(model: model, template: ui, parent: window)
+        accountSessions = AccountSessionsGroup(sessions: model.accountSessions, template: ui)
         pages = [.general: ui.child("general"), .downloads: ui.child("downloads-page")]
         // Each page's scrolled window can take focus; name it after the page.
         pages[.general]?.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("General"))
@@ -116,6 +120,7 @@ final class PreferencesWindow {
         observation = nil
         downloads.teardown()
         playback.teardown()
+        accountSessions.teardown()
         connections.removeAll()
         onClose?()
         onClose = nil

@@ -1,0 +1,56 @@
+import Foundation
+import ListenUpTestSupport
+import Logging
+import Testing
+@testable import ListenUpCore
+
+/// Where the account is signed in: read when asked, another device signed
+/// out (this one never), every other one at once, a server that lists
+/// none, and a failure that keeps the list shown.
+@MainActor @Suite("Account sessions")
+struct AccountSessionsModelTests {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func session(_ id: String, current: Bool = false) -> AccountSession {
+        AccountSession(id: id, label: "Device \(id)", platform: "Linux", createdAt: now, lastUsedAt: now, isCurrent: current)
+    }
+
+    @Test func sessionsAreReadAndOthersSignedOutButNeverThisOne() async throws {
+        let server = try ScriptedServer(titles: [])
+        server.sessionsListed.withLock { $0 = [Self.session("me", current: true), Self.session("phone"), Self.session("tablet")] }
+        let model = AccountSessionsModel(server: server, logger: Self.quiet)
+        #expect(model.sessions == nil, "nothing read before it is asked")
+        model.refresh()
+        await model.settle()
+        #expect(model.sessions?.map(\.id) == ["me", "phone", "tablet"] && model.isSupported && model.failure == nil)
+
+        model.end("me")
+        await model.settle()
+        #expect(model.sessions?.count == 3, "this device's session is not ended from the list")
+        model.end("phone")
+        await model.settle()
+        #expect(model.sessions?.map(\.id) == ["me", "tablet"])
+        model.endOthers()
+        await model.settle()
+        #expect(model.sessions?.map(\.id) == ["me"])
+        #expect(await server.calls.filter { $0.hasPrefix("end session") } == ["end session phone", "end session tablet"])
+    }
+
+    @Test func aServerThatListsNoneSaysSoAndAFailureKeepsTheList() async throws {
+        let none = AccountSessionsModel(server: try ScriptedServer(titles: []), logger: Self.quiet)
+        none.refresh()
+        await none.settle()
+        #expect(!none.isSupported && none.sessions == nil)
+
+        let server = try ScriptedServer(titles: [])
+        server.sessionsListed.withLock { $0 = [Self.session("me", current: true), Self.session("phone")] }
+        let model = AccountSessionsModel(server: server, logger: Self.quiet)
+        model.refresh()
+        await model.settle()
+        await server.setOffline(true)
+        model.end("phone")
+        await model.settle()
+        #expect(model.failure != nil && model.sessions?.count == 2, "the list shown stays")
+    }
+}
