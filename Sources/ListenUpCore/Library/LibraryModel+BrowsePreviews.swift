@@ -68,6 +68,7 @@ extension LibraryModel {
                             description: "<p>An American author of novels, short stories and poems, best known for her works of "
                                 + "speculative fiction, and a translator.</p>", updatedAt: updated),
             ])), state: LibrarySyncState())
+            try addPreviewFacets(to: store, at: updated)
         } catch {
             // An in-memory store does not fail; a preview would show less.
         }
