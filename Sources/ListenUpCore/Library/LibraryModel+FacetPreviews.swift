@@ -2,8 +2,8 @@ import Foundation
 
 extension LibraryModel {
     /// Browsing previews of the facets: the Genres tab (the server's tree,
-    /// then its tags, moods and collections), and a tag's, a mood's and a
-    /// collection's page.
+    /// then its tags, moods and collections), a tag's, a mood's and a
+    /// collection's page, and a genre's page with the genres under it.
     nonisolated static let facetPreviews: [PreviewState<LibraryModel>] = [
         .init("genres") { $0.browseForPreview([.show(.genres)]) },
         .init("tags") { $0.browseForPreview([.show(.tags)]) },
@@ -11,6 +11,7 @@ extension LibraryModel {
         .init("tag-page", player: "idle") { $0.browseForPreview([.open(.tag, id: "tag-unreliable-narrator")]) },
         .init("mood-page", player: "idle") { $0.browseForPreview([.open(.mood, id: "mood-reflective")]) },
         .init("collection-page", player: "idle") { $0.browseForPreview([.open(.collection, id: "collection-book-club")]) },
+        .init("genre-tree-page", player: "idle") { $0.browseForPreview([.open(.genre, id: "genre-fiction")]) },
     ]
 
     /// Adds to `store` what the server says of the preview books' facets:
