@@ -61,9 +61,9 @@ struct DemoMembership: Sendable, Equatable {
     var createdAt: Date
 }
 
-/// The demo library's facets: a tree of 40 genres, 300 tags, 20 moods, 4
-/// collections, and (realistic books only) which books each holds, chosen
-/// from each book's index so the books' own draws stay what they were.
+/// The demo library's facets (realistic payloads only): a tree of 40
+/// genres, 300 tags, 20 moods, 4 collections, and which books each holds,
+/// chosen from each book's index so the books' own draws stay what they were.
 struct DemoFacets: Sendable {
     var genres: [DemoGenre] = []
     var tags: [DemoLabel] = []
