@@ -76,7 +76,10 @@ struct HeadlessFacetTests {
         let removedAt = ContinuousClock.now
         #expect(server.removeBook(book, fromCollection: "collection-2"))
         let without = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "collection-2" && !Self.books($0).contains(book) })
-        #expect(without != nil && ContinuousClock.now - removedAt < .seconds(2), "\(app.allLines.suffix(3))")
+        // kRPC streams the junction row; REST v1 only hints, and the app
+        // reads every facet list again (a dozen requests), so it may take longer.
+        let took = ContinuousClock.now - removedAt
+        #expect(without != nil && took < .seconds(wire == .krpc ? 2 : 10), "took \(took): \(app.allLines.suffix(3))")
         let remaining = Self.books(without)
 
         app.send(#"{"action":"open","kind":"mood","id":"no-such-mood"}"#)
