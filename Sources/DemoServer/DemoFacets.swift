@@ -169,6 +169,13 @@ struct DemoFacets: Sendable {
         return members[kind]?.removeValue(forKey: id)
     }
 
+    /// How many books each group of `kind` holds, in one pass.
+    func bookCounts(_ kind: DemoMembership.Kind) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in (members[kind] ?? [:]).values { counts[row.groupID, default: 0] += 1 }
+        return counts
+    }
+
     /// The live rows of `kind` in `group`.
     func books(_ kind: DemoMembership.Kind, in group: String) -> [DemoMembership] {
         (members[kind] ?? [:]).values.filter { $0.groupID == group }.sorted { $0.bookID < $1.bookID }

@@ -22,8 +22,9 @@ extension DemoService {
             return authorized(request) { _ in .envelope(["genres": self.state.withLock { $0.facets.genres.map(RESTGenreRow.init) }]) }
         case ["tags"]:
             return authorized(request) { _ in
-                .envelope(["tags": self.state.withLock { state in
-                    state.facets.tags.map { RESTTagRow(tag: $0, count: state.facets.books(.tag, in: $0.id).count) }
+                .envelope(["tags": self.state.withLock { state -> [RESTTagRow] in
+                    let counts = state.facets.bookCounts(.tag)
+                    return state.facets.tags.map { RESTTagRow(tag: $0, count: counts[$0.id] ?? 0) }
                 }])
             }
         case let path where path.count == 3 && path[0] == "tags" && path[2] == "books":
@@ -31,9 +32,10 @@ extension DemoService {
         case let path where path.count == 3 && path[0] == "libraries" && path[2] == "collections":
             guard path[1] == libraryID else { return .failure(404, "library not found") }
             return authorized(request) { _ in
-                .envelope(["collections": self.state.withLock { state in
-                    state.facets.collections.map { RESTCollectionRow(collection: $0, libraryID: self.libraryID,
-                                                                     count: state.facets.books(.collection, in: $0.id).count) }
+                .envelope(["collections": self.state.withLock { state -> [RESTCollectionRow] in
+                    let counts = state.facets.bookCounts(.collection)
+                    return state.facets.collections.map { RESTCollectionRow(collection: $0, libraryID: self.libraryID,
+                                                                            count: counts[$0.id] ?? 0) }
                 }])
             }
         case let path where path.count == 3 && path[0] == "collections" && path[2] == "books":
