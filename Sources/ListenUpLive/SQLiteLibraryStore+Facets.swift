@@ -184,8 +184,9 @@ extension SQLiteLibraryStore {
     static func facetLinks(ofBook id: String, into links: inout BookLinks, in db: Database) throws {
         func named(_ kind: BrowseKind) throws -> [BookLinks.Facet] {
             guard let members = members(of: kind)?.sql else { return [] }
+            // Each of the book's few, not the whole list (a details panel opens often).
             let ids = Set(try String.fetchAll(db, sql: "SELECT groupID FROM (\(members)) WHERE bookID = ?", arguments: [id]))
-            return try facetItems(kind, in: db).filter { ids.contains($0.id) }.map { BookLinks.Facet(id: $0.id, name: $0.name) }
+            return try ids.flatMap { try facetItems(kind, only: $0, in: db) }.map { BookLinks.Facet(id: $0.id, name: $0.name) }
                 .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         }
         links.tags = try named(.tags)
