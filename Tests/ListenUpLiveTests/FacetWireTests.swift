@@ -1,6 +1,7 @@
 import Foundation
 import ListenUpAPI
 import ListenUpKRPC
+import ListenUpTestSupport
 import ServerSentEvents
 import Testing
 @testable import ListenUpCore
@@ -111,5 +112,41 @@ struct FacetWireTests {
             """#.utf8))
         #expect(collections.collections.map(\.isInbox) == [true, false])
         #expect(throws: (any Error).self) { try ListenUpJSON.decoder.decode(CollectionsResponse.self, from: Data(#"{"collections":[{"id":"c"}]}"#.utf8)) }
+    }
+}
+
+/// REST v1's facet lists through the real client: what it asks, and a list
+/// the server lacks or refuses leaving the cache as it was.
+@Suite("Facet lists over REST v1")
+struct FacetRESTTests {
+    let logs = LogCapture()
+
+    @Test func listsAreReadWholeAndARefusedOrMissingOneReplacesNothing() async throws {
+        @Sendable func envelope(_ data: String) -> Data { Data(#"{"v":1,"success":true,"data":\#(data)}"#.utf8) }
+        let server = try await HostileServer.start { request in
+            switch request.path {
+            case "/api/v1/tags":
+                return .respond(status: 200, contentType: "application/json",
+                                body: envelope(#"{"tags":[{"id":"t1","slug":"slow-burn","book_count":2,"created_at":"2026-01-01T00:00:00Z"}]}"#))
+            case "/api/v1/library/status":
+                return .respond(status: 200, contentType: "application/json", body: envelope(
+                    #"{"exists":true,"library":{"id":"lib1","name":"L","owner_id":"u","scan_paths":[],"skip_inbox":true,"access_mode":"open","#
+                        + #""created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"},"needs_setup":false,"book_count":1,"is_scanning":false}"#))
+            case "/api/v1/libraries/lib1/collections":
+                return .respond(status: 403, contentType: "application/json", body: Data(#"{"v":1,"success":false,"error":"forbidden"}"#.utf8))
+            default:
+                return .respond(status: 404, contentType: "text/plain", body: Data("404 page not found\n".utf8))
+            }
+        }
+        defer { Task { await server.stop() } }
+        let client = APIClient(baseURL: server.baseURL, session: Canned.storedSession(server.baseURL), transport: .live,
+                               sessions: .inMemory(), deviceInfo: BrowseWireTests.device, logger: logs.logger)
+        let tags = try await client.syncBrowse(.tags, limit: 500, cursor: nil, updatedAfter: nil)
+        #expect(tags == .tags(EntityPage(entities: [ListenUpCore.Tag(id: "t1", name: "Slow burn", slug: "slow-burn",
+                                                                     updatedAt: Date(timeIntervalSince1970: 0))], replacesAll: true)))
+        #expect(try await client.syncBrowse(.genres, limit: 500, cursor: nil, updatedAfter: nil) == .empty(.genres), "404: no such list")
+        #expect(try await client.syncBrowse(.collections, limit: 500, cursor: nil, updatedAfter: nil) == .empty(.collections), "403")
+        #expect(try await client.syncBrowse(.moods, limit: 500, cursor: nil, updatedAfter: nil) == .empty(.moods), "the Go server has none")
+        #expect(server.requests.contains { $0.path == "/api/v1/libraries/lib1/collections" })
     }
 }

@@ -16,36 +16,46 @@ import ListenUpCore
 ///   (id `<collectionId>:<bookId>`);
 /// - moods: the Go server has none; their pages are empty (and replace
 ///   nothing), so the app shows none.
+///
+/// A list the server refuses (403) or lacks (404) is an empty page that
+/// replaces nothing: the cache keeps what it had, and the other lists sync.
 extension APIClient {
     func syncFacets(_ domain: BrowseDomain) async throws(ServerError) -> BrowseRows {
         // Rows with no time of their own get a fixed one, so a list read
         // again unchanged changes nothing in the cache.
         let now = Date(timeIntervalSince1970: 0)
-        switch domain {
-        case .genres:
-            let list = try await authorized(.genres)
-            return .genres(EntityPage(entities: list.genres.map { RESTBrowseMapping.genre($0, now: now) }, replacesAll: true))
-        case .tags:
-            let list = try await authorized(.tags)
-            return .tags(EntityPage(entities: list.tags.map { RESTBrowseMapping.tag($0, now: now) }, replacesAll: true))
-        case .collections:
-            let collections = try await libraryCollections()
-            return .collections(EntityPage(entities: collections.map { RESTBrowseMapping.collection($0, now: now) }, replacesAll: true))
-        case .collectionBooks:
-            var rows: [BookMembership] = []
-            for collection in try await libraryCollections() {
-                let books = try await authorized(.collectionBooks(collectionID: collection.id))
-                rows += books.books.map { BookMembership(id: "\(collection.id):\($0.id)", bookID: $0.id, groupID: collection.id, updatedAt: now) }
+        // A list this server does not offer (404: an older server) or does
+        // not let this user read (403) leaves what the cache has as it is.
+        do throws(ServerError) {
+            switch domain {
+            case .genres:
+                let list = try await authorized(.genres)
+                return .genres(EntityPage(entities: list.genres.map { RESTBrowseMapping.genre($0, now: now) }, replacesAll: true))
+            case .tags:
+                let list = try await authorized(.tags)
+                return .tags(EntityPage(entities: list.tags.map { RESTBrowseMapping.tag($0, now: now) }, replacesAll: true))
+            case .collections:
+                let collections = try await libraryCollections()
+                return .collections(EntityPage(entities: collections.map { RESTBrowseMapping.collection($0, now: now) },
+                                               replacesAll: true))
+            case .collectionBooks:
+                var rows: [BookMembership] = []
+                for collection in try await libraryCollections() {
+                    let books = try await authorized(.collectionBooks(collectionID: collection.id))
+                    rows += books.books.map {
+                        BookMembership(id: "\(collection.id):\($0.id)", bookID: $0.id, groupID: collection.id, updatedAt: now)
+                    }
+                }
+                return .collectionBooks(EntityPage(entities: rows, replacesAll: true))
+            case .bookTags, .moods, .bookMoods:
+                return .empty(domain)
+            case .contributors, .series:
+                throw ServerError.protocolMismatch("\(domain.rawValue) is not a facet")
             }
-            return .collectionBooks(EntityPage(entities: rows, replacesAll: true))
-        case .bookTags:
-            return .bookTags(EntityPage(entities: []))
-        case .moods:
-            return .moods(EntityPage(entities: []))
-        case .bookMoods:
-            return .bookMoods(EntityPage(entities: []))
-        case .contributors, .series:
-            throw .protocolMismatch("\(domain.rawValue) is not a facet")
+        } catch .server(status: 403, _), .server(status: 404, _) {
+            return .empty(domain)
+        } catch {
+            throw error
         }
     }
 
