@@ -23,7 +23,7 @@ struct FacetSyncTests {
 
     @Test(arguments: [DemoProtocol.rest, .krpc])
     func theFacetsSyncIntoTheCacheAndFollowTheServer(wire: DemoProtocol) async throws {
-        let (server, client) = try await base.signedIn(wire, books: 60)
+        let (server, client) = try await base.signedIn(wire, books: 30)
         defer { Task { await server.stop() } }
         #expect(server.genreIDs.count == 40 && server.tagIDs.count == 300 && server.moodIDs.count == 20 && server.collectionIDs.count == 4)
         let store = SQLiteLibraryStore.inMemory()
@@ -57,7 +57,7 @@ struct FacetSyncTests {
     }
 
     @Test func onKRPCATagsRenameDeletionAndAJunctionsTombstoneAndResurrection() async throws {
-        let (server, client) = try await base.signedIn(.krpc, books: 60)
+        let (server, client) = try await base.signedIn(.krpc, books: 30)
         defer { Task { await server.stop() } }
         let store = InMemoryLibraryStore()
         try await Self.sync(client, store)
