@@ -9,7 +9,9 @@ public enum DemoPayload: String, Sendable, CaseIterable {
     case compact
     /// The shape of a real library: 10–60 chapters, 1–30 audio files, 1–4
     /// contributors, a series, genres, publisher and year, and a description
-    /// of 1–2 KB in HTML paragraphs, as metadata providers write them.
+    /// of 1–2 KB in HTML paragraphs, as metadata providers write them; and
+    /// the library's facets: a genre tree, tags, moods and collections
+    /// (DemoFacets.swift).
     case realistic
 }
 

@@ -91,6 +91,8 @@ final class DemoService: Sendable {
         var audioRateLimit: Int?
         /// Revisions and recent writes of the library (the kRPC mode's sync).
         var ledger: DemoSyncLedger
+        /// Genres, tags, moods, collections (DemoFacets.swift).
+        var facets = DemoFacets()
     }
 
     let configuration: DemoServer.Configuration
@@ -127,6 +129,12 @@ final class DemoService: Sendable {
             initial.ledger.seed(.contributors, id: person.id, row: .contributor(person), at: person.updatedAt)
         }
         for series in library.series { initial.ledger.seed(.series, id: series.id, row: .series(series), at: series.updatedAt) }
+        // The facets come with the shape of a real library (`--payload
+        // realistic`); the compact tests' library has none, so its
+        // revisions and routes are what they were.
+        if configuration.payload == .realistic {
+            initial.seedFacets(DemoFacets(books: library.books, linked: true, libraryID: instanceID, at: now), at: now)
+        }
         initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)
         if let admin = configuration.admin {
@@ -169,7 +177,8 @@ final class DemoService: Sendable {
             return authorized(request) { user in .envelope(self.userResponse(user)) }
         case ("GET", "/api/v1/library/status"):
             return authorized(request) { _ in
-                .envelope(LibraryStatus(exists: true, library: nil, needsSetup: false, bookCount: self.books.count, isScanning: false))
+                .envelope(LibraryStatus(exists: true, library: self.library, needsSetup: false, bookCount: self.books.count,
+                                        isScanning: false))
             }
         case ("GET", "/api/v1/sync/books"):
             return authorized(request) { _ in self.syncBooks(request) }
@@ -194,8 +203,14 @@ final class DemoService: Sendable {
         case (_, _) where request.path.hasPrefix("/api/v1/books/") && request.path.contains("/progress"):
             return authorized(request) { user in self.bookProgress(request, user: user) }
         default:
-            return .text(404, "404 page not found")
+            return handleFacets(request) ?? .text(404, "404 page not found")
         }
+    }
+
+    /// The one library (its collections are under `/api/v1/libraries/{id}`).
+    private var library: LibraryStatus.Library {
+        LibraryStatus.Library(id: libraryID, name: configuration.serverName, ownerID: "", scanPaths: ["/audiobooks"], skipInbox: true,
+                              accessMode: "open", createdAt: createdAt, updatedAt: createdAt)
     }
 
     private func instance() -> InstanceResponse {

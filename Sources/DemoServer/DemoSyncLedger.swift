@@ -18,6 +18,12 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
     case listeningEvents = "listening_events"
     /// `user_stats`: one row per user who listened (user-scoped, never deleted).
     case userStats = "user_stats"
+    /// The facets (DemoFacets.swift): the genre tree, tags, moods,
+    /// collections, and the junction rows by their own id.
+    case genres, tags, moods, collections
+    case bookTags = "book_tags"
+    case bookMoods = "book_moods"
+    case collectionBooks = "collection_books"
 }
 
 /// A row as it was at one revision: what a sync page or event carries.
@@ -34,6 +40,14 @@ enum DemoSyncRow: Sendable {
     case listeningEvent(ListeningEventDTO, ListeningState.EventDetails)
     /// A user's stats row (its `revision` is the change's).
     case userStats(UserStatsSyncPayload)
+    /// A genre of the tree.
+    case genre(DemoGenre)
+    /// A tag or a mood.
+    case label(DemoLabel)
+    /// A collection.
+    case collection(DemoCollection)
+    /// A book in a tag, mood or collection.
+    case membership(DemoMembership, DemoMembership.Kind)
 }
 
 /// One write to a row, at a global revision.

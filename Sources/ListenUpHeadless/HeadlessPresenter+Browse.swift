@@ -4,11 +4,13 @@ import ListenUpCore
 
 /// The headless form of browsing (signed in only, from any screen):
 ///
-/// - `{"action":"browse","by":"series"|"authors"|"narrators"|"genres"}`
+/// - `{"action":"browse","by":"series"|"authors"|"narrators"|"genres"|"tags"|"moods"|"collections"}`
 ///   prints `{"event":"browse","by":…,"count":N,"items":[{"id","name","bookCount"}…]}`:
-///   every item, in the list's order (by name unless changed), read from
-///   the library cache (offline too);
-/// - `{"action":"open","kind":"series"|"contributor"|"genre","id":…}` prints
+///   every item, in the list's order (by name unless changed; genres of
+///   the server's tree by their path, so parents come before children),
+///   read from the library cache (offline too). Moods on a REST v1 (Go)
+///   server, which has none, are an empty list;
+/// - `{"action":"open","kind":"series"|"contributor"|"genre"|"tag"|"mood"|"collection","id":…}` prints
 ///   `{"event":"page","kind":…,"id":…,"name":…,"books":[{"bookId","sequence"?,"role"?,"roles"?}…]}`,
 ///   and again whenever a sync or a live event changes what it shows; a
 ///   page the cache does not have is an `error` line with code `notFound`.
@@ -21,8 +23,8 @@ import ListenUpCore
 ///   (`stats` is null when the server keeps none and none were kept;
 ///   `cached` when the server did not answer and the last ones are shown).
 extension HeadlessPresenter {
-    static let browseUsage = "“browse” takes \"by\": series, authors, narrators or genres; "
-        + "“open” takes \"kind\": series, contributor or genre, and an \"id\"."
+    static let browseUsage = "“browse” takes \"by\": series, authors, narrators, genres, tags, moods or collections; "
+        + "“open” takes \"kind\": series, contributor, genre, tag, mood or collection, and an \"id\"."
 
     func handleBrowse(_ command: HeadlessCommand) {
         guard let model = navigator.signedIn?.browse else {

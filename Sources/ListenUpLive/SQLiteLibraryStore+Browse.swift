@@ -52,13 +52,14 @@ extension SQLiteLibraryStore {
         for start in stride(from: 0, to: books.count, by: 500) {
             let ids = books[start..<min(start + 500, books.count)].map(\.id)
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            for table in ["bookPerson", "bookSeries", "bookGenre"] {
+            for table in ["bookPerson", "bookSeries", "bookGenre", "bookTag"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE bookID IN (\(marks))", arguments: StatementArguments(ids))
             }
         }
         let person = try db.cachedStatement(sql: "INSERT INTO bookPerson (bookID, personID, name, role, position) VALUES (?, ?, ?, ?, ?)")
         let series = try db.cachedStatement(sql: "INSERT INTO bookSeries (bookID, seriesID, name, sequence, position) VALUES (?, ?, ?, ?, ?)")
         let genre = try db.cachedStatement(sql: "INSERT INTO bookGenre (bookID, genreID, name, path, position) VALUES (?, ?, ?, ?, ?)")
+        let tag = try db.cachedStatement(sql: "INSERT INTO bookTag (bookID, tagID, name, position) VALUES (?, ?, ?, ?)")
         for (bookID, links) in books {
             for (position, link) in links.people.enumerated() {
                 try person.execute(arguments: [bookID, link.id, link.name, link.role, position])
@@ -69,6 +70,9 @@ extension SQLiteLibraryStore {
             for (position, link) in links.genres.enumerated() {
                 try genre.execute(arguments: [bookID, link.id, link.name, link.path, position])
             }
+            for (position, link) in links.tags.enumerated() {
+                try tag.execute(arguments: [bookID, link.id, link.name, position])
+            }
         }
     }
 }
@@ -76,6 +80,7 @@ extension SQLiteLibraryStore {
 extension SQLiteLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
         try read { db in
+            let tree = kind == .genres ? try Self.hasGenreTree(db) : false
             let sql: String
             var arguments = StatementArguments()
             switch kind {
@@ -95,16 +100,21 @@ extension SQLiteLibraryStore {
                     """
                 arguments = [kind.role]
             case .genres:
+                // With the server's tree, the genres books name that it does not have.
                 sql = """
                     SELECT l.genreID AS id, MAX(l.name) AS name, MAX(l.path) AS sortName,
                            COUNT(DISTINCT l.bookID) AS count, MAX(b.createdAt) AS newest
-                    FROM bookGenre l JOIN book b ON b.id = l.bookID GROUP BY l.genreID
+                    FROM bookGenre l JOIN book b ON b.id = l.bookID
+                    \(tree ? "WHERE l.genreID NOT IN (SELECT id FROM genre)" : "") GROUP BY l.genreID
                     """
+            case .tags, .moods, .collections:
+                return try Self.facetItems(kind, in: db)
             }
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let items = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 BrowseItem(id: row["id"], name: row["name"], sortName: kind == .genres ? nil : row["sortName"],
                            bookCount: row["count"], newestBookAdded: row["newest"])
             }
+            return tree ? try Self.genreTreeItems(in: db) + items : items
         }
     }
 
@@ -136,7 +146,10 @@ extension SQLiteLibraryStore {
                         let roles = (row["roles"] as String? ?? "").split(separator: "\n").map(String.init)
                         return BrowsePageEntry(bookID: row["id"], title: row["title"], roles: Array(Set(roles)).sorted())
                     })
+            case .tag, .mood, .collection:
+                return try Self.facetPage(kind, id: id, in: db)
             case .genre:
+                if let page = try Self.genreTreePage(id: id, in: db) { return page }
                 guard let genre = try Row.fetchOne(db, sql: "SELECT name, path FROM bookGenre WHERE genreID = ? LIMIT 1", arguments: [id])
                 else { return nil }
                 let path: String? = genre["path"]
@@ -186,6 +199,9 @@ extension SQLiteLibraryStore {
                                                      updatedAt: entity.updatedAt, in: db)
                 }
                 changed += try Self.deleteEntities("series", page.deletedIDs, in: db)
+            default:
+                domain = rows.domain
+                changed += try Self.applyFacets(rows, in: db)
             }
             try db.execute(sql: "INSERT OR REPLACE INTO browseSyncState (domain, json) VALUES (?, ?)",
                            arguments: [domain.rawValue, try JSONEncoder().encode(state)])
@@ -210,13 +226,15 @@ extension SQLiteLibraryStore {
 
     public func links(ofBook id: String) throws -> BookLinks {
         try read { db in
-            BookLinks(
+            var links = BookLinks(
                 people: try Row.fetchAll(db, sql: "SELECT personID, name, role FROM bookPerson WHERE bookID = ? ORDER BY position",
                                          arguments: [id]).map { BookLinks.Person(id: $0["personID"], name: $0["name"], role: $0["role"]) },
                 series: try Row.fetchAll(db, sql: "SELECT seriesID, name, sequence FROM bookSeries WHERE bookID = ? ORDER BY position",
                                          arguments: [id]).map { BookLinks.SeriesPlace(id: $0["seriesID"], name: $0["name"], sequence: $0["sequence"]) },
                 genres: try Row.fetchAll(db, sql: "SELECT genreID, name, path FROM bookGenre WHERE bookID = ? ORDER BY position",
                                          arguments: [id]).map { BookLinks.Genre(id: $0["genreID"], name: $0["name"], path: $0["path"]) })
+            try Self.facetLinks(ofBook: id, into: &links, in: db)
+            return links
         }
     }
 

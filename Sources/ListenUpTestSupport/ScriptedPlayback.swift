@@ -91,6 +91,7 @@ public actor ScriptedServer: ServerConnection {
         switch domain {
         case .contributors: return .contributors(EntityPage(entities: contributors.filter { $0.updatedAt > since }))
         case .series: return .series(EntityPage(entities: series.filter { $0.updatedAt > since }))
+        default: return .empty(domain)
         }
     }
 

@@ -184,7 +184,8 @@ final class LibraryBrowseTests: XCTestCase {
             guard let browser = Self.browser(page) else { return }
             let links = page.details.linkButtons.map { "\($0.kind.rawValue):\($0.id)" }
             XCTAssertEqual(links, ["contributor:person-ursula-k-le-guin", "contributor:person-george-guidall",
-                                   "series:series-hainish-cycle", "genre:genre-science-fiction"])
+                                   "series:series-hainish-cycle", "genre:genre-science-fiction",
+                                   "tag:tag-award-winner", "mood:mood-reflective", "collection:collection-book-club"])
 
             @MainActor func click(_ kind: BrowsePageKind, _ id: String) {
                 guard let link = page.details.linkButtons.first(where: { $0.kind == kind && $0.id == id }) else { return XCTFail("no link to \(id)") }

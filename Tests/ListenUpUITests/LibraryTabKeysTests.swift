@@ -17,7 +17,7 @@ final class LibraryTabKeysTests: XCTestCase {
             let window = TestWindow(child: page.widget, width: 1000, height: 700)
             defer { page.teardown(); window.close() }
             guard let browser = page.browser else { return XCTFail("the preview browses") }
-            XCTAssertEqual(browser.tabsShown, ["home", "books", "series", "authors", "narrators"])
+            XCTAssertEqual(browser.tabsShown, ["home", "books", "series", "authors", "narrators", "genres"])
 
             XCTAssertTrue(pressShortcut("<Alt>3", on: page.root.pointer))
             XCTAssertEqual(browser.shownTab, .series)

@@ -66,8 +66,8 @@ enum DemoKRPCMapping {
             BookSeriesPayload(id: info.seriesID, name: info.name, sequence: info.sequence.flatMap { Double($0) })
         }
         payload.genres = zip(book.genreIDs ?? [], book.genres ?? []).map { id, name in
-            let slug = name.lowercased().replacingOccurrences(of: " ", with: "-")
-            return BookGenrePayload(id: id, name: name, slug: slug, path: "/" + slug)
+            // The genre's place in the tree the `genres` domain serves.
+            BookGenrePayload(id: id, name: name, slug: DemoFacets.slug(name), path: DemoFacets.place(of: name).path)
         }
         payload.audioFiles = book.audioFiles.enumerated().map { index, file in
             BookAudioFilePayload(id: file.id, index: index, filename: file.filename, format: file.format, codec: file.codec ?? "unknown",
@@ -135,6 +135,8 @@ enum DemoKRPCMapping {
         case .userStats(var row):
             row.revision = change.revision
             return row.kotlinJSON
+        case .genre, .label, .collection, .membership:
+            return facetJSON(change) ?? "{}"
         }
     }
 

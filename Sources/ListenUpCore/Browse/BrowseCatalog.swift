@@ -8,14 +8,18 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
     case authors
     case narrators
     case genres
+    case tags
+    /// None on REST v1 (the Go server has no moods): the list is empty.
+    case moods
+    case collections
 
     /// The contributor role the list shows (authors, narrators); nil for
-    /// series and genres.
+    /// the others.
     public var role: String? {
         switch self {
         case .authors: "author"
         case .narrators: "narrator"
-        case .series, .genres: nil
+        case .series, .genres, .tags, .moods, .collections: nil
         }
     }
 
@@ -25,6 +29,9 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
         case .series: .series
         case .authors, .narrators: .contributor
         case .genres: .genre
+        case .tags: .tag
+        case .moods: .mood
+        case .collections: .collection
         }
     }
 }
@@ -41,14 +48,18 @@ public struct BrowseItem: Equatable, Hashable, Sendable, Identifiable {
     public var bookCount: Int
     /// When the newest of its books was added to the library.
     public var newestBookAdded: Date?
+    /// How deep in the server's genre tree it is (0: a root, and anything
+    /// but a genre).
+    public var depth: Int
 
-    public init(id: String, name: String, sortName: String? = nil, bookCount: Int, newestBookAdded: Date? = nil) {
+    public init(id: String, name: String, sortName: String? = nil, bookCount: Int, newestBookAdded: Date? = nil, depth: Int = 0) {
         self.id = id
         self.name = name
         searchKey = SearchKey.fold(name)
         sortKey = sortName.map(SearchKey.fold) ?? searchKey
         self.bookCount = bookCount
         self.newestBookAdded = newestBookAdded
+        self.depth = depth
     }
 }
 
@@ -90,11 +101,15 @@ extension Array where Element == BrowseItem {
     }
 }
 
-/// What a browse page shows: a series, a contributor or a genre.
+/// What a browse page shows: a series, a contributor, a genre, a tag, a
+/// mood or a collection.
 public enum BrowsePageKind: String, CaseIterable, Sendable, Codable {
     case series
     case contributor
     case genre
+    case tag
+    case mood
+    case collection
 }
 
 /// One book on a browse page.
@@ -127,9 +142,12 @@ public struct BrowsePageContents: Equatable, Sendable {
     public var entries: [BrowsePageEntry]
     /// A genre's parents, the root first (genre pages).
     public var parents: [BrowseItem]
+    /// The genres right under a genre of the server's tree that have books,
+    /// in the curator's order (genre pages).
+    public var children: [BrowseItem]
 
     public init(kind: BrowsePageKind, id: String, name: String, description: String? = nil, imagePath: String? = nil,
-                entries: [BrowsePageEntry], parents: [BrowseItem] = []) {
+                entries: [BrowsePageEntry], parents: [BrowseItem] = [], children: [BrowseItem] = []) {
         self.kind = kind
         self.id = id
         self.name = name
@@ -137,6 +155,7 @@ public struct BrowsePageContents: Equatable, Sendable {
         self.imagePath = imagePath
         self.entries = Self.ordered(entries, kind: kind)
         self.parents = parents
+        self.children = children
     }
 
     /// A series in sequence order (numerically: "2" before "10", "1.5"
@@ -232,15 +251,38 @@ public struct BookLinks: Equatable, Sendable {
         }
     }
 
+    /// A tag, mood or collection the book is in.
+    public struct Facet: Equatable, Sendable {
+        public var id: String
+        public var name: String
+
+        public init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
     /// One entry per person and role.
     public var people: [Person]
     public var series: [SeriesPlace]
     public var genres: [Genre]
+    /// The book's tags: written with the book from the tags it names (REST
+    /// v1; the slug made readable); the cache adds those of the `book_tags`
+    /// domain (kRPC) when it reads a book's links.
+    public var tags: [Facet]
+    /// The book's moods and the collections it is in: read by the cache
+    /// from their domains, never part of the book's row.
+    public var moods: [Facet]
+    public var collections: [Facet]
 
-    public init(people: [Person] = [], series: [SeriesPlace] = [], genres: [Genre] = []) {
+    public init(people: [Person] = [], series: [SeriesPlace] = [], genres: [Genre] = [], tags: [Facet] = [], moods: [Facet] = [],
+                collections: [Facet] = []) {
         self.people = people
         self.series = series
         self.genres = genres
+        self.tags = tags
+        self.moods = moods
+        self.collections = collections
     }
 
     public init(_ book: SyncBook) {
@@ -260,6 +302,9 @@ public struct BookLinks: Equatable, Sendable {
             let id = ids.count == names.count ? ids[index] : name
             return Genre(id: id, name: name, path: book.genrePaths?[safe: index])
         }
+        tags = (book.tags ?? []).map { Facet(id: $0.id, name: Tag.readableName(slug: $0.slug)) }
+        moods = []
+        collections = []
     }
 }
 
@@ -271,6 +316,7 @@ extension BookLinks {
         for person in people { key += "p\u{1F}\(person.id)\u{1F}\(person.name)\u{1F}\(person.role)\u{1E}" }
         for place in series { key += "s\u{1F}\(place.id)\u{1F}\(place.name)\u{1F}\(place.sequence ?? "")\u{1E}" }
         for genre in genres { key += "g\u{1F}\(genre.id)\u{1F}\(genre.name)\u{1F}\(genre.path ?? "")\u{1E}" }
+        for tag in tags { key += "t\u{1F}\(tag.id)\u{1F}\(tag.name)\u{1E}" }
         return key
     }
 }

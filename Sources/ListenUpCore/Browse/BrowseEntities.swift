@@ -62,12 +62,17 @@ public struct EntityPage<Entity: Sendable & Equatable>: Sendable, Equatable {
     public var deletedIDs: [String]
     public var nextCursor: String?
     public var hasMore: Bool
+    /// The rows are every row there is: those kept that are not among them
+    /// are gone (REST v1's facet lists, which have no sync feed).
+    public var replacesAll: Bool
 
-    public init(entities: [Entity], deletedIDs: [String] = [], nextCursor: String? = nil, hasMore: Bool = false) {
+    public init(entities: [Entity], deletedIDs: [String] = [], nextCursor: String? = nil, hasMore: Bool = false,
+                replacesAll: Bool = false) {
         self.entities = entities
         self.deletedIDs = deletedIDs
         self.nextCursor = nextCursor
         self.hasMore = hasMore
+        self.replacesAll = replacesAll
     }
 }
 
@@ -75,18 +80,34 @@ public struct EntityPage<Entity: Sendable & Equatable>: Sendable, Equatable {
 public enum BrowseDomain: String, CaseIterable, Sendable, Codable {
     case contributors
     case series
+    // The facets (BrowseEntities+Facets.swift); the junctions after what they join.
+    case genres
+    case tags
+    case bookTags = "book_tags"
+    case moods
+    case bookMoods = "book_moods"
+    case collections
+    case collectionBooks = "collection_books"
 }
 
 /// A page of one browse domain's rows.
 public enum BrowseRows: Sendable, Equatable {
     case contributors(EntityPage<Contributor>)
     case series(EntityPage<Series>)
+    case genres(EntityPage<Genre>)
+    case tags(EntityPage<Tag>)
+    case bookTags(EntityPage<BookMembership>)
+    case moods(EntityPage<Mood>)
+    case bookMoods(EntityPage<BookMembership>)
+    case collections(EntityPage<LibraryCollection>)
+    case collectionBooks(EntityPage<BookMembership>)
 
     /// How many rows it changes or deletes.
     public var count: Int {
         switch self {
         case .contributors(let page): page.entities.count + page.deletedIDs.count
         case .series(let page): page.entities.count + page.deletedIDs.count
+        default: facetSummary?.count ?? 0
         }
     }
 
@@ -94,6 +115,7 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.nextCursor
         case .series(let page): page.nextCursor
+        default: facetSummary?.nextCursor
         }
     }
 
@@ -101,6 +123,7 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.hasMore
         case .series(let page): page.hasMore
+        default: facetSummary?.hasMore ?? false
         }
     }
 
@@ -109,6 +132,7 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.entities.map(\.updatedAt).max()
         case .series(let page): page.entities.map(\.updatedAt).max()
+        default: facetSummary?.newest
         }
     }
 }

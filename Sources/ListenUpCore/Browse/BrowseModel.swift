@@ -174,9 +174,14 @@ public final class BrowseModel {
     private var wantedKinds: Set<BrowseKind> {
         var kinds = Set(all.keys)
         if let shown { kinds.insert(shown) }
+        // The facets' lists share a tab, which offers moods only when there are some.
+        if let shown, Self.facetKinds.contains(shown) { kinds.insert(.moods) }
         if !query.isEmpty { kinds.formUnion([.series, .authors, .narrators]) }
         return kinds
     }
+
+    /// The lists of the library's Genres tab: genres, tags, moods, collections.
+    public static let facetKinds: [BrowseKind] = [.genres, .tags, .moods, .collections]
 
     /// Reads the wanted lists and the open pages again, off the main actor.
     private func reread() {

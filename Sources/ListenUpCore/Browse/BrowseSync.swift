@@ -61,4 +61,4 @@ public struct BrowseSync: Sendable {
     }
 }
 
-extension BrowseRows: SyncPage {}
+extension BrowseRows: PagedSyncRows {}

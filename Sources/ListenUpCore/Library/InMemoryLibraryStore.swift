@@ -6,7 +6,7 @@ import ListenUpAPI
 /// change; a page and its sync state land together), so code written
 /// against one behaves the same on the other.
 public final class InMemoryLibraryStore: LibraryStore {
-    private struct Contents {
+    struct Contents {
         var books: [String: CachedBook] = [:]
         var progress: [String: BookProgress] = [:]
         var state = LibrarySyncState()
@@ -15,9 +15,11 @@ public final class InMemoryLibraryStore: LibraryStore {
         var series: [String: Series] = [:]
         var browseStates: [BrowseDomain: LibrarySyncState] = [:]
         var stats: ListeningStats?
+        /// Genres, tags, moods, collections (InMemoryLibraryStore+Facets.swift).
+        var facets = FacetContents()
     }
 
-    private let contents = LockedValue(Contents())
+    let contents = LockedValue(Contents())
 
     public init() {}
 
@@ -112,6 +114,10 @@ public final class InMemoryLibraryStore: LibraryStore {
 
 extension InMemoryLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
+        switch kind {
+        case .tags, .moods, .collections: return facetItems(kind)
+        case .series, .authors, .narrators, .genres: break
+        }
         let contents = contents.value
         var found: [String: (name: String, books: Set<String>, newest: Date?)] = [:]
         for (bookID, links) in contents.links {
@@ -120,6 +126,7 @@ extension InMemoryLibraryStore {
             case .series: links.series.map { ($0.id, $0.name) }
             case .authors, .narrators: links.people.filter { $0.role == kind.role }.map { ($0.id, $0.name) }
             case .genres: links.genres.map { ($0.id, $0.name) }
+            case .tags, .moods, .collections: []
             }
             for entry in entries {
                 var item = found[entry.id] ?? (entry.name, [], nil)
@@ -128,17 +135,24 @@ extension InMemoryLibraryStore {
                 found[entry.id] = item
             }
         }
-        return found.map { id, item in
+        let items = found.map { id, item in
             let (name, sortName): (String, String?) = switch kind {
             case .series: (contents.series[id]?.name ?? item.name, contents.series[id]?.sortName)
             case .authors, .narrators: (contents.contributors[id]?.name ?? item.name, contents.contributors[id]?.sortName)
-            case .genres: (item.name, nil)
+            case .genres, .tags, .moods, .collections: (item.name, nil)
             }
             return BrowseItem(id: id, name: name, sortName: sortName, bookCount: item.books.count, newestBookAdded: item.newest)
         }
+        // The server's genre tree, when there is one, names and nests them.
+        return kind == .genres && hasGenreTree ? genreTreeItems(linkItems: items) : items
     }
 
     public func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? {
+        switch kind {
+        case .tag, .mood, .collection: return facetPage(kind, id: id)
+        case .genre: if let page = genreTreePage(id: id) { return page }
+        case .series, .contributor: break
+        }
         let contents = contents.value
         var entries: [BrowsePageEntry] = []
         var linkName: String?
@@ -160,6 +174,8 @@ extension InMemoryLibraryStore {
                     linkName = genre.name
                     genrePath = genre.path
                 }
+            case .tag, .mood, .collection:
+                break
             }
         }
         switch kind {
@@ -193,6 +209,8 @@ extension InMemoryLibraryStore {
                 }
             }
             return BrowsePageContents(kind: kind, id: id, name: name, entries: entries, parents: parents)
+        case .tag, .mood, .collection:
+            return nil
         }
     }
 
@@ -215,6 +233,9 @@ extension InMemoryLibraryStore {
                 }
                 for id in page.deletedIDs where contents.series.removeValue(forKey: id) != nil { changed += 1 }
                 contents.browseStates[.series] = state
+            default:
+                changed = contents.facets.apply(rows)
+                contents.browseStates[rows.domain] = state
             }
             return changed
         }
@@ -229,7 +250,9 @@ extension InMemoryLibraryStore {
     }
 
     public func links(ofBook id: String) throws -> BookLinks {
-        contents.value.links[id] ?? BookLinks()
+        var links = contents.value.links[id] ?? BookLinks()
+        facetLinks(ofBook: id, into: &links)
+        return links
     }
 
     public func syncState(of domain: BrowseDomain) throws -> LibrarySyncState {

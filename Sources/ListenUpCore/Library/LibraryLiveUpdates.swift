@@ -141,6 +141,10 @@ public struct LibraryLiveUpdates: Sendable {
                 // A person or a series renamed, described, merged or
                 // deleted: a delta of the browse domains brings the rows.
                 return .needsDeltaSync
+            case let type where Self.facetEventPrefixes.contains(where: type.hasPrefix):
+                // A genre, tag, mood or collection, or a book's place in
+                // one, changed: the same delta brings it.
+                return .needsDeltaSync
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil
@@ -158,6 +162,13 @@ extension LibraryLiveUpdates {
     /// stream turns today's server's `SyncControl.PreferencesChanged` into
     /// it (no payload: the account's preferences are read again).
     public static let preferencesChangedEvent = "preferences.changed"
+
+    /// The facets' live events: kRPC's domain events as the stream names
+    /// them (KRPCLiveEvents.swift: `genre.*`, `tag.*`, `mood.*`,
+    /// `collection.*`, `book_tag.*`, `book_mood.*`, `collection_book.*`) and
+    /// the Go server's hints (`tag.created`, `book.tag_added`/`_removed`,
+    /// `collection.*`, REST contract §11.3).
+    static let facetEventPrefixes = ["genre.", "tag.", "mood.", "collection.", "book_tag.", "book_mood.", "collection_book.", "book.tag_"]
 }
 
 /// When a live event happened (its wrapper's `timestamp`).

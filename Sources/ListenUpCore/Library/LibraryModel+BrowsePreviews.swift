@@ -79,6 +79,7 @@ extension LibraryModel {
                                 + "speculative fiction, and a translator.</p>", imagePath: "contributors/preview.jpg",
                             updatedAt: updated),
             ])), state: LibrarySyncState())
+            try addPreviewFacets(to: store, at: updated)
         } catch {
             // An in-memory store does not fail; a preview would show less.
         }

@@ -18,6 +18,6 @@ extension RouteNode {
             return LibraryModel(dependencies: context.dependencies, session: session, player: context.player,
                                 downloads: context.downloads, send: context.send)
         },
-        previews: LibraryModel.previews + LibraryModel.browsePreviews
+        previews: LibraryModel.previews + LibraryModel.browsePreviews + LibraryModel.facetPreviews
     )
 }

@@ -49,6 +49,6 @@ public struct LibrarySync: Sendable {
     }
 }
 
-extension SyncBooksResponse: SyncPage {
+extension SyncBooksResponse: PagedSyncRows {
     var newestUpdate: Date? { books.map(\.updatedAt).max() }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the page loop needs to know of a page of any synced domain.
-protocol SyncPage: Sendable {
+protocol PagedSyncRows: Sendable {
     /// Where the next page starts (on the last page, kRPC's: where the next delta starts).
     var nextCursor: String? { get }
     var hasMore: Bool { get }
@@ -18,7 +18,7 @@ protocol SyncPage: Sendable {
 /// The next page is fetched while the current one is written, so the
 /// server, the decoding and the cache write overlap. Cancellation stops
 /// between pages; everything stored stays.
-struct SyncPager<Page: SyncPage> {
+struct SyncPager<Page: PagedSyncRows> {
     /// Fetches the page at a cursor (nil: the first), after a date for a delta.
     let fetch: @Sendable (_ cursor: String?, _ updatedAfter: Date?) async throws(ServerError) -> Page
     /// Writes a page and the state after it; how many rows it changed.

@@ -60,6 +60,17 @@ enum KRPCLiveEvents {
                 return .emit(browseChanged("contributor", try frame.event(as: ContributorSyncPayload.self)) { $0.isDeleted })
             case SyncDomain.series.rawValue:
                 return .emit(browseChanged("series", try frame.event(as: SeriesSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.genres.rawValue:
+                return .emit(browseChanged("genre", try frame.event(as: GenreSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.tags.rawValue, SyncDomain.moods.rawValue:
+                let prefix = frame.domain == SyncDomain.tags.rawValue ? "tag" : "mood"
+                return .emit(browseChanged(prefix, try frame.event(as: LabelSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.collections.rawValue:
+                return .emit(browseChanged("collection", try frame.event(as: CollectionSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.bookTags.rawValue, SyncDomain.bookMoods.rawValue, SyncDomain.collectionBooks.rawValue:
+                // `book_tag.updated`, `book_mood.deleted`, `collection_book.updated`, …
+                let prefix = String(frame.domain.dropLast())
+                return .emit(browseChanged(prefix, try frame.event(as: MembershipSyncPayload.self)) { $0.isDeleted })
             default:
                 return .emit([])
             }

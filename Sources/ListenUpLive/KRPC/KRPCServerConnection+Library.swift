@@ -33,23 +33,21 @@ extension KRPCServerConnection {
         return response
     }
 
-    /// A page of contributors or series from `pullDomain("contributors")`
-    /// or `pullDomain("series")`, with ``syncBooks(limit:cursor:updatedAfter:)``'s
+    /// A page of contributors, series or a facet (KRPCMapping+Facets.swift)
+    /// from `pullDomain` of its domain, with ``syncBooks(limit:cursor:updatedAfter:)``'s
     /// cursor rules (`rev:<revision>`; `updatedAfter` unused). The books'
     /// highest revision, where live events start, is left alone: a browse
     /// page may be newer than a book change the books sync has not read yet.
     public func syncBrowse(_ domain: BrowseDomain, limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> BrowseRows {
         let since = KRPCCursor.revision(cursor) ?? 0
-        let name = switch domain {
-        case .contributors: SyncDomain.contributors
-        case .series: SyncDomain.series
-        }
+        let name = KRPCMapping.syncDomain(domain)
         let page = try await call(.pullDomain, PullDomainArguments(domain: name.rawValue, since: since, limit: min(max(limit, 1), 5000)),
                                   returning: SyncPage.self)
         do {
             switch domain {
             case .contributors: return .contributors(try KRPCMapping.contributorsPage(page, since: since))
             case .series: return .series(try KRPCMapping.seriesPage(page, since: since))
+            default: return try KRPCMapping.facetPage(domain, page, since: since) ?? .empty(domain)
             }
         } catch {
             throw .protocolMismatch("a \(name) page did not decode: \(error)")

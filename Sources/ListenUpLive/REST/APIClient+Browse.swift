@@ -15,6 +15,8 @@ extension APIClient {
         case .series:
             let page = try await authorized(.syncSeries(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
             return .series(RESTBrowseMapping.page(page))
+        default:
+            return try await syncFacets(domain)
         }
     }
 }

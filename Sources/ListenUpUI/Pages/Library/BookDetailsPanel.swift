@@ -5,8 +5,8 @@ import ListenUpCore
 /// The side panel with one book's details: cover, title, Play and Mark as
 /// Finished, the download control (``DownloadControl``), people with their
 /// roles, description (HTML already stripped by the model), chapters.
-/// With browsing (``onOpen``), each person, series and genre the book
-/// links to is a button that opens its page.
+/// With browsing (``onOpen``), each person, series, genre, tag, mood and
+/// collection the book links to is a button that opens its page.
 /// The panel is in the library page's template (`library-page.ui`); what
 /// it shows of a book is `book-details.ui`, made afresh for each book.
 @MainActor
@@ -154,6 +154,14 @@ final class BookDetailsPanel {
         ui.child("genres-heading", as: Label.self).isVisible = !links.genres.isEmpty
         genres.isVisible = !links.genres.isEmpty
         for genre in links.genres { link(genre.name, opens: .genre, genre.id) { genres.append($0) } }
+        // Its tags, moods (none on REST v1: no heading either) and collections.
+        for (name, facets, kind) in [("tags", links.tags, BrowsePageKind.tag), ("moods", links.moods, .mood),
+                                     ("collections", links.collections, .collection)] {
+            let box: Box = ui.child(name)
+            ui.child("\(name)-heading", as: Label.self).isVisible = !facets.isEmpty
+            box.isVisible = !facets.isEmpty
+            for facet in facets { link(facet.name, opens: kind, facet.id) { box.append($0) } }
+        }
     }
 
     /// A button (`book-details-link.ui`) showing `text` that opens `kind`'s

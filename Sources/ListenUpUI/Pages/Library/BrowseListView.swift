@@ -36,6 +36,9 @@ final class BrowseListView {
     private var connections: [SignalConnection] = []
     /// An item was activated (click, Enter).
     var onActivate: (BrowseItem) -> Void = { _ in }
+    /// Rows are indented by their depth in the server's genre tree (the
+    /// genres in tree order); set before ``show(_:query:)``.
+    var indentsByDepth = false
 
     init(kind: BrowseKind) {
         self.kind = kind
@@ -66,8 +69,14 @@ final class BrowseListView {
         case .authors: tr("Authors")
         case .narrators: tr("Narrators")
         case .genres: tr("Genres")
+        case .tags: tr("Tags")
+        case .moods: tr("Moods")
+        case .collections: tr("Collections")
         }
     }
+
+    /// How far a genre's row moves in per level of the tree.
+    static let indent = 24
 
     /// "12 books".
     static func bookCount(_ count: Int) -> String {
@@ -89,6 +98,7 @@ final class BrowseListView {
             let entry = self.items[position]
             row.name.text = entry.name
             row.count.text = Self.bookCount(entry.bookCount)
+            row.name.marginStart = self.indentsByDepth ? Self.indent * entry.depth : 0
             // GTK names the row after its type; a screen reader reads this.
             // TRANSLATORS: a row of a list: a name, then how many books (“Dune, 6 books”).
             (gtk_widget_get_parent(row.root.pointer) ?? row.root.pointer)
@@ -138,6 +148,7 @@ final class BrowseListView {
         case .series: "view-list-bullet-symbolic"
         case .authors, .genres: "avatar-default-symbolic"
         case .narrators: "audio-input-microphone-symbolic"
+        case .tags, .moods, .collections: "view-list-bullet-symbolic"
         }
     }
 
@@ -147,6 +158,9 @@ final class BrowseListView {
         case .authors: tr("No Authors")
         case .narrators: tr("No Narrators")
         case .genres: tr("No Genres")
+        case .tags: tr("No Tags")
+        case .moods: tr("No Moods")
+        case .collections: tr("No Collections")
         }
     }
 
@@ -156,6 +170,9 @@ final class BrowseListView {
         case .authors: tr("No book in the library names an author.")
         case .narrators: tr("No book in the library names a narrator.")
         case .genres: tr("No book in the library has a genre.")
+        case .tags: tr("No book in the library has a tag.")
+        case .moods: tr("No book in the library has a mood.")
+        case .collections: tr("No book in the library is in a collection.")
         }
     }
 

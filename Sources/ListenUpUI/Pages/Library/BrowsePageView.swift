@@ -35,6 +35,11 @@ final class BrowsePageView {
     private(set) var parentButtons: [(id: String, button: Button)] = []
     /// The lists of books, one per group.
     private(set) var bookLists: [ListBox] = []
+    /// The genres right under this one (genre pages of the server's tree).
+    private let childrenBox: Box
+    /// Their list and rows, with the genre each opens (tests).
+    private(set) var childList: ListBox?
+    private(set) var childRows: [(id: String, row: ActionRow)] = []
 
     /// Back was pressed.
     var onBack: () -> Void = {}
@@ -59,6 +64,7 @@ final class BrowsePageView {
         (box, root) = ui.root("root")
         widget = box.pointer
         (backButton, groups, parents, actions) = (ui.child("back"), ui.child("groups"), ui.child("parents"), ui.child("actions"))
+        childrenBox = ui.child("children-box")
         ui.child("scrolled", as: Widget.self).setAccessibleLabel(Self.kindName(page.contents.kind))
         connections.append(backButton.connect(.clicked) { [weak self] in self?.onBack() })
     }
@@ -69,6 +75,9 @@ final class BrowsePageView {
         case .series: tr("Book Series")
         case .contributor: tr("Person")
         case .genre: tr("Genre")
+        case .tag: tr("Tag")
+        case .mood: tr("Mood")
+        case .collection: tr("Collection")
         }
     }
 
@@ -84,6 +93,7 @@ final class BrowsePageView {
         ui.child("description", as: Label.self).show(contents.description ?? "")
         showImage(contents)
         showParents(contents.parents)
+        showChildren(contents.children)
         showActions(page, canPlay: canPlay)
         showBooks(page, canPlay: canPlay)
     }
@@ -104,6 +114,33 @@ final class BrowsePageView {
             parents.append(button)
             parentButtons.append((parent.id, button))
         }
+    }
+
+    /// The genres right under a genre, each a row opening its page.
+    private func showChildren(_ items: [BrowseItem]) {
+        if let childList { childrenBox.remove(childList) }
+        childList = nil
+        childRows = []
+        childrenBox.isVisible = !items.isEmpty
+        guard !items.isEmpty else { return }
+        let list = ListBox(unchecked: newObject(gtk_list_box_new()))
+        gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
+        list.setCSSClass("boxed-list", true)
+        list.setAccessibleLabel(tr("Genres"))
+        for item in items {
+            let row = ActionRow(title: item.name, subtitle: BrowseListView.bookCount(item.bookCount), activatable: true,
+                                suffixIcon: "go-next-symbolic")
+            // TRANSLATORS: a button opening a page: what it opens, and how many books (“Dune, 6 books”).
+            row.setAccessibleLabel(tr("%@, %@", item.name, BrowseListView.bookCount(item.bookCount)))
+            list.append(row)
+            childRows.append((item.id, row))
+        }
+        contentConnections.append(list.connect(.rowActivated) { [weak self] row in
+            guard let self, let id = self.childRows.first(where: { Int(bitPattern: $0.row.pointer) == Int(bitPattern: row) })?.id else { return }
+            self.onOpen(.genre, id)
+        })
+        childrenBox.append(list)
+        childList = list
     }
 
     private func showActions(_ page: BrowseModel.Page, canPlay: Bool) {

@@ -53,8 +53,20 @@ final class LibraryBrowser {
     /// Where the focus goes when the last page closes.
     var focusLibrary: () -> Void = {}
 
-    /// The tabs, in the switcher's order (the template's pages).
-    static let tabNames: [(name: String, kind: BrowseKind?)] = [("books", nil), ("series", .series), ("authors", .authors), ("narrators", .narrators)]
+    /// The tabs, in the switcher's order (the template's pages). The
+    /// Genres tab holds the facets' lists (``facetStack``): its kind is the
+    /// one that stack shows.
+    static let tabNames: [(name: String, kind: BrowseKind?)] = [("books", nil), ("series", .series), ("authors", .authors), ("narrators", .narrators),
+                                                                ("genres", .genres)]
+    /// The box of each list in the template.
+    static let listBoxes: [(box: String, kind: BrowseKind)] = [("series-tab", .series), ("authors-tab", .authors), ("narrators-tab", .narrators),
+                                                               ("genres-list", .genres), ("tags-list", .tags), ("moods-list", .moods),
+                                                               ("collections-list", .collections)]
+    /// The Genres tab's stack of lists (genres, tags, moods, collections;
+    /// pages named by ``BrowseKind``), with its switcher.
+    let facetStack: Stack
+    /// The moods' page of that stack.
+    private let moodsBox: Box
 
     /// The lists' orders, in the drop-down's order (the template's
     /// `browse-sort` lists the same texts).
@@ -72,10 +84,11 @@ final class LibraryBrowser {
         (matches, seriesMatches, peopleMatches) = (ui.child("matches"), ui.child("series-matches"), ui.child("people-matches"))
         switcher.isVisible = true
         sortDropDown.button?.setAccessibleLabel(tr("Sort By"))
-        for case let (name, kind?) in Self.tabNames {
+        (facetStack, moodsBox) = (ui.child("facet-stack"), ui.child("moods-list"))
+        for (name, kind) in Self.listBoxes {
             let view = BrowseListView(kind: kind)
             view.onActivate = { [weak browse] item in browse?.send(.open(kind.pageKind, id: item.id)) }
-            ui.child("\(name)-tab", as: Box.self).append(view.widget)
+            ui.child(name, as: Box.self).append(view.widget)
             lists[kind] = view
         }
         if let home = library.home {
@@ -104,6 +117,12 @@ final class LibraryBrowser {
             self.browse.send(.show(kind))
             self.onTabShown(kind)
         })
+        connections.append(facetStack.connect(.notify("visible-child-name")) { [weak self] in
+            guard let self, !self.applyingState, !self.homeShown else { return }
+            let kind = self.shownTab
+            self.browse.send(.show(kind))
+            self.onTabShown(kind)
+        })
         connections.append(sortDropDown.connect(.notify("selected")) { [weak self] in
             guard let self, !self.applyingState, let kind = self.browse.shown else { return }
             let index = self.sortDropDown.selected
@@ -118,6 +137,7 @@ final class LibraryBrowser {
     /// The tab the switcher shows (nil: the books).
     var shownTab: BrowseKind? {
         let name = adw_view_stack_get_visible_child_name(tabs.opaque).map { String(cString: $0) }
+        if name == "genres" { return facetStack.visibleChildName.flatMap(BrowseKind.init(rawValue:)) ?? .genres }
         return Self.tabNames.first { $0.name == name }?.kind
     }
 
@@ -128,6 +148,11 @@ final class LibraryBrowser {
 
     /// Shows the tab of `kind` (nil: the books), as the switcher would.
     func showTab(_ kind: BrowseKind?) {
+        if let kind, BrowseModel.facetKinds.contains(kind) {
+            facetStack.visibleChildName = kind.rawValue
+            adw_view_stack_set_visible_child_name(tabs.opaque, "genres")
+            return
+        }
         guard let name = Self.tabNames.first(where: { $0.kind == kind })?.name else { return }
         adw_view_stack_set_visible_child_name(tabs.opaque, name)
     }
@@ -172,9 +197,14 @@ final class LibraryBrowser {
             showTab(shown)
             onTabShown(shown)
         }
+        // Genres of the server's tree, by name, show where they sit in it.
+        lists[.genres]?.indentsByDepth = browse.sorts[.genres] == .name
         for (kind, view) in lists {
             view.show(browse.lists[kind], query: browse.query)
         }
+        // Moods only where there are some (REST v1 servers have none).
+        let moods = browse.items(.moods)?.isEmpty == false || shown == .moods
+        if let page = gtk_stack_get_page(facetStack.opaque, moodsBox.pointer) { gtk_stack_page_set_visible(page, moods ? 1 : 0) }
         if let shown, let index = Self.sorts.firstIndex(where: { $0.0 == browse.sorts[shown] }) {
             if sortDropDown.selected != index { sortDropDown.selected = index }
             LibraryToolbar.nameShownItem(of: sortDropDown, Self.sorts[index].1)
