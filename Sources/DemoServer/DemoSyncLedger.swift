@@ -18,6 +18,10 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
     case listeningEvents = "listening_events"
     /// `user_stats`: one row per user who listened (user-scoped, never deleted).
     case userStats = "user_stats"
+    /// `shelves`: one row per shelf (user-scoped: its owner's).
+    case shelves
+    /// `shelf_books`: one row per book put on a shelf (user-scoped).
+    case shelfBooks = "shelf_books"
 }
 
 /// A row as it was at one revision: what a sync page or event carries.
@@ -34,6 +38,10 @@ enum DemoSyncRow: Sendable {
     case listeningEvent(ListeningEventDTO, ListeningState.EventDetails)
     /// A user's stats row (its `revision` is the change's).
     case userStats(UserStatsSyncPayload)
+    /// A shelf (for a tombstone: as it was when deleted).
+    case shelf(DemoShelf)
+    /// A book on a shelf (for a tombstone: as it was when taken off).
+    case shelfBook(DemoShelfBook)
 }
 
 /// One write to a row, at a global revision.

@@ -79,6 +79,12 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case browse(by: BrowseKind)
     case open(kind: BrowsePageKind, id: String)
     case home
+    // Shelves (any signed-in screen)
+    case createShelf(name: String, description: String, isPrivate: Bool, bookID: String?)
+    case renameShelf(id: String, name: String, description: String?, isPrivate: Bool?)
+    case deleteShelf(id: String)
+    case addToShelf(id: String, bookID: String)
+    case removeFromShelf(id: String, bookID: String)
 
     /// The `action` names, one per case.
     public enum Action: String, CaseIterable, Equatable, Sendable {
@@ -92,6 +98,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
         case browse, open, home
+        case createShelf, renameShelf, deleteShelf, addToShelf, removeFromShelf
 
         /// Who carries it out.
         public var addressee: Addressee {
@@ -102,7 +109,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
-            case .browse, .open, .home: .browse
+            case .browse, .open, .home, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
             default: .screen
             }
         }
@@ -291,6 +298,15 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
             self = .open(kind: kind, id: try nonEmpty("id"))
         case .home: self = .home
+        case .createShelf:
+            self = .createShelf(name: string("name"), description: string("description"), isPrivate: arguments["private"]?.boolValue ?? false,
+                                bookID: arguments["bookId"]?.stringValue)
+        case .renameShelf:
+            self = .renameShelf(id: try nonEmpty("id"), name: string("name"), description: arguments["description"]?.stringValue,
+                                isPrivate: arguments["private"]?.boolValue)
+        case .deleteShelf: self = .deleteShelf(id: try nonEmpty("id"))
+        case .addToShelf: self = .addToShelf(id: try nonEmpty("id"), bookID: try nonEmpty("bookId"))
+        case .removeFromShelf: self = .removeFromShelf(id: try nonEmpty("id"), bookID: try nonEmpty("bookId"))
         }
     }
 
@@ -368,6 +384,18 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         case .home: return (.home, [:])
+        case .createShelf(let name, let description, let isPrivate, let bookID):
+            var members: [String: JSONValue] = ["name": .string(name), "description": .string(description), "private": .bool(isPrivate)]
+            if let bookID { members["bookId"] = .string(bookID) }
+            return (.createShelf, members)
+        case .renameShelf(let id, let name, let description, let isPrivate):
+            var members: [String: JSONValue] = ["id": .string(id), "name": .string(name)]
+            if let description { members["description"] = .string(description) }
+            if let isPrivate { members["private"] = .bool(isPrivate) }
+            return (.renameShelf, members)
+        case .deleteShelf(let id): return (.deleteShelf, ["id": .string(id)])
+        case .addToShelf(let id, let bookID): return (.addToShelf, ["id": .string(id), "bookId": .string(bookID)])
+        case .removeFromShelf(let id, let bookID): return (.removeFromShelf, ["id": .string(id), "bookId": .string(bookID)])
         }
     }
 }

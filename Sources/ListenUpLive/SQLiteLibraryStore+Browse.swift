@@ -76,6 +76,7 @@ extension SQLiteLibraryStore {
 extension SQLiteLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
         try read { db in
+            if kind == .shelves { return try Self.shelfItems(in: db) }
             let sql: String
             var arguments = StatementArguments()
             switch kind {
@@ -100,6 +101,8 @@ extension SQLiteLibraryStore {
                            COUNT(DISTINCT l.bookID) AS count, MAX(b.createdAt) AS newest
                     FROM bookGenre l JOIN book b ON b.id = l.bookID GROUP BY l.genreID
                     """
+            case .shelves:
+                return []
             }
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 BrowseItem(id: row["id"], name: row["name"], sortName: kind == .genres ? nil : row["sortName"],
@@ -160,6 +163,8 @@ extension SQLiteLibraryStore {
                 return BrowsePageContents(kind: .genre, id: id, name: genre["name"],
                                           entries: entries.map { BrowsePageEntry(bookID: $0["id"], title: $0["title"]) },
                                           parents: parents)
+            case .shelf:
+                return try Self.shelfPage(id: id, in: db)
             }
         }
     }
@@ -186,6 +191,12 @@ extension SQLiteLibraryStore {
                                                      updatedAt: entity.updatedAt, in: db)
                 }
                 changed += try Self.deleteEntities("series", page.deletedIDs, in: db)
+            case .shelves, .allShelves:
+                domain = .shelves
+                changed += try Self.applyShelves(rows, in: db)
+            case .shelfBooks:
+                domain = .shelfBooks
+                changed += try Self.applyShelves(rows, in: db)
             }
             try db.execute(sql: "INSERT OR REPLACE INTO browseSyncState (domain, json) VALUES (?, ?)",
                            arguments: [domain.rawValue, try JSONEncoder().encode(state)])

@@ -117,6 +117,7 @@ public final class SQLiteLibraryStore: LibraryStore {
             try db.execute(sql: "DELETE FROM syncState")
         }
         registerBrowseMigration(&migrator)
+        registerShelvesMigration(&migrator)
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }

@@ -69,6 +69,8 @@ struct BrowseSyncTests {
             case .series(let rows):
                 result.series += rows.entities
                 result.deleted += rows.deletedIDs
+            default:
+                break
             }
             if let newest = page.newestUpdate { result.newest = max(result.newest ?? newest, newest) }
             guard page.hasMore, let next = page.nextCursor, result.pages < 1_000 else {

@@ -99,7 +99,7 @@ extension DemoKRPCService {
     private static func bookID(of change: DemoSyncChange) -> String {
         switch change.row {
         case .book(let book): return book.id
-        case .contributor, .series, .userStats: return ""
+        case .contributor, .series, .userStats, .shelf, .shelfBook: return ""
         case .position(let bookID, _): return bookID
         case .listeningEvent(let event, _): return event.bookID
         }

@@ -8,6 +8,8 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
     case authors
     case narrators
     case genres
+    /// The user's shelves (Home's *My Shelves*; no tab).
+    case shelves
 
     /// The contributor role the list shows (authors, narrators); nil for
     /// series and genres.
@@ -15,7 +17,7 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .authors: "author"
         case .narrators: "narrator"
-        case .series, .genres: nil
+        case .series, .genres, .shelves: nil
         }
     }
 
@@ -25,6 +27,7 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
         case .series: .series
         case .authors, .narrators: .contributor
         case .genres: .genre
+        case .shelves: .shelf
         }
     }
 }
@@ -95,6 +98,8 @@ public enum BrowsePageKind: String, CaseIterable, Sendable, Codable {
     case series
     case contributor
     case genre
+    /// One of the user's shelves, or someone else's (read-only).
+    case shelf
 }
 
 /// One book on a browse page.
@@ -127,9 +132,13 @@ public struct BrowsePageContents: Equatable, Sendable {
     public var entries: [BrowsePageEntry]
     /// A genre's parents, the root first (genre pages).
     public var parents: [BrowseItem]
+    /// Who made the shelf when it is not the user's (shelf pages; read-only).
+    public var owner: ShelfOwner?
+    /// Whether the shelf is private; nil where the server has no such flag.
+    public var isPrivate: Bool?
 
     public init(kind: BrowsePageKind, id: String, name: String, description: String? = nil, imagePath: String? = nil,
-                entries: [BrowsePageEntry], parents: [BrowseItem] = []) {
+                entries: [BrowsePageEntry], parents: [BrowseItem] = [], owner: ShelfOwner? = nil, isPrivate: Bool? = nil) {
         self.kind = kind
         self.id = id
         self.name = name
@@ -137,12 +146,16 @@ public struct BrowsePageContents: Equatable, Sendable {
         self.imagePath = imagePath
         self.entries = Self.ordered(entries, kind: kind)
         self.parents = parents
+        self.owner = owner
+        self.isPrivate = isPrivate
     }
 
     /// A series in sequence order (numerically: "2" before "10", "1.5"
     /// between 1 and 2), books with no number (or none a number can be read
-    /// from) after the numbered ones; everything else, and ties, by title.
+    /// from) after the numbered ones; a shelf in its own order, as given;
+    /// everything else, and ties, by title.
     public static func ordered(_ entries: [BrowsePageEntry], kind: BrowsePageKind) -> [BrowsePageEntry] {
+        guard kind != .shelf else { return entries }
         func number(_ entry: BrowsePageEntry) -> Double? {
             guard kind == .series, let text = entry.sequence?.trimmingCharacters(in: .whitespaces),
                   let value = Double(text), value.isFinite else { return nil }
@@ -190,6 +203,15 @@ public protocol BrowseStore: AnyObject, Sendable {
 
     /// Keeps the listening stats for the next start.
     func saveListeningStats(_ stats: ListeningStats) throws
+
+    /// The user's shelves, each with the cached books on it in the shelf's order.
+    func shelves() throws -> [Shelf]
+
+    /// Others' shelves as last discovered, each with the cached books on it.
+    func discoveredShelves() throws -> [Shelf]
+
+    /// Keeps others' shelves (``ServerConnection/discoverShelves()``) for the next start.
+    func saveDiscoveredShelves(_ shelves: [Shelf]) throws
 }
 
 /// A book's links to the lists beside the books, read from its sync row.

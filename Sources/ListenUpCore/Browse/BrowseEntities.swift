@@ -74,18 +74,32 @@ public struct EntityPage<Entity: Sendable & Equatable>: Sendable, Equatable {
 public enum BrowseDomain: String, CaseIterable, Sendable, Codable {
     case contributors
     case series
+    /// The user's shelves (BrowseEntities+Shelves.swift).
+    case shelves
+    /// The books on them, one row each (kRPC; REST v1 lists them with the shelves).
+    case shelfBooks = "shelf_books"
 }
 
 /// A page of one browse domain's rows.
 public enum BrowseRows: Sendable, Equatable {
     case contributors(EntityPage<Contributor>)
     case series(EntityPage<Series>)
+    /// The user's shelves (kRPC's `shelves` rows: their books come as ``shelfBooks(_:)``).
+    case shelves(EntityPage<Shelf>)
+    /// The books on the user's shelves (kRPC's `shelf_books` rows).
+    case shelfBooks(EntityPage<ShelfBook>)
+    /// Every shelf of the user with its books (REST v1, which has no sync
+    /// feed): what the cache keeps is replaced by it.
+    case allShelves([Shelf])
 
     /// How many rows it changes or deletes.
     public var count: Int {
         switch self {
         case .contributors(let page): page.entities.count + page.deletedIDs.count
         case .series(let page): page.entities.count + page.deletedIDs.count
+        case .shelves(let page): page.entities.count + page.deletedIDs.count
+        case .shelfBooks(let page): page.entities.count + page.deletedIDs.count
+        case .allShelves(let shelves): shelves.count
         }
     }
 
@@ -93,6 +107,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.nextCursor
         case .series(let page): page.nextCursor
+        case .shelves(let page): page.nextCursor
+        case .shelfBooks(let page): page.nextCursor
+        case .allShelves: nil
         }
     }
 
@@ -100,6 +117,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.hasMore
         case .series(let page): page.hasMore
+        case .shelves(let page): page.hasMore
+        case .shelfBooks(let page): page.hasMore
+        case .allShelves: false
         }
     }
 
@@ -108,6 +128,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.entities.map(\.updatedAt).max()
         case .series(let page): page.entities.map(\.updatedAt).max()
+        case .shelves(let page): page.entities.map(\.updatedAt).max()
+        case .shelfBooks(let page): page.entities.map(\.updatedAt).max()
+        case .allShelves(let shelves): shelves.map(\.updatedAt).max()
         }
     }
 }

@@ -18,6 +18,8 @@ public final class InMemoryLibraryStore: LibraryStore {
     }
 
     private let contents = LockedValue(Contents())
+    /// The shelves (InMemoryLibraryStore+Shelves.swift).
+    let shelfTables = LockedValue(ShelfTables())
 
     public init() {}
 
@@ -112,6 +114,7 @@ public final class InMemoryLibraryStore: LibraryStore {
 
 extension InMemoryLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
+        if kind == .shelves { return try shelfItems() }
         let contents = contents.value
         var found: [String: (name: String, books: Set<String>, newest: Date?)] = [:]
         for (bookID, links) in contents.links {
@@ -120,6 +123,7 @@ extension InMemoryLibraryStore {
             case .series: links.series.map { ($0.id, $0.name) }
             case .authors, .narrators: links.people.filter { $0.role == kind.role }.map { ($0.id, $0.name) }
             case .genres: links.genres.map { ($0.id, $0.name) }
+            case .shelves: []
             }
             for entry in entries {
                 var item = found[entry.id] ?? (entry.name, [], nil)
@@ -132,13 +136,14 @@ extension InMemoryLibraryStore {
             let (name, sortName): (String, String?) = switch kind {
             case .series: (contents.series[id]?.name ?? item.name, contents.series[id]?.sortName)
             case .authors, .narrators: (contents.contributors[id]?.name ?? item.name, contents.contributors[id]?.sortName)
-            case .genres: (item.name, nil)
+            case .genres, .shelves: (item.name, nil)
             }
             return BrowseItem(id: id, name: name, sortName: sortName, bookCount: item.books.count, newestBookAdded: item.newest)
         }
     }
 
     public func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? {
+        if kind == .shelf { return try shelfPage(id: id) }
         let contents = contents.value
         var entries: [BrowsePageEntry] = []
         var linkName: String?
@@ -160,6 +165,8 @@ extension InMemoryLibraryStore {
                     linkName = genre.name
                     genrePath = genre.path
                 }
+            case .shelf:
+                break
             }
         }
         switch kind {
@@ -193,6 +200,8 @@ extension InMemoryLibraryStore {
                 }
             }
             return BrowsePageContents(kind: kind, id: id, name: name, entries: entries, parents: parents)
+        case .shelf:
+            return nil
         }
     }
 
@@ -215,6 +224,12 @@ extension InMemoryLibraryStore {
                 }
                 for id in page.deletedIDs where contents.series.removeValue(forKey: id) != nil { changed += 1 }
                 contents.browseStates[.series] = state
+            case .shelves, .allShelves:
+                changed = shelfTables.withLock { $0.apply(rows) }
+                contents.browseStates[.shelves] = state
+            case .shelfBooks:
+                changed = shelfTables.withLock { $0.apply(rows) }
+                contents.browseStates[.shelfBooks] = state
             }
             return changed
         }

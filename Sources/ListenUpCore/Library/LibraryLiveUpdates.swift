@@ -141,6 +141,11 @@ public struct LibraryLiveUpdates: Sendable {
                 // A person or a series renamed, described, merged or
                 // deleted: a delta of the browse domains brings the rows.
                 return .needsDeltaSync
+            case let type where type.hasPrefix("shelf."):
+                // A shelf made, changed or deleted, a book put on or taken
+                // off (the Go server's `shelf.*`, kRPC's shelf domains): a
+                // sync brings the shelves.
+                return .needsDeltaSync
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil

@@ -33,6 +33,8 @@ public final class SignedInSession {
     public let browse: BrowseModel
     /// Home: this week's listening and the books added last.
     public let home: HomeModel
+    /// The user's shelves and others' (Home, a book's *Add to Shelf*).
+    public let shelves: ShelvesModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -61,7 +63,11 @@ public final class SignedInSession {
         library.browse = browse
         home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         library.home = home
+        shelves = ShelvesModel(dependencies: dependencies, server: session.connection, store: store, library: library)
+        home.shelves = shelves
+        library.shelves = shelves
         library.start(store: store, readAhead: readAhead, events: self)
+        shelves.start()
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
         }
@@ -76,6 +82,7 @@ public final class SignedInSession {
         library.deactivate()
         browse.stop()
         home.stop()
+        shelves.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
     }
@@ -118,5 +125,6 @@ extension SignedInSession: LibrarySessionEvents {
     func libraryCacheChanged() {
         guard !left else { return }
         browse.cacheChanged()
+        shelves.cacheChanged()
     }
 }

@@ -60,6 +60,11 @@ enum KRPCLiveEvents {
                 return .emit(browseChanged("contributor", try frame.event(as: ContributorSyncPayload.self)) { $0.isDeleted })
             case SyncDomain.series.rawValue:
                 return .emit(browseChanged("series", try frame.event(as: SeriesSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.shelves.rawValue:
+                return .emit(browseChanged("shelf", try frame.event(as: ShelfSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.shelfBooks.rawValue:
+                // A book put on or taken off: the shelf changed.
+                return .emit(browseChanged("shelf", try frame.event(as: ShelfBookSyncPayload.self)) { _ in false })
             default:
                 return .emit([])
             }

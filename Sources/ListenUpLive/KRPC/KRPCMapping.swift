@@ -132,7 +132,7 @@ enum KRPCMapping {
                           live: payloads.filter { !$0.isDeleted }.map(series))
     }
 
-    private static func entityPage<Entity>(_ page: SyncPage, since: Int64, rows: [(id: String, revision: Int64, deleted: Bool)],
+    static func entityPage<Entity>(_ page: SyncPage, since: Int64, rows: [(id: String, revision: Int64, deleted: Bool)],
                                            live: [Entity]) -> EntityPage<Entity> {
         let next = max(page.nextCursor ?? since, rows.map { $0.revision }.max() ?? since, since)
         return EntityPage(entities: live, deletedIDs: rows.filter { $0.deleted }.map { $0.id }, nextCursor: KRPCCursor.text(next),

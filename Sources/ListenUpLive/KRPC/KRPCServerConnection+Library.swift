@@ -43,6 +43,8 @@ extension KRPCServerConnection {
         let name = switch domain {
         case .contributors: SyncDomain.contributors
         case .series: SyncDomain.series
+        case .shelves: SyncDomain.shelves
+        case .shelfBooks: SyncDomain.shelfBooks
         }
         let page = try await call(.pullDomain, PullDomainArguments(domain: name.rawValue, since: since, limit: min(max(limit, 1), 5000)),
                                   returning: SyncPage.self)
@@ -50,6 +52,8 @@ extension KRPCServerConnection {
             switch domain {
             case .contributors: return .contributors(try KRPCMapping.contributorsPage(page, since: since))
             case .series: return .series(try KRPCMapping.seriesPage(page, since: since))
+            case .shelves: return .shelves(try KRPCMapping.shelvesPage(page, since: since))
+            case .shelfBooks: return .shelfBooks(try KRPCMapping.shelfBooksPage(page, since: since))
             }
         } catch {
             throw .protocolMismatch("a \(name) page did not decode: \(error)")
