@@ -2,9 +2,8 @@ import Foundation
 
 /// What a connection that knows no shelves answers (a test double, a
 /// scripted server): no shelves to discover, and every change refused as a
-/// server that does not understand it. Both real clients (REST v1's
-/// `APIClient+Shelves.swift`, kRPC's `KRPCServerConnection+Shelves.swift`)
-/// and ``OfflineServerConnection`` answer for themselves.
+/// server that does not understand it. Both protocols' clients (in the
+/// live layer) and ``OfflineServerConnection`` answer for themselves.
 extension ServerConnection {
     public var shelvesHavePrivacy: Bool { false }
 

@@ -66,6 +66,7 @@ final class BrowseListView {
         case .authors: tr("Authors")
         case .narrators: tr("Narrators")
         case .genres: tr("Genres")
+        case .shelves: tr("Shelves")
         }
     }
 
@@ -138,6 +139,7 @@ final class BrowseListView {
         case .series: "view-list-bullet-symbolic"
         case .authors, .genres: "avatar-default-symbolic"
         case .narrators: "audio-input-microphone-symbolic"
+        case .shelves: "view-grid-symbolic"
         }
     }
 
@@ -147,6 +149,7 @@ final class BrowseListView {
         case .authors: tr("No Authors")
         case .narrators: tr("No Narrators")
         case .genres: tr("No Genres")
+        case .shelves: tr("No Shelves")
         }
     }
 
@@ -156,6 +159,7 @@ final class BrowseListView {
         case .authors: tr("No book in the library names an author.")
         case .narrators: tr("No book in the library names a narrator.")
         case .genres: tr("No book in the library has a genre.")
+        case .shelves: tr("Make a shelf to keep books together.")
         }
     }
 
