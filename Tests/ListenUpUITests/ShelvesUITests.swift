@@ -49,7 +49,7 @@ final class ShelvesUITests: XCTestCase {
 
             // Delete Shelf? asks first, Cancel the default.
             let dialogs = try XCTUnwrap(browser.shelfDialogs)
-            emit("clicked", on: Button(unchecked: try XCTUnwrap(mine.shelfButtons).delete.widget))
+            emit("clicked", on: try XCTUnwrap(mine.shelfButtons).delete)
             let confirmation = try XCTUnwrap(dialogs.shown)
             XCTAssertEqual(confirmation.heading, "Delete Shelf?")
             XCTAssertEqual(confirmation.defaultResponse, "cancel")
@@ -114,6 +114,23 @@ final class ShelvesUITests: XCTestCase {
         }
     }
 
+
+    func testTheShelfPreviewsOpenThePopoverAndTheDialog() throws {
+        try MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            for name in ["add-to-shelf", "new-shelf"] {
+                let state = try XCTUnwrap(LibraryModel.browsePreviews.first { $0.name == name })
+                let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+                state.apply(model)
+                let page = LibraryPage(model: model)
+                let window = TestWindow(child: page.widget, width: 1000, height: 700)
+                XCTAssertTrue(MainContext.iterate(until: { page.dialog.map { gtk_widget_get_mapped($0) != 0 } ?? false }),
+                              "\(name): its popover or dialog is shown for the screenshot")
+                page.teardown()
+                window.close()
+            }
+        }
+    }
 
     /// Activates `row` as a click or Enter does: its list's `row-activated`.
     @MainActor

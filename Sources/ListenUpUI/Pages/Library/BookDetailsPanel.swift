@@ -37,6 +37,8 @@ final class BookDetailsPanel {
     var shelves: ShelvesModel?
     /// New Shelf… from Add to Shelf, with the book's id.
     var onNewShelf: ((String) -> Void)?
+    /// A preview opens Add to Shelf's popover for its screenshot.
+    var opensAddToShelf = false
     /// Add to Shelf of the book shown (tests).
     private(set) var addToShelf: AddToShelfButton?
     /// Opens a person's, a series' or a genre's page (nil: no browsing, no links).
@@ -208,6 +210,7 @@ final class BookDetailsPanel {
         if let shelves {
             let add = AddToShelfButton(bookID: book.id, shelves: shelves)
             add.onNewShelf = { [weak self] id in self?.onNewShelf?(id) }
+            if opensAddToShelf { add.openWhenShown() }
             content.insert(add.button, after: restart)
             addToShelf = add
         }

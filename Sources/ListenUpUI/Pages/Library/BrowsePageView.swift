@@ -53,7 +53,7 @@ final class BrowsePageView {
     /// Remove from Shelf on a book's row (the user's shelf pages; nil: not offered).
     var onRemoveFromShelf: ((String) -> Void)?
     /// Edit Shelf… and Delete Shelf… when shown (tests).
-    private(set) var shelfButtons: (edit: ListenUpButton, delete: ListenUpButton)?
+    private(set) var shelfButtons: (edit: ListenUpButton, delete: Button)?
     /// The Remove from Shelf buttons, by book id (tests).
     private(set) var removeButtons: [String: Button] = [:]
 
@@ -127,10 +127,14 @@ final class BrowsePageView {
             actions.isVisible = true
             let edit = ListenUpButton(title: tr("Edit Shelf…"))
             edit.onClick { [weak self] in self?.onEditShelf?() }
-            let delete = ListenUpButton(title: tr("Delete Shelf…"))
-            delete.onClick { [weak self] in self?.onDeleteShelf?() }
+            // Deleting is not the page's main action: a plain, destructive pill.
+            let delete = Button(unchecked: newObject(gtk_button_new_with_label(tr("Delete Shelf…"))))
+            delete.setCSSClass("pill", true)
+            delete.setCSSClass("destructive-action", true)
+            delete.setAccessibleLabel(tr("Delete Shelf…"))
+            contentConnections.append(delete.connect(.clicked) { [weak self] in self?.onDeleteShelf?() })
             actions.append(edit.widget)
-            actions.append(delete.widget)
+            actions.append(delete)
             shelfButtons = (edit, delete)
             return
         }

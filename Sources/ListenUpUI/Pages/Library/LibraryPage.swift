@@ -275,7 +275,7 @@ final class LibraryPage: RoutePage {
         searchEntry.focusWithoutSelecting()
     }
 
-    var isContentReady: Bool { shownContent && browser?.isSettled ?? true }
+    var isContentReady: Bool { shownContent && browser?.isSettled ?? true && !shelfPreviewPending }
 
     /// Tells the latency probe the results of a new query are on their way
     /// to the screen.

@@ -10,13 +10,18 @@ extension LibraryPage {
     func openShelfPreviewOverlay() {
         switch model.shelfPreviewOverlay {
         case .addToShelf?:
+            details.opensAddToShelf = true
             details.addToShelf?.openWhenShown()
         case .newShelf?:
-            let (dialogs, widget) = (browser?.shelfDialogs, Widget(unchecked: self.widget))
-            MainContext.idle { [weak dialogs] in dialogs?.edit(nil, over: widget) }
+            browser?.shelfDialogs?.editWhenShown(over: Widget(unchecked: widget))
         case nil:
             break
         }
+    }
+
+    /// A shelves preview's dialog is not up yet (a screenshot waits for it).
+    var shelfPreviewPending: Bool {
+        model.shelfPreviewOverlay == .newShelf && browser?.shelfDialogs?.shown == nil
     }
 
     /// The popover or dialog a shelves preview shows (nil otherwise).

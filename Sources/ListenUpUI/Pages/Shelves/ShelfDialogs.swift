@@ -15,6 +15,8 @@ final class ShelfDialogs {
     private(set) var shown: MessageDialog?
     private var connections: [SignalConnection] = []
     private var task: Task<Void, Never>?
+    /// What waits for a preview's page to be on screen.
+    private var pending: SignalConnection?
     /// ``teardown()`` ran: no dialog opens any more.
     private var tornDown = false
 
@@ -57,6 +59,13 @@ final class ShelfDialogs {
         })
         present(dialog, over: parent)
         _ = name.grabFocus()
+    }
+
+    /// New Shelf… once `parent` is on screen (a preview's screenshot).
+    func editWhenShown(over parent: Widget) {
+        pending = parent.connect(.map) { [weak self] in
+            MainContext.idle { [weak self] in self?.edit(nil, over: parent) }
+        }
     }
 
     /// Delete Shelf? for `shelf`; Delete deletes it (its page closes once the cache follows).
@@ -117,6 +126,8 @@ final class ShelfDialogs {
 
     func teardown() {
         tornDown = true
+        pending?.disconnect()
+        pending = nil
         task?.cancel()
         close()
     }
