@@ -21,6 +21,13 @@ extension DemoServer {
         service.state.withLock { $0.books.map(\.id) }
     }
 
+    /// How many shelf rows and shelf-book rows the server keeps, tombstones
+    /// included (at start: the starter shelves and the neighbour's, each a
+    /// revision of the ledger).
+    public var shelfRowCount: Int {
+        service.state.withLock { $0.shelves.count + $0.shelfBooks.count }
+    }
+
     /// The shelves of the user signed in as `email`, by name.
     public func shelves(ofUser email: String) -> [ShelfSnapshot] {
         service.state.withLock { state in
