@@ -38,12 +38,11 @@ final class ShelfDialogs {
         ui.child("private-row", as: Box.self).isVisible = shelves.offersPrivacy
         privacy.isOn = shelf?.isPrivate ?? false
         let limit = shelves.nameLimit
-        let check = { [weak self] in
+        let check = {
             let found = ShelfName.problem(name.text, limit: limit)
             adw_message_dialog_set_response_enabled(dialog.pointer.cast(to: AdwMessageDialog.self), "save", found == nil ? 1 : 0)
             // An empty name only turns Save off; a long one says why.
             problem.show(name.text.isEmpty ? "" : found?.message ?? "")
-            _ = self
         }
         check()
         connections.append(name.connect(.changed) { check() })
