@@ -18,7 +18,10 @@ extension DemoService {
         var random = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         let user = User(id: "user-" + Self.nanoID(&random), email: body.email, password: body.password, firstName: body.firstName,
                         lastName: body.lastName, isRoot: true, createdAt: Date(), lastLoginAt: Date())
-        state.withLock { $0.users.append(user) }
+        state.withLock {
+            $0.users.append(user)
+            $0.createStarterShelf(for: user, at: Date())
+        }
         return .envelope(startSession(for: user))
     }
 

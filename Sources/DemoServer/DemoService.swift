@@ -93,6 +93,9 @@ final class DemoService: Sendable {
         var ledger: DemoSyncLedger
         /// Genres, tags, moods, collections (DemoFacets.swift).
         var facets = DemoFacets()
+        /// Every user's shelves and the books on them, tombstones kept (DemoShelves.swift).
+        var shelves: [DemoShelf] = []
+        var shelfBooks: [DemoShelfBook] = []
     }
 
     let configuration: DemoServer.Configuration
@@ -135,12 +138,15 @@ final class DemoService: Sendable {
         if configuration.payload == .realistic {
             initial.seedFacets(DemoFacets(books: library.books, linked: true, libraryID: instanceID, at: now), at: now)
         }
+        initial.seedNeighbourShelf(at: now)
         initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)
         if let admin = configuration.admin {
             state.withLock {
-                $0.users.append(User(id: "user-" + Self.nanoID(&random), email: admin.email, password: admin.password,
-                                     firstName: admin.firstName, lastName: admin.lastName, isRoot: true, createdAt: now, lastLoginAt: now))
+                let user = User(id: "user-" + Self.nanoID(&random), email: admin.email, password: admin.password,
+                                firstName: admin.firstName, lastName: admin.lastName, isRoot: true, createdAt: now, lastLoginAt: now)
+                $0.users.append(user)
+                $0.createStarterShelf(for: user, at: now, seed: true)
             }
         }
     }
@@ -188,6 +194,8 @@ final class DemoService: Sendable {
             return authorized(request) { _ in self.syncSeries(request) }
         case ("GET", "/api/v1/books"):
             return authorized(request) { _ in self.listBooks(request) }
+        case (_, _) where request.path == "/api/v1/shelves" || request.path.hasPrefix("/api/v1/shelves/"):
+            return authorized(request) { user in self.shelvesRoute(request, user: user) }
         case ("GET", _) where request.path.hasPrefix("/api/v1/covers/"):
             return cover(request)
         case ("GET", _) where request.path.hasPrefix("/api/v1/contributors/") && request.path.hasSuffix("/image"):

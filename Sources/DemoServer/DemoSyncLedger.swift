@@ -24,6 +24,10 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
     case bookTags = "book_tags"
     case bookMoods = "book_moods"
     case collectionBooks = "collection_books"
+    /// `shelves`: one row per shelf (user-scoped: its owner's).
+    case shelves
+    /// `shelf_books`: one row per book put on a shelf (user-scoped).
+    case shelfBooks = "shelf_books"
 }
 
 /// A row as it was at one revision: what a sync page or event carries.
@@ -48,6 +52,10 @@ enum DemoSyncRow: Sendable {
     case collection(DemoCollection)
     /// A book in a tag, mood or collection.
     case membership(DemoMembership, DemoMembership.Kind)
+    /// A shelf (for a tombstone: as it was when deleted).
+    case shelf(DemoShelf)
+    /// A book on a shelf (for a tombstone: as it was when taken off).
+    case shelfBook(DemoShelfBook)
 }
 
 /// One write to a row, at a global revision.

@@ -85,6 +85,12 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case revokeSession(id: String)
     /// Signs every other session out.
     case signOutOthers
+    // Shelves (any signed-in screen)
+    case createShelf(name: String, description: String, isPrivate: Bool, bookID: String?)
+    case renameShelf(id: String, name: String, description: String?, isPrivate: Bool?)
+    case deleteShelf(id: String)
+    case addToShelf(id: String, bookID: String)
+    case removeFromShelf(id: String, bookID: String)
 
     /// The `action` names, one per case.
     public enum Action: String, CaseIterable, Equatable, Sendable {
@@ -99,6 +105,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
         case browse, open, home
         case sessions, revokeSession, signOutOthers
+        case createShelf, renameShelf, deleteShelf, addToShelf, removeFromShelf
 
         /// Who carries it out.
         public var addressee: Addressee {
@@ -109,7 +116,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
-            case .browse, .open, .home: .browse
+            case .browse, .open, .home, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
             case .sessions, .revokeSession, .signOutOthers: .account
             default: .screen
             }
@@ -304,6 +311,15 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .sessions: self = .sessions
         case .revokeSession: self = .revokeSession(id: try nonEmpty("id"))
         case .signOutOthers: self = .signOutOthers
+        case .createShelf:
+            self = .createShelf(name: string("name"), description: string("description"), isPrivate: arguments["private"]?.boolValue ?? false,
+                                bookID: arguments["bookId"]?.stringValue)
+        case .renameShelf:
+            self = .renameShelf(id: try nonEmpty("id"), name: string("name"), description: arguments["description"]?.stringValue,
+                                isPrivate: arguments["private"]?.boolValue)
+        case .deleteShelf: self = .deleteShelf(id: try nonEmpty("id"))
+        case .addToShelf: self = .addToShelf(id: try nonEmpty("id"), bookID: try nonEmpty("bookId"))
+        case .removeFromShelf: self = .removeFromShelf(id: try nonEmpty("id"), bookID: try nonEmpty("bookId"))
         }
     }
 
@@ -384,6 +400,18 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .sessions: return (.sessions, [:])
         case .revokeSession(let id): return (.revokeSession, ["id": .string(id)])
         case .signOutOthers: return (.signOutOthers, [:])
+        case .createShelf(let name, let description, let isPrivate, let bookID):
+            var members: [String: JSONValue] = ["name": .string(name), "description": .string(description), "private": .bool(isPrivate)]
+            if let bookID { members["bookId"] = .string(bookID) }
+            return (.createShelf, members)
+        case .renameShelf(let id, let name, let description, let isPrivate):
+            var members: [String: JSONValue] = ["id": .string(id), "name": .string(name)]
+            if let description { members["description"] = .string(description) }
+            if let isPrivate { members["private"] = .bool(isPrivate) }
+            return (.renameShelf, members)
+        case .deleteShelf(let id): return (.deleteShelf, ["id": .string(id)])
+        case .addToShelf(let id, let bookID): return (.addToShelf, ["id": .string(id), "bookId": .string(bookID)])
+        case .removeFromShelf(let id, let bookID): return (.removeFromShelf, ["id": .string(id), "bookId": .string(bookID)])
         }
     }
 }

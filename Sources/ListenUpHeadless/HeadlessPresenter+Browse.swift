@@ -23,8 +23,8 @@ import ListenUpCore
 ///   (`stats` is null when the server keeps none and none were kept;
 ///   `cached` when the server did not answer and the last ones are shown).
 extension HeadlessPresenter {
-    static let browseUsage = "“browse” takes \"by\": series, authors, narrators, genres, tags, moods or collections; "
-        + "“open” takes \"kind\": series, contributor, genre, tag, mood or collection, and an \"id\"."
+    static let browseUsage = "“browse” takes \"by\": series, authors, narrators, genres, tags, moods, collections or shelves; "
+        + "“open” takes \"kind\": series, contributor, genre, tag, mood, collection or shelf, and an \"id\"; " + shelvesUsage
 
     func handleBrowse(_ command: HeadlessCommand) {
         guard let model = navigator.signedIn?.browse else {
@@ -48,6 +48,8 @@ extension HeadlessPresenter {
             guard let home = navigator.signedIn?.home else { return }
             homeRequestedAfter = home.refreshes
             home.refresh()
+        case .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf:
+            handleShelves(command)
         default:
             break
         }
@@ -101,10 +103,14 @@ extension HeadlessPresenter {
                      "topGenres": .array(summary.topGenres.map { ["name": .string($0.name), "minutes": .number(Double($0.minutes))] }),
                      "cached": .bool(summary.isCached)]
         }
-        emit(["event": "home",
-              "continueListening": .array(continueListening.map { ["bookId": .string($0.bookID), "title": .string($0.title)] }),
-              "stats": stats,
-              "recentlyAdded": .array(home.recentlyAdded.map { ["bookId": .string($0.id), "title": .string($0.title)] })])
+        var line: [String: JSONValue] = [
+            "event": "home",
+            "continueListening": .array(continueListening.map { ["bookId": .string($0.bookID), "title": .string($0.title)] }),
+            "stats": stats,
+            "recentlyAdded": .array(home.recentlyAdded.map { ["bookId": .string($0.id), "title": .string($0.title)] }),
+        ]
+        line.merge(Self.homeShelves(navigator.signedIn?.shelves)) { $1 }
+        emit(.object(line))
     }
 
     static func browseLine(_ kind: BrowseKind, _ items: [BrowseItem]) -> JSONValue {
@@ -115,8 +121,14 @@ extension HeadlessPresenter {
     static func pageLine(_ page: BrowseModel.Page) -> JSONValue {
         let contents = page.contents
         let roleOrder = ["author", "narrator", "translator"]
-        return ["event": "page", "kind": .string(contents.kind.rawValue), "id": .string(contents.id), "name": .string(contents.name),
-                "books": .array(contents.entries.map { entry in
+        var line: [String: JSONValue] = [
+            "event": "page", "kind": .string(contents.kind.rawValue), "id": .string(contents.id), "name": .string(contents.name)]
+        if contents.kind == .shelf {
+            line["description"] = .string(contents.description ?? "")
+            if let owner = contents.owner { line["owner"] = .string(owner.name) }
+            if let isPrivate = contents.isPrivate { line["private"] = .bool(isPrivate) }
+        }
+        line["books"] = .array(contents.entries.map { entry in
                     var book: [String: JSONValue] = ["bookId": .string(entry.bookID)]
                     if let sequence = entry.sequence { book["sequence"] = .string(sequence) }
                     if !entry.roles.isEmpty {
@@ -125,6 +137,7 @@ extension HeadlessPresenter {
                         book["roles"] = .array(entry.roles.map(JSONValue.string))
                     }
                     return .object(book)
-                })]
+                })
+        return .object(line)
     }
 }

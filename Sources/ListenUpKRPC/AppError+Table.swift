@@ -65,6 +65,12 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
     case syncTooManyIds
     /// `SyncError.UnsupportedMatch`: carries `domain` and `match`.
     case syncUnsupportedMatch
+    /// `ShelfError.NotFound`: missing, deleted, or someone else's private shelf.
+    case shelfNotFound
+    /// `ShelfError.Forbidden`: someone else's shelf.
+    case shelfForbidden
+    /// `ShelfError.InvalidName`: blank or over 200 characters.
+    case shelfInvalidName
     /// A type this build does not know: the server is newer than the app.
     case unknown
 
@@ -107,6 +113,9 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
         .syncUnknownDomain: ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         .syncTooManyIds: ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),
         .syncUnsupportedMatch: ("SyncError.UnsupportedMatch", "SYNC_UNSUPPORTED_MATCH"),
+        .shelfNotFound: ("ShelfError.NotFound", "SHELF_NOT_FOUND"),
+        .shelfForbidden: ("ShelfError.Forbidden", "SHELF_FORBIDDEN"),
+        .shelfInvalidName: ("ShelfError.InvalidName", "SHELF_INVALID_NAME"),
     ]
 
     private static let byWireType: [String: AppErrorKind] = {

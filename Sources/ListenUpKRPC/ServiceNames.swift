@@ -171,6 +171,7 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
         .getServerInfo, .setupRoot, .login, .register, .refreshSession, .logout, .currentUser, .listDomains, .pullDomain,
         .listSessions, .revokeSession, .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
         .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
+        .createShelf, .updateShelf, .deleteShelf, .addBookToShelf, .removeBookFromShelf, .getShelf, .discoverShelves,
     ]
 
     /// `Service.method`, for logs.

@@ -80,6 +80,7 @@ extension SQLiteLibraryStore {
 extension SQLiteLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
         try read { db in
+            if kind == .shelves { return try Self.shelfItems(in: db) }
             let tree = kind == .genres ? try Self.hasGenreTree(db) : false
             let sql: String
             var arguments = StatementArguments()
@@ -109,6 +110,8 @@ extension SQLiteLibraryStore {
                     """
             case .tags, .moods, .collections:
                 return try Self.facetItems(kind, in: db)
+            case .shelves:
+                return []
             }
             let items = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 BrowseItem(id: row["id"], name: row["name"], sortName: kind == .genres ? nil : row["sortName"],
@@ -173,6 +176,8 @@ extension SQLiteLibraryStore {
                 return BrowsePageContents(kind: .genre, id: id, name: genre["name"],
                                           entries: entries.map { BrowsePageEntry(bookID: $0["id"], title: $0["title"]) },
                                           parents: parents)
+            case .shelf:
+                return try Self.shelfPage(id: id, in: db)
             }
         }
     }
@@ -199,6 +204,12 @@ extension SQLiteLibraryStore {
                                                      updatedAt: entity.updatedAt, in: db)
                 }
                 changed += try Self.deleteEntities("series", page.deletedIDs, in: db)
+            case .shelves, .allShelves:
+                domain = .shelves
+                changed += try Self.applyShelves(rows, in: db)
+            case .shelfBooks:
+                domain = .shelfBooks
+                changed += try Self.applyShelves(rows, in: db)
             default:
                 domain = rows.domain
                 changed += try Self.applyFacets(rows, in: db)

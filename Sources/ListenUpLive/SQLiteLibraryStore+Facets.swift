@@ -67,7 +67,7 @@ extension SQLiteLibraryStore {
         case .bookMoods: ("membership", "moods")
         case .collectionBooks: ("membership", "collections")
         case .genres: ("genre", "")
-        case .contributors, .series: nil
+        case .contributors, .series, .shelves, .shelfBooks: nil
         }
     }
 
@@ -103,7 +103,7 @@ extension SQLiteLibraryStore {
             """
         let deleted: [String]
         switch rows {
-        case .contributors, .series:
+        case .contributors, .series, .shelves, .shelfBooks, .allShelves:
             return 0
         case .genres(let page):
             if page.replacesAll { try replace(keeping: page.entities.map(\.id)) }
@@ -147,7 +147,7 @@ extension SQLiteLibraryStore {
              """, "tags")
         case .moods: ("SELECT groupID, bookID, NULL AS linkName FROM membership WHERE domain = 'moods'", "moods")
         case .collections: ("SELECT groupID, bookID, NULL AS linkName FROM membership WHERE domain = 'collections'", "collections")
-        case .series, .authors, .narrators, .genres: nil
+        case .series, .authors, .narrators, .genres, .shelves: nil
         }
     }
 

@@ -118,6 +118,7 @@ public final class SQLiteLibraryStore: LibraryStore {
         }
         registerBrowseMigration(&migrator)
         registerFacetsMigration(&migrator)
+        registerShelvesMigration(&migrator)
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }

@@ -80,6 +80,10 @@ public actor ScriptedServer: ServerConnection {
     /// The contributors and series the server describes.
     private var contributors: [Contributor] = []
     private var series: [Series] = []
+    /// The user's shelves with their books (served as REST v1 serves them: the whole list).
+    private var shelves: [Shelf] = []
+    public func setShelves(_ shelves: [Shelf]) { self.shelves = shelves }
+
     public func setBrowse(contributors: [Contributor], series: [Series]) {
         self.contributors = contributors
         self.series = series
@@ -91,6 +95,8 @@ public actor ScriptedServer: ServerConnection {
         switch domain {
         case .contributors: return .contributors(EntityPage(entities: contributors.filter { $0.updatedAt > since }))
         case .series: return .series(EntityPage(entities: series.filter { $0.updatedAt > since }))
+        case .shelves: return .allShelves(shelves)
+        case .shelfBooks: return .shelfBooks(EntityPage(entities: []))
         default: return .empty(domain)
         }
     }

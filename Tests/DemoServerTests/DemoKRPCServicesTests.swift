@@ -143,8 +143,8 @@ struct DemoKRPCServicesTests {
         server.updateBook(id: "book-000000000000000000002", title: "The Renamed Book")
         guard case .streamMessage(let live) = try await session.socket.nextMessage() else { Issue.record("no live event"); return }
         guard case .data(let frame) = try RpcEvent<SyncFrame>.decode(from: live.data) else { Issue.record("not data"); return }
-        // The first write after the seeded rows (5 books, their contributors and series).
-        let next = Int64(5 + server.contributorIDs.count + server.seriesIDs.count + 1)
+        // The first write after the seeded rows (5 books, their contributors and series, the shelves).
+        let next = Int64(5 + server.contributorIDs.count + server.seriesIDs.count + server.shelfRowCount + 1)
         #expect(frame.domain == "books" && frame.revision == next)
         let event = try frame.event(as: BookSyncPayload.self)
         #expect(event.change == .updated(try #require(event.payload)) && event.payload?.title == "The Renamed Book")
@@ -160,8 +160,8 @@ struct DemoKRPCServicesTests {
         let reply = try await session.call(.observeEvents, #"{"sinceRevision":5}"#)
         guard case .streamMessage(let stale) = reply else { Issue.record("got \(reply)"); return }
         guard case .data(let frame) = try RpcEvent<SyncFrame>.decode(from: stale.data) else { Issue.record("not data"); return }
-        // The seeded rows (5 books, their contributors and series), then three writes, the last two retained.
-        let floor = Int64(5 + server.contributorIDs.count + server.seriesIDs.count + 2)
+        // The seeded rows (5 books, their contributors and series, the shelves), then three writes, the last two retained.
+        let floor = Int64(5 + server.contributorIDs.count + server.seriesIDs.count + server.shelfRowCount + 2)
         #expect(try frame.control() == .cursorStale(lastKnownRevision: floor))
         guard case .streamFinished = try await session.socket.nextMessage() else { Issue.record("no StreamFinished"); return }
         // From the floor: the hello, then the two retained writes.

@@ -58,6 +58,11 @@ struct HeadlessCommandTests {
         .sessions: #"{"action":"sessions"}"#,
         .revokeSession: #"{"action":"revokeSession","id":"session-2"}"#,
         .signOutOthers: #"{"action":"signOutOthers"}"#,
+        .createShelf: #"{"action":"createShelf","name":"Bedtime","description":"Short ones","private":true,"bookId":"b1"}"#,
+        .renameShelf: #"{"action":"renameShelf","id":"s1","name":"Later","private":false}"#,
+        .deleteShelf: #"{"action":"deleteShelf","id":"s1"}"#,
+        .addToShelf: #"{"action":"addToShelf","id":"s1","bookId":"b1"}"#,
+        .removeFromShelf: #"{"action":"removeFromShelf","id":"s1","bookId":"b1"}"#,
     ]
 
     @Test func everyActionReadsIntoItsCaseAndWritesBackTheSameCommand() throws {
@@ -71,6 +76,13 @@ struct HeadlessCommandTests {
     }
 
     @Test func argumentsAreTyped() throws {
+        #expect(try HeadlessCommand.decode(line: Self.lines[.createShelf] ?? "").get()
+            == .createShelf(name: "Bedtime", description: "Short ones", isPrivate: true, bookID: "b1"))
+        #expect(try HeadlessCommand.decode(line: #"{"action":"createShelf","name":"A"}"#).get()
+            == .createShelf(name: "A", description: "", isPrivate: false, bookID: nil))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.renameShelf] ?? "").get()
+            == .renameShelf(id: "s1", name: "Later", description: nil, isPrivate: false))
+        #expect(HeadlessCommand.decode(line: #"{"action":"addToShelf","id":"s1"}"#) == .failure(.badArguments(.addToShelf)))
         #expect(try HeadlessCommand.decode(line: Self.lines[.setupAdmin] ?? "").get()
             == .setupAdmin(.init(firstName: "Ada King", lastName: "Lovelace", email: "ada@example.com",
                                  password: "analytical-engine", confirmation: "analytical-engine")))

@@ -26,6 +26,10 @@ struct AppErrorTableTests {
         ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),
         ("SyncError.UnsupportedMatch", "SYNC_UNSUPPORTED_MATCH"),
+        // Upstream `api/error/ShelfError.kt` (addendum §0).
+        ("ShelfError.NotFound", "SHELF_NOT_FOUND"),
+        ("ShelfError.Forbidden", "SHELF_FORBIDDEN"),
+        ("ShelfError.InvalidName", "SHELF_INVALID_NAME"),
     ]
 
     @Test(arguments: contractTable)

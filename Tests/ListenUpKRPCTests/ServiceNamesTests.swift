@@ -20,8 +20,9 @@ struct ServiceNamesTests {
     }
 
     @Test func methodTable() {
-        #expect(KRPCMethod.all.count == 20)
-        #expect(Set(KRPCMethod.all).count == 20)
+        // 20, ShelfService's 7 (addendum §3.6), listSessions and revokeSession (§6.5).
+        #expect(KRPCMethod.all.count == 29)
+        #expect(Set(KRPCMethod.all).count == 29)
         #expect(KRPCMethod.all.allSatisfy { $0.service.mount != nil })
         #expect(KRPCMethod.all.filter(\.isStream) == [.observeEvents])
         #expect(KRPCMethod.login.service == .authServicePublic && KRPCMethod.login.name == "login")

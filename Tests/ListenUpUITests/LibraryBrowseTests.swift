@@ -246,7 +246,7 @@ final class LibraryBrowseTests: XCTestCase {
                 XCTAssertTrue(MainContext.iterate(until: { page.isContentReady }), "\(state.name): the page is ready")
                 let browser = page.browser
                 switch state.name {
-                case "series-page", "contributor-page", "genre-page", "contributor-photo", "series-cover":
+                case "series-page", "contributor-page", "genre-page", "contributor-photo", "series-cover", "shelf-page", "shelf-page-others":
                     XCTAssertNotNil(browser?.topPage, "\(state.name): the page is open")
                     XCTAssertEqual(browser?.pageStack.visibleChildName, browser?.topPage?.name, "\(state.name): and shown")
                 case "series", "authors", "narrators", "series-no-results":

@@ -135,6 +135,10 @@ enum DemoKRPCMapping {
         case .userStats(var row):
             row.revision = change.revision
             return row.kotlinJSON
+        case .shelf(let shelf):
+            return json(Self.shelf(shelf, revision: change.revision, deletedAt: change.kind == .deleted ? change.occurredAt : nil))
+        case .shelfBook(let row):
+            return json(shelfBook(row, revision: change.revision, deletedAt: change.kind == .deleted ? change.occurredAt : nil))
         case .genre, .label, .collection, .membership:
             return facetJSON(change) ?? "{}"
         }

@@ -56,6 +56,16 @@ enum DemoKRPCMethods {
         "BookService": [
             "getBook": DemoKRPCMethod { try $0.getBook($1) },
         ],
+        "ShelfService": [
+            "createShelf": DemoKRPCMethod { try $0.createShelf($1) },
+            "updateShelf": DemoKRPCMethod { try $0.updateShelf($1) },
+            "deleteShelf": DemoKRPCMethod { try $0.deleteShelf($1) },
+            "addBookToShelf": DemoKRPCMethod { try $0.addBookToShelf($1) },
+            "removeBookFromShelf": DemoKRPCMethod { try $0.removeBookFromShelf($1) },
+            "listMyShelves": DemoKRPCMethod { try $0.listMyShelves($1) },
+            "getShelf": DemoKRPCMethod { try $0.getShelf($1) },
+            "discoverShelves": DemoKRPCMethod { try $0.discoverShelves($1) },
+        ],
         "UserPreferencesService": [
             "getMyPreferences": DemoKRPCMethod { try $0.getMyPreferences($1) },
             "updateMyPreferences": DemoKRPCMethod { try $0.updateMyPreferences($1) },

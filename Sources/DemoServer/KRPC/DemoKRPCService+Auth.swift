@@ -29,6 +29,7 @@ extension DemoKRPCService {
         let created = service.state.withLock { state -> Bool in
             guard state.users.isEmpty else { return false }
             state.users.append(user)
+            state.createStarterShelf(for: user, at: now)
             return true
         }
         guard created else { return .result(DemoKRPCWrap.failure(.setupAlreadyComplete)) }

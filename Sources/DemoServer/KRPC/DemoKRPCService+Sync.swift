@@ -99,7 +99,7 @@ extension DemoKRPCService {
     private static func bookID(of change: DemoSyncChange) -> String {
         switch change.row {
         case .book(let book): return book.id
-        case .contributor, .series, .userStats, .genre, .label, .collection: return ""
+        case .contributor, .series, .userStats, .genre, .label, .collection, .shelf, .shelfBook: return ""
         case .membership(let row, _): return row.bookID
         case .position(let bookID, _): return bookID
         case .listeningEvent(let event, _): return event.bookID

@@ -12,6 +12,8 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
     /// None on REST v1 (the Go server has no moods): the list is empty.
     case moods
     case collections
+    /// The user's shelves (Home's *My Shelves*; no tab).
+    case shelves
 
     /// The contributor role the list shows (authors, narrators); nil for
     /// the others.
@@ -19,7 +21,7 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .authors: "author"
         case .narrators: "narrator"
-        case .series, .genres, .tags, .moods, .collections: nil
+        case .series, .genres, .tags, .moods, .collections, .shelves: nil
         }
     }
 
@@ -32,6 +34,7 @@ public enum BrowseKind: String, CaseIterable, Sendable, Codable {
         case .tags: .tag
         case .moods: .mood
         case .collections: .collection
+        case .shelves: .shelf
         }
     }
 }
@@ -110,6 +113,8 @@ public enum BrowsePageKind: String, CaseIterable, Sendable, Codable {
     case tag
     case mood
     case collection
+    /// One of the user's shelves, or someone else's (read-only).
+    case shelf
 }
 
 /// One book on a browse page.
@@ -145,9 +150,14 @@ public struct BrowsePageContents: Equatable, Sendable {
     /// The genres right under a genre of the server's tree that have books,
     /// in the curator's order (genre pages).
     public var children: [BrowseItem]
+    /// Who made the shelf when it is not the user's (shelf pages; read-only).
+    public var owner: ShelfOwner?
+    /// Whether the shelf is private; nil where the server has no such flag.
+    public var isPrivate: Bool?
 
     public init(kind: BrowsePageKind, id: String, name: String, description: String? = nil, imagePath: String? = nil,
-                entries: [BrowsePageEntry], parents: [BrowseItem] = [], children: [BrowseItem] = []) {
+                entries: [BrowsePageEntry], parents: [BrowseItem] = [], children: [BrowseItem] = [], owner: ShelfOwner? = nil,
+                isPrivate: Bool? = nil) {
         self.kind = kind
         self.id = id
         self.name = name
@@ -156,12 +166,16 @@ public struct BrowsePageContents: Equatable, Sendable {
         self.entries = Self.ordered(entries, kind: kind)
         self.parents = parents
         self.children = children
+        self.owner = owner
+        self.isPrivate = isPrivate
     }
 
     /// A series in sequence order (numerically: "2" before "10", "1.5"
     /// between 1 and 2), books with no number (or none a number can be read
-    /// from) after the numbered ones; everything else, and ties, by title.
+    /// from) after the numbered ones; a shelf in its own order, as given;
+    /// everything else, and ties, by title.
     public static func ordered(_ entries: [BrowsePageEntry], kind: BrowsePageKind) -> [BrowsePageEntry] {
+        guard kind != .shelf else { return entries }
         func number(_ entry: BrowsePageEntry) -> Double? {
             guard kind == .series, let text = entry.sequence?.trimmingCharacters(in: .whitespaces),
                   let value = Double(text), value.isFinite else { return nil }
@@ -209,6 +223,15 @@ public protocol BrowseStore: AnyObject, Sendable {
 
     /// Keeps the listening stats for the next start.
     func saveListeningStats(_ stats: ListeningStats) throws
+
+    /// The user's shelves, each with the cached books on it in the shelf's order.
+    func shelves() throws -> [Shelf]
+
+    /// Others' shelves as last discovered, each with the cached books on it.
+    func discoveredShelves() throws -> [Shelf]
+
+    /// Keeps others' shelves (``ServerConnection/discoverShelves()``) for the next start.
+    func saveDiscoveredShelves(_ shelves: [Shelf]) throws
 }
 
 /// A book's links to the lists beside the books, read from its sync row.

@@ -126,6 +126,8 @@ extension BrowseRows {
         case .bookMoods: .bookMoods
         case .collections: .collections
         case .collectionBooks: .collectionBooks
+        case .shelves, .allShelves: .shelves
+        case .shelfBooks: .shelfBooks
         }
     }
 
@@ -141,6 +143,8 @@ extension BrowseRows {
         case .bookMoods: .bookMoods(EntityPage(entities: []))
         case .collections: .collections(EntityPage(entities: []))
         case .collectionBooks: .collectionBooks(EntityPage(entities: []))
+        case .shelves: .shelves(EntityPage(entities: []))
+        case .shelfBooks: .shelfBooks(EntityPage(entities: []))
         }
     }
 
@@ -150,7 +154,7 @@ extension BrowseRows {
             (page.entities.count + page.deletedIDs.count, page.nextCursor, page.hasMore, dates.max())
         }
         switch self {
-        case .contributors, .series: return nil
+        case .contributors, .series, .shelves, .shelfBooks, .allShelves: return nil
         case .genres(let page): return summary(page, page.entities.map(\.updatedAt))
         case .tags(let page), .moods(let page): return summary(page, page.entities.map(\.updatedAt))
         case .collections(let page): return summary(page, page.entities.map(\.updatedAt))

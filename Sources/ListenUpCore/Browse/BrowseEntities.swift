@@ -88,6 +88,10 @@ public enum BrowseDomain: String, CaseIterable, Sendable, Codable {
     case bookMoods = "book_moods"
     case collections
     case collectionBooks = "collection_books"
+    /// The user's shelves (BrowseEntities+Shelves.swift).
+    case shelves
+    /// The books on them, one row each (kRPC; REST v1 lists them with the shelves).
+    case shelfBooks = "shelf_books"
 }
 
 /// A page of one browse domain's rows.
@@ -101,12 +105,22 @@ public enum BrowseRows: Sendable, Equatable {
     case bookMoods(EntityPage<BookMembership>)
     case collections(EntityPage<LibraryCollection>)
     case collectionBooks(EntityPage<BookMembership>)
+    /// The user's shelves (kRPC's `shelves` rows: their books come as ``shelfBooks(_:)``).
+    case shelves(EntityPage<Shelf>)
+    /// The books on the user's shelves (kRPC's `shelf_books` rows).
+    case shelfBooks(EntityPage<ShelfBook>)
+    /// Every shelf of the user with its books (REST v1, which has no sync
+    /// feed): what the cache keeps is replaced by it.
+    case allShelves([Shelf])
 
     /// How many rows it changes or deletes.
     public var count: Int {
         switch self {
         case .contributors(let page): page.entities.count + page.deletedIDs.count
         case .series(let page): page.entities.count + page.deletedIDs.count
+        case .shelves(let page): page.entities.count + page.deletedIDs.count
+        case .shelfBooks(let page): page.entities.count + page.deletedIDs.count
+        case .allShelves(let shelves): shelves.count
         default: facetSummary?.count ?? 0
         }
     }
@@ -115,6 +129,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.nextCursor
         case .series(let page): page.nextCursor
+        case .shelves(let page): page.nextCursor
+        case .shelfBooks(let page): page.nextCursor
+        case .allShelves: nil
         default: facetSummary?.nextCursor
         }
     }
@@ -123,6 +140,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.hasMore
         case .series(let page): page.hasMore
+        case .shelves(let page): page.hasMore
+        case .shelfBooks(let page): page.hasMore
+        case .allShelves: false
         default: facetSummary?.hasMore ?? false
         }
     }
@@ -132,6 +152,9 @@ public enum BrowseRows: Sendable, Equatable {
         switch self {
         case .contributors(let page): page.entities.map(\.updatedAt).max()
         case .series(let page): page.entities.map(\.updatedAt).max()
+        case .shelves(let page): page.entities.map(\.updatedAt).max()
+        case .shelfBooks(let page): page.entities.map(\.updatedAt).max()
+        case .allShelves(let shelves): shelves.map(\.updatedAt).max()
         default: facetSummary?.newest
         }
     }

@@ -49,6 +49,8 @@ public final class HomeModel {
     @ObservationIgnored private var refreshTask: Task<Void, Never>?
     @ObservationIgnored private var libraryObservation: StateObservation?
     @ObservationIgnored var now: @Sendable () -> Date = { Date() }
+    /// The session's shelves: a refresh asks for others' shelves too.
+    @ObservationIgnored public weak var shelves: ShelvesModel?
     @ObservationIgnored var calendar = Calendar.current
 
     /// How many books *Recently added* shows.
@@ -93,6 +95,7 @@ public final class HomeModel {
                     }
                 }.value
             }
+            await self.shelves?.refreshDiscovered()
             self.isRefreshing = false
             self.refreshTask = nil
             self.refreshes += 1

@@ -20,6 +20,8 @@ public final class InMemoryLibraryStore: LibraryStore {
     }
 
     let contents = LockedValue(Contents())
+    /// The shelves (InMemoryLibraryStore+Shelves.swift).
+    let shelfTables = LockedValue(ShelfTables())
 
     public init() {}
 
@@ -116,6 +118,7 @@ extension InMemoryLibraryStore {
     public func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] {
         switch kind {
         case .tags, .moods, .collections: return facetItems(kind)
+        case .shelves: return try shelfItems()
         case .series, .authors, .narrators, .genres: break
         }
         let contents = contents.value
@@ -126,7 +129,7 @@ extension InMemoryLibraryStore {
             case .series: links.series.map { ($0.id, $0.name) }
             case .authors, .narrators: links.people.filter { $0.role == kind.role }.map { ($0.id, $0.name) }
             case .genres: links.genres.map { ($0.id, $0.name) }
-            case .tags, .moods, .collections: []
+            case .tags, .moods, .collections, .shelves: []
             }
             for entry in entries {
                 var item = found[entry.id] ?? (entry.name, [], nil)
@@ -139,7 +142,7 @@ extension InMemoryLibraryStore {
             let (name, sortName): (String, String?) = switch kind {
             case .series: (contents.series[id]?.name ?? item.name, contents.series[id]?.sortName)
             case .authors, .narrators: (contents.contributors[id]?.name ?? item.name, contents.contributors[id]?.sortName)
-            case .genres, .tags, .moods, .collections: (item.name, nil)
+            case .genres, .tags, .moods, .collections, .shelves: (item.name, nil)
             }
             return BrowseItem(id: id, name: name, sortName: sortName, bookCount: item.books.count, newestBookAdded: item.newest)
         }
@@ -150,6 +153,7 @@ extension InMemoryLibraryStore {
     public func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? {
         switch kind {
         case .tag, .mood, .collection: return facetPage(kind, id: id)
+        case .shelf: return try shelfPage(id: id)
         case .genre: if let page = genreTreePage(id: id) { return page }
         case .series, .contributor: break
         }
@@ -174,7 +178,7 @@ extension InMemoryLibraryStore {
                     linkName = genre.name
                     genrePath = genre.path
                 }
-            case .tag, .mood, .collection:
+            case .tag, .mood, .collection, .shelf:
                 break
             }
         }
@@ -209,7 +213,7 @@ extension InMemoryLibraryStore {
                 }
             }
             return BrowsePageContents(kind: kind, id: id, name: name, entries: entries, parents: parents)
-        case .tag, .mood, .collection:
+        case .tag, .mood, .collection, .shelf:
             return nil
         }
     }
@@ -233,6 +237,12 @@ extension InMemoryLibraryStore {
                 }
                 for id in page.deletedIDs where contents.series.removeValue(forKey: id) != nil { changed += 1 }
                 contents.browseStates[.series] = state
+            case .shelves, .allShelves:
+                changed = shelfTables.withLock { $0.apply(rows) }
+                contents.browseStates[.shelves] = state
+            case .shelfBooks:
+                changed = shelfTables.withLock { $0.apply(rows) }
+                contents.browseStates[.shelfBooks] = state
             default:
                 changed = contents.facets.apply(rows)
                 contents.browseStates[rows.domain] = state

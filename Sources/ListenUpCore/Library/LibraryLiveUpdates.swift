@@ -141,9 +141,11 @@ public struct LibraryLiveUpdates: Sendable {
                 // A person or a series renamed, described, merged or
                 // deleted: a delta of the browse domains brings the rows.
                 return .needsDeltaSync
-            case let type where Self.facetEventPrefixes.contains(where: type.hasPrefix):
+            case let type where Self.facetEventPrefixes.contains(where: type.hasPrefix) || type.hasPrefix("shelf."):
                 // A genre, tag, mood or collection, or a book's place in
-                // one, changed: the same delta brings it.
+                // one, changed; or a shelf made, changed or deleted, a book
+                // put on or taken off (the Go server's `shelf.*`, kRPC's
+                // shelf domains): the same delta brings it.
                 return .needsDeltaSync
             default:
                 // connected, heartbeat and events the library does not show.

@@ -22,6 +22,11 @@ extension LibraryModel {
         // Home, with this week's listening kept from an earlier start.
         try? store.saveListeningStats(Self.previewStats(now: Date()))
         home = HomeModel(dependencies: dependencies, server: nil, store: store, library: self)
+        // The user's shelves and a neighbour's (LibraryModel+ShelfPreviews.swift).
+        let shelves = ShelvesModel(dependencies: dependencies, server: nil, store: store, library: self)
+        self.shelves = shelves
+        home?.shelves = shelves
+        shelves.start()
         if !query.isEmpty { browse.send(.search(query)) }
         for intent in intents { browse.send(intent) }
         if selected != nil, let id = selection?.book.id {
@@ -47,6 +52,16 @@ extension LibraryModel {
         .init("genre-page", player: "idle") { $0.browseForPreview([.open(.genre, id: "genre-science-fiction")]) },
         .init("search-people") { $0.browseForPreview([], query: "cl") },
         .init("details-links", player: "idle") { $0.browseForPreview([], selected: "book-0") },
+        .init("shelf-page", player: "idle") { $0.browseForPreview([.open(.shelf, id: LibraryModel.previewShelfID)]) },
+        .init("shelf-page-others", player: "idle") { $0.browseForPreview([.open(.shelf, id: LibraryModel.previewOthersShelfID)]) },
+        .init("add-to-shelf", player: "idle") { model in
+            model.browseForPreview([], selected: "book-0")
+            model.shelfPreviewOverlay = .addToShelf
+        },
+        .init("new-shelf") { model in
+            model.browseForPreview([.showHome])
+            model.shelfPreviewOverlay = .newShelf
+        },
     ]
 
     /// A week of listening ending `now`: a streak of four days, a quiet
@@ -80,6 +95,7 @@ extension LibraryModel {
                             updatedAt: updated),
             ])), state: LibrarySyncState())
             try addPreviewFacets(to: store, at: updated)
+            try addPreviewShelves(to: store)
         } catch {
             // An in-memory store does not fail; a preview would show less.
         }

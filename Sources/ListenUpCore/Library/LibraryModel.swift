@@ -50,6 +50,10 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored public internal(set) var browse: BrowseModel?
     /// Home (the session's; a preview's own; nil when there is none).
     @ObservationIgnored public internal(set) var home: HomeModel?
+    /// A shelves preview's popover or dialog (LibraryModel+ShelfPreviews.swift).
+    @ObservationIgnored public internal(set) var shelfPreviewOverlay: ShelfPreviewOverlay?
+    /// The session's shelves (*Add to Shelf*, a shelf's page); nil in previews without them.
+    @ObservationIgnored public internal(set) var shelves: ShelvesModel?
     /// Covers can be fetched: there is a session (previews have none).
     /// Cells shown before then ask again when this turns true.
     public private(set) var coversAvailable = false

@@ -57,6 +57,20 @@ public actor OfflineServerConnection: ServerConnection {
 
     public func listeningStats(days: Int) async throws(ServerError) -> ListeningStats? { try signedIn() }
 
+    public func createShelf(name: String, description: String, isPrivate: Bool) async throws(ServerError) -> Shelf { try signedIn() }
+
+    public func updateShelf(id: String, name: String, description: String, isPrivate: Bool) async throws(ServerError) -> Shelf {
+        try signedIn()
+    }
+
+    public func deleteShelf(id: String) async throws(ServerError) { try signedIn() }
+
+    public func addBook(_ bookID: String, toShelf shelfID: String) async throws(ServerError) { try signedIn() }
+
+    public func removeBook(_ bookID: String, fromShelf shelfID: String) async throws(ServerError) { try signedIn() }
+
+    public func discoverShelves() async throws(ServerError) -> [Shelf] { try signedIn() }
+
     public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> { try signedIn() }
 
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? { try signedIn() }

@@ -116,6 +116,34 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// the server leaves it to the client). Nil when the server keeps none.
     func listeningStats(days: Int) async throws(ServerError) -> ListeningStats?
 
+    // MARK: Shelves (ServerConnection+Shelves.swift has what a connection without them answers)
+
+    /// Whether a shelf can be private on this server (kRPC: yes; REST v1: no such flag).
+    nonisolated var shelvesHavePrivacy: Bool { get }
+
+    /// The longest shelf name this server takes (kRPC 200, REST v1 100).
+    nonisolated var shelfNameLimit: Int { get }
+
+    /// Makes one of the user's shelves (`isPrivate` is dropped where the
+    /// server has no such flag). Its books come with the next sync.
+    func createShelf(name: String, description: String, isPrivate: Bool) async throws(ServerError) -> Shelf
+
+    /// Renames, redescribes (and on kRPC makes private or public) one of the user's shelves.
+    func updateShelf(id: String, name: String, description: String, isPrivate: Bool) async throws(ServerError) -> Shelf
+
+    /// Deletes one of the user's shelves (not its books).
+    func deleteShelf(id: String) async throws(ServerError)
+
+    /// Puts a book at the end of one of the user's shelves (nothing when it is there).
+    func addBook(_ bookID: String, toShelf shelfID: String) async throws(ServerError)
+
+    /// Takes a book off one of the user's shelves (nothing when it is not there).
+    func removeBook(_ bookID: String, fromShelf shelfID: String) async throws(ServerError)
+
+    /// Other users' public shelves, each with its owner and the books the
+    /// user can see, in order.
+    func discoverShelves() async throws(ServerError) -> [Shelf]
+
     // MARK: Listening
 
     /// How to read `bookID`'s audio files (`fileIDs`, the

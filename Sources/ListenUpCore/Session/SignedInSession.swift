@@ -35,6 +35,8 @@ public final class SignedInSession {
     public let home: HomeModel
     /// Where the account is signed in (Preferences → Devices).
     public let accountSessions: AccountSessionsModel
+    /// The user's shelves and others' (Home, a book's *Add to Shelf*).
+    public let shelves: ShelvesModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -66,7 +68,11 @@ public final class SignedInSession {
         home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         accountSessions = AccountSessionsModel(server: session.connection, logger: dependencies.logger)
         library.home = home
+        shelves = ShelvesModel(dependencies: dependencies, server: session.connection, store: store, library: library)
+        home.shelves = shelves
+        library.shelves = shelves
         library.start(store: store, readAhead: readAhead, events: self)
+        shelves.start()
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
         }
@@ -81,6 +87,7 @@ public final class SignedInSession {
         library.deactivate()
         browse.stop()
         home.stop()
+        shelves.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
     }
@@ -123,5 +130,6 @@ extension SignedInSession: LibrarySessionEvents {
     func libraryCacheChanged() {
         guard !left else { return }
         browse.cacheChanged()
+        shelves.cacheChanged()
     }
 }

@@ -33,8 +33,12 @@ enum KRPCErrorMapping {
             return .server(status: 403, message: "")
         case .authSessionExpired, .authSessionNotFound, .authInvalidRefreshToken, .authServerInstanceChanged:
             return .sessionLapsed
-        case .syncNotFound:
+        case .syncNotFound, .shelfNotFound:
             return .server(status: 404, message: "")
+        case .shelfForbidden:
+            return .server(status: 403, message: tr("Only the shelf's owner can change it."))
+        case .shelfInvalidName:
+            return .server(status: 400, message: tr("Give the shelf a name of at most 200 characters."))
         case .syncUnknownDomain, .syncTooManyIds, .syncUnsupportedMatch:
             return .protocolMismatch("\(error)")
         case .internalError:

@@ -71,6 +71,11 @@ enum KRPCLiveEvents {
                 // `book_tag.updated`, `book_mood.deleted`, `collection_book.updated`, …
                 let prefix = String(frame.domain.dropLast())
                 return .emit(browseChanged(prefix, try frame.event(as: MembershipSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.shelves.rawValue:
+                return .emit(browseChanged("shelf", try frame.event(as: ShelfSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.shelfBooks.rawValue:
+                // A book put on or taken off: the shelf changed.
+                return .emit(browseChanged("shelf", try frame.event(as: ShelfBookSyncPayload.self)) { _ in false })
             default:
                 return .emit([])
             }

@@ -52,7 +52,7 @@ extension KRPCMapping {
             case .bookMoods: return BrowseRows.bookMoods(entities)
             default: return BrowseRows.collectionBooks(entities)
             }
-        case .contributors, .series:
+        case .contributors, .series, .shelves, .shelfBooks:
             return nil
         }
     }
@@ -69,6 +69,8 @@ extension KRPCMapping {
         case .bookMoods: .bookMoods
         case .collections: .collections
         case .collectionBooks: .collectionBooks
+        case .shelves: .shelves
+        case .shelfBooks: .shelfBooks
         }
     }
 }

@@ -47,6 +47,8 @@ extension KRPCServerConnection {
             switch domain {
             case .contributors: return .contributors(try KRPCMapping.contributorsPage(page, since: since))
             case .series: return .series(try KRPCMapping.seriesPage(page, since: since))
+            case .shelves: return .shelves(try KRPCMapping.shelvesPage(page, since: since))
+            case .shelfBooks: return .shelfBooks(try KRPCMapping.shelfBooksPage(page, since: since))
             default: return try KRPCMapping.facetPage(domain, page, since: since) ?? .empty(domain)
             }
         } catch {

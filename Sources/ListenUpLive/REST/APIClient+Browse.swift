@@ -15,6 +15,11 @@ extension APIClient {
         case .series:
             let page = try await authorized(.syncSeries(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
             return .series(RESTBrowseMapping.page(page))
+        case .shelves:
+            return try await syncShelves()
+        case .shelfBooks:
+            // Listed with the shelves (APIClient+Shelves.swift).
+            return .shelfBooks(EntityPage(entities: []))
         default:
             return try await syncFacets(domain)
         }

@@ -43,6 +43,9 @@ struct LibraryProgressWriteTests {
         func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
         func listeningStats() throws -> ListeningStats? { try base.listeningStats() }
         func saveListeningStats(_ stats: ListeningStats) throws { try base.saveListeningStats(stats) }
+        func shelves() throws -> [Shelf] { try base.shelves() }
+        func discoveredShelves() throws -> [Shelf] { try base.discoveredShelves() }
+        func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
     }
 
     func settle(_ done: () -> Bool) async {

@@ -32,6 +32,8 @@ final class HomeView {
     var onOpenBook: (@MainActor (String) -> Void)?
     /// The Recently Added buttons, by book id (tests).
     private(set) var recentButtons: [String: Button] = [:]
+    /// My Shelves and Shelves from Others (nil without the session's shelves: previews).
+    private(set) var shelvesSection: HomeShelves?
 
     init(home: HomeModel, library: LibraryModel) {
         self.home = home
@@ -42,6 +44,7 @@ final class HomeView {
         (week, streak, total, genres) = (ui.child("week"), ui.child("streak"), ui.child("total"), ui.child("genres"))
         days = (0..<7).map { ui.child("day-\($0)") }
         (recent, recentItems) = (ui.child("recent"), ui.child("recent-items"))
+        shelvesSection = library.shelves.map { HomeShelves(template: ui, shelves: $0) }
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -51,7 +54,7 @@ final class HomeView {
     }
 
     /// What Home shows has been read once (screenshots wait for it).
-    var isSettled: Bool { home.refreshes > 0 && !home.isRefreshing }
+    var isSettled: Bool { home.refreshes > 0 && !home.isRefreshing && (library.shelves?.reads ?? 1) > 0 }
 
     private func render() {
         renderWeek(home.summary)
@@ -111,6 +114,7 @@ final class HomeView {
     }
 
     func teardown() {
+        shelvesSection?.teardown()
         observation?.cancel()
         covers.forEach { $0.cancel() }
         recentConnections = []

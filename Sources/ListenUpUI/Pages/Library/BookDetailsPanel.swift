@@ -33,6 +33,14 @@ final class BookDetailsPanel {
     var onDownload: (@MainActor (DownloadsModel.Intent) -> Void)?
     /// The download control of the book shown.
     private(set) var downloadControl: DownloadControl?
+    /// The session's shelves (nil: no Add to Shelf).
+    var shelves: ShelvesModel?
+    /// New Shelf… from Add to Shelf, with the book's id.
+    var onNewShelf: ((String) -> Void)?
+    /// A preview opens Add to Shelf's popover for its screenshot.
+    var opensAddToShelf = false
+    /// Add to Shelf of the book shown (tests).
+    private(set) var addToShelf: AddToShelfButton?
     /// Opens a person's, a series' or a genre's page (nil: no browsing, no links).
     var onOpen: (@MainActor (BrowsePageKind, String) -> Void)?
     /// The links of the book shown, with what each opens (tests).
@@ -204,6 +212,15 @@ final class BookDetailsPanel {
             control.box.marginBottom = 4
             content.insert(control.box, after: restart)
             downloadControl = control
+        }
+        addToShelf?.teardown()
+        addToShelf = nil
+        if let shelves {
+            let add = AddToShelfButton(bookID: book.id, shelves: shelves)
+            add.onNewShelf = { [weak self] id in self?.onNewShelf?(id) }
+            if opensAddToShelf { add.openWhenShown() }
+            content.insert(add.button, after: restart)
+            addToShelf = add
         }
     }
 

@@ -72,6 +72,7 @@ final class BrowseListView {
         case .tags: tr("Tags")
         case .moods: tr("Moods")
         case .collections: tr("Collections")
+        case .shelves: tr("Shelves")
         }
     }
 
@@ -149,6 +150,7 @@ final class BrowseListView {
         case .authors, .genres: "avatar-default-symbolic"
         case .narrators: "audio-input-microphone-symbolic"
         case .tags, .moods, .collections: "view-list-bullet-symbolic"
+        case .shelves: "view-grid-symbolic"
         }
     }
 
@@ -161,6 +163,7 @@ final class BrowseListView {
         case .tags: tr("No Tags")
         case .moods: tr("No Moods")
         case .collections: tr("No Collections")
+        case .shelves: tr("No Shelves")
         }
     }
 
@@ -173,6 +176,7 @@ final class BrowseListView {
         case .tags: tr("No book in the library has a tag.")
         case .moods: tr("No book in the library has a mood.")
         case .collections: tr("No book in the library is in a collection.")
+        case .shelves: tr("Make a shelf to keep books together.")
         }
     }
 

@@ -55,6 +55,16 @@ final class BrowsePageView {
     var loadImage: ((BrowsePageContents) async -> CoverData?)?
     /// The image shown or being read, and its read.
     var image: (path: String?, task: Task<Void, Never>?) = (nil, nil)
+    /// Edit Shelf… (the user's shelf pages; nil: not offered).
+    var onEditShelf: (() -> Void)?
+    /// Delete Shelf… (the user's shelf pages).
+    var onDeleteShelf: (() -> Void)?
+    /// Remove from Shelf on a book's row (the user's shelf pages; nil: not offered).
+    var onRemoveFromShelf: ((String) -> Void)?
+    /// Edit Shelf… and Delete Shelf… when shown (tests).
+    private(set) var shelfButtons: (edit: ListenUpButton, delete: Button)?
+    /// The Remove from Shelf buttons, by book id (tests).
+    private(set) var removeButtons: [String: Button] = [:]
 
     init(page: BrowseModel.Page, name: String) {
         key = page.key
@@ -78,6 +88,7 @@ final class BrowsePageView {
         case .tag: tr("Tag")
         case .mood: tr("Mood")
         case .collection: tr("Collection")
+        case .shelf: tr("Shelf")
         }
     }
 
@@ -89,7 +100,9 @@ final class BrowsePageView {
         let contents = page.contents
         ui.child("kind", as: Label.self).text = Self.kindName(contents.kind)
         ui.child("title", as: Label.self).text = contents.name
-        ui.child("summary", as: Label.self).text = BrowseListView.bookCount(page.books.count)
+        let count = BrowseListView.bookCount(page.books.count)
+        // TRANSLATORS: someone else's shelf: whose it is, then how many books, e.g. “By Mara · 3 books”.
+        ui.child("summary", as: Label.self).text = contents.owner.map { tr("By %@ · %@", $0.name, count) } ?? count
         ui.child("description", as: Label.self).show(contents.description ?? "")
         showImage(contents)
         showParents(contents.parents)
@@ -143,9 +156,30 @@ final class BrowsePageView {
         childList = list
     }
 
+    /// Whether the page is one of the user's shelves, with its changes offered.
+    private func isMyShelf(_ page: BrowseModel.Page) -> Bool {
+        page.contents.kind == .shelf && page.contents.owner == nil && onEditShelf != nil
+    }
+
     private func showActions(_ page: BrowseModel.Page, canPlay: Bool) {
         actions.removeAll()
         playNextButton = nil
+        shelfButtons = nil
+        if isMyShelf(page) {
+            actions.isVisible = true
+            let edit = ListenUpButton(title: tr("Edit Shelf…"))
+            edit.onClick { [weak self] in self?.onEditShelf?() }
+            // Deleting is not the page's main action: a plain, destructive pill.
+            let delete = Button(unchecked: newObject(gtk_button_new_with_label(tr("Delete Shelf…"))))
+            delete.setCSSClass("pill", true)
+            delete.setCSSClass("destructive-action", true)
+            delete.setAccessibleLabel(tr("Delete Shelf…"))
+            contentConnections.append(delete.connect(.clicked) { [weak self] in self?.onDeleteShelf?() })
+            actions.append(edit.widget)
+            actions.append(delete)
+            shelfButtons = (edit, delete)
+            return
+        }
         let show = canPlay && page.contents.kind == .series && !page.books.isEmpty
         actions.isVisible = show
         guard show else { return }
@@ -161,6 +195,8 @@ final class BrowsePageView {
         groups.removeAll()
         rowBooks = [:]
         bookLists = []
+        removeButtons = [:]
+        let removable = isMyShelf(page) && onRemoveFromShelf != nil
         for (heading, books) in Self.groups(of: page) {
             let label = Label(unchecked: newObject(gtk_label_new(heading)))
             gtk_label_set_xalign(label.opaque, 0)
@@ -170,7 +206,7 @@ final class BrowsePageView {
             gtk_list_box_set_selection_mode(list.opaque, GTK_SELECTION_NONE)
             list.setCSSClass("boxed-list", true)
             list.setAccessibleLabel(heading)
-            for book in books { addRow(for: book, on: page.contents.kind, canPlay: canPlay, to: list) }
+            for book in books { addRow(for: book, on: page.contents.kind, canPlay: canPlay, removable: removable, to: list) }
             contentConnections.append(list.connect(.rowActivated) { [weak self] row in
                 guard let self, let id = self.rowBooks[Int(bitPattern: row)] else { return }
                 self.onSelect(id)
@@ -191,7 +227,7 @@ final class BrowsePageView {
 
     /// Adds `book`'s row to `list` (the template's builder holds the row
     /// until it has a parent).
-    private func addRow(for book: BrowseModel.PageBook, on kind: BrowsePageKind, canPlay: Bool, to list: ListBox) {
+    private func addRow(for book: BrowseModel.PageBook, on kind: BrowsePageKind, canPlay: Bool, removable: Bool, to list: ListBox) {
         let ui = PageTemplates.load("browse-page-book")
         withExtendedLifetime(ui) {
             let row: ActionRow = ui.child("root")
@@ -217,6 +253,15 @@ final class BrowsePageView {
             play.setAccessibleLabel(tr("Play %@", book.entry.title))
             let id = book.id
             contentConnections.append(play.connect(.clicked) { [weak self] in self?.onPlay?(id) })
+            let remove: Button = ui.child("remove")
+            remove.isVisible = removable
+            if removable {
+                remove.tooltip = tr("Remove from Shelf")
+                // TRANSLATORS: a button on a shelf's page; %@ is the book's title.
+                remove.setAccessibleLabel(tr("Remove %@ from the Shelf", book.entry.title))
+                contentConnections.append(remove.connect(.clicked) { [weak self] in self?.onRemoveFromShelf?(id) })
+                removeButtons[id] = remove
+            }
             rowBooks[Int(bitPattern: row.pointer)] = id
             list.append(row)
         }

@@ -31,6 +31,8 @@ final class LibraryBrowser {
     private(set) var lists: [BrowseKind: BrowseListView] = [:]
     /// Home, the first tab (nil when the session has none: previews).
     private(set) var homeView: HomeView?
+    /// The shelves' dialogs (nil without the session's shelves).
+    private(set) var shelfDialogs: ShelfDialogs?
     /// Home's stats were asked for since it was last shown.
     private var homeRefreshed = false
     /// The pages open, the newest last (as ``BrowseModel/pages``).
@@ -80,6 +82,7 @@ final class LibraryBrowser {
     init(browse: BrowseModel, library: LibraryModel, template ui: Template) {
         self.browse = browse
         self.library = library
+        shelfDialogs = library.shelves.map { ShelfDialogs(shelves: $0) }
         (tabs, switcher, pageStack, sortDropDown) = (ui.child("tabs"), ui.child("tabs-switcher"), ui.child("browse-stack"), ui.child("browse-sort"))
         (matches, seriesMatches, peopleMatches) = (ui.child("matches"), ui.child("series-matches"), ui.child("people-matches"))
         switcher.isVisible = true
@@ -102,6 +105,8 @@ final class LibraryBrowser {
             tab.isVisible = true
             adw_view_stack_page_set_visible(adw_view_stack_get_page(tabs.opaque, tab.pointer), 1)
             homeView = view
+            view.shelvesSection?.onOpen = { [weak browse] id in browse?.send(.open(.shelf, id: id)) }
+            view.shelvesSection?.onNew = { [weak dialogs = shelfDialogs, root = view.root] in dialogs?.edit(nil, over: Widget(root)) }
         }
         connections.append(tabs.connect(.notify("visible-child-name")) { [weak self] in
             guard let self, !self.applyingState else { return }
@@ -296,6 +301,18 @@ final class LibraryBrowser {
             view.onPlayNext = { [weak browse] in browse?.send(.playNextUnfinished) }
             view.onOpen = { [weak browse] kind, id in browse?.send(.open(kind, id: id)) }
             if browse.images != nil { view.loadImage = { [weak browse] contents in await browse?.image(for: contents) } }
+            if page.contents.kind == .shelf, let shelves = library.shelves, let dialogs = shelfDialogs {
+                let (id, widget) = (page.contents.id, Widget(unchecked: view.widget))
+                view.onEditShelf = { [weak dialogs, weak shelves] in
+                    guard let shelf = shelves?.shelf(id: id) else { return }
+                    dialogs?.edit(shelf, over: widget)
+                }
+                view.onDeleteShelf = { [weak dialogs, weak shelves] in
+                    guard let shelf = shelves?.shelf(id: id) else { return }
+                    dialogs?.confirmDelete(shelf, over: widget)
+                }
+                view.onRemoveFromShelf = { [weak dialogs] bookID in dialogs?.perform(.remove(bookID: bookID, shelfID: id), over: widget) }
+            }
             view.show(page, canPlay: library.player != nil)
             gtk_stack_add_named(pageStack.opaque, view.widget, view.name)
             pageViews.append(view)
@@ -352,6 +369,7 @@ final class LibraryBrowser {
 
     func teardown() {
         homeView?.teardown()
+        shelfDialogs?.teardown()
         observation?.cancel()
         observation = nil
         hiding?.cancel()

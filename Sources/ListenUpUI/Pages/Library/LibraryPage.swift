@@ -171,6 +171,10 @@ final class LibraryPage: RoutePage {
         details.canPlay = model.player != nil
         if let browser {
             details.onOpen = { [weak browse = browser.browse] kind, id in browse?.send(.open(kind, id: id)) }
+            if let shelves = model.shelves, let dialogs = browser.shelfDialogs {
+                details.shelves = shelves
+                details.onNewShelf = { [weak dialogs, box = details.box] id in dialogs?.edit(nil, addingBook: id, over: Widget(box)) }
+            }
             browser.onTabShown = { [weak self] kind in self?.showBookControls(kind == nil) }
             browser.focusLibrary = { [weak self] in self?.focusDefault() }
             showBookControls(browser.browse.shown == nil)
@@ -179,6 +183,7 @@ final class LibraryPage: RoutePage {
             collection.onPlay = { [weak model] id in model?.send(.play(bookID: id)) }
         }
         connectShortcuts()
+        openShelfPreviewOverlay()
     }
 
     /// Ctrl+F searches from anywhere in the window; Escape closes the
@@ -282,7 +287,7 @@ final class LibraryPage: RoutePage {
         searchEntry.focusWithoutSelecting()
     }
 
-    var isContentReady: Bool { shownContent && browser?.isSettled ?? true }
+    var isContentReady: Bool { shownContent && browser?.isSettled ?? true && !shelfPreviewPending }
 
     /// Tells the latency probe the results of a new query are on their way
     /// to the screen.
