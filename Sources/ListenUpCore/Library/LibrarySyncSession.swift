@@ -173,7 +173,7 @@ final class LibrarySyncSession {
         do {
             return try await BrowseSync(server: server, store: store, logger: logger).run()
         } catch {
-            logger.warning("Could not sync the series and contributors", metadata: ["reason": "\(error)"])
+            logger.warning("Could not sync the browse domains (people, series, genres, tags, moods, collections, shelves)", metadata: ["reason": "\(error)"])
             return 0
         }
     }
