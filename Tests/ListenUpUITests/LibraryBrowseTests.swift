@@ -261,6 +261,27 @@ final class LibraryBrowseTests: XCTestCase {
         }
     }
 
+    /// A keystroke updates only the list on screen; another list catches up
+    /// on the search when its tab is shown (a big library has thousands of
+    /// rows in each).
+    func testOnlyTheListShownFollowsTheSearchUntilAnotherIsShown() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (_, page, window) = Self.makePage()
+            defer { page.teardown(); window.close() }
+            guard let browser = Self.browser(page), let authors = Self.show(.authors, in: browser, window: window),
+                  let series = Self.show(.series, in: browser, window: window) else { return }
+            let allAuthors = authors.items.count
+            XCTAssertGreaterThan(allAuthors, 1)
+            browser.browse.send(.search("classics"))
+            window.settle()
+            XCTAssertEqual(series.items.map(\.name), ["Modern Classics"], "the list shown follows the search")
+            XCTAssertEqual(authors.items.count, allAuthors, "a hidden list is left as it was")
+            _ = Self.show(.authors, in: browser, window: window)
+            XCTAssertTrue(MainContext.iterate(until: { authors.items.count < allAuthors }), "shown, it catches up")
+        }
+    }
+
     /// Activates `row` as a click or Enter does: its list's `row-activated`.
     @MainActor
     private static func activate(_ row: UnsafeMutablePointer<GtkWidget>) {

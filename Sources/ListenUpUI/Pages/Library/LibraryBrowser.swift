@@ -204,8 +204,11 @@ final class LibraryBrowser {
         }
         // Genres of the server's tree, by name, show where they sit in it.
         lists[.genres]?.indentsByDepth = browse.sorts[.genres] == .name
-        for (kind, view) in lists {
-            view.show(browse.lists[kind], query: browse.query)
+        // Only the list on screen follows each change (a keystroke, a sync):
+        // the others, thousands of rows each in a big library, are brought
+        // up to date when their tab is shown (that changes `shown`).
+        if let shown, let view = lists[shown] {
+            view.show(browse.lists[shown], query: browse.query)
         }
         // Moods only where there are some (REST v1 servers have none).
         let moods = browse.items(.moods)?.isEmpty == false || shown == .moods
