@@ -2,8 +2,43 @@ import Foundation
 import JSONToolkit
 import ListenUpCore
 
-/// Reading the arguments of the commands that take several fields.
+/// The arguments of the commands that take several fields, and reading them.
 extension HeadlessCommand {
+    /// `setupAdmin`'s fields, as the form gets them: `name` is split at its
+    /// last space when `firstName` and `lastName` are not given, and
+    /// `confirmation` is the password unless given.
+    public struct AdminFields: Equatable, Sendable {
+        public var firstName: String
+        public var lastName: String
+        public var email: String
+        public var password: String
+        public var confirmation: String
+
+        public init(firstName: String, lastName: String, email: String, password: String, confirmation: String) {
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+            self.password = password
+            self.confirmation = confirmation
+        }
+    }
+
+    /// What `setPreferences` changes.
+    public struct PreferencesChange: Equatable, Sendable {
+        /// The values for the account (nil: unchanged).
+        public var change: AccountPreferencesChange
+        /// `defaultSleepTimerMin: null`: no default sleep timer.
+        public var sleepOff: Bool
+        /// Even out loudness (this computer's), nil: unchanged.
+        public var evenLoudness: Bool?
+
+        public init(change: AccountPreferencesChange, sleepOff: Bool = false, evenLoudness: Bool? = nil) {
+            self.change = change
+            self.sleepOff = sleepOff
+            self.evenLoudness = evenLoudness
+        }
+    }
+
     static func adminFields(_ arguments: [String: JSONValue]) -> AdminFields {
         var first = arguments["firstName"]?.stringValue ?? ""
         var last = arguments["lastName"]?.stringValue ?? ""

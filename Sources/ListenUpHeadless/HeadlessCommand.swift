@@ -155,41 +155,6 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case badArguments(Action)
     }
 
-    /// `setupAdmin`'s fields, as the form gets them: `name` is split at its
-    /// last space when `firstName` and `lastName` are not given, and
-    /// `confirmation` is the password unless given.
-    public struct AdminFields: Equatable, Sendable {
-        public var firstName: String
-        public var lastName: String
-        public var email: String
-        public var password: String
-        public var confirmation: String
-
-        public init(firstName: String, lastName: String, email: String, password: String, confirmation: String) {
-            self.firstName = firstName
-            self.lastName = lastName
-            self.email = email
-            self.password = password
-            self.confirmation = confirmation
-        }
-    }
-
-    /// What `setPreferences` changes.
-    public struct PreferencesChange: Equatable, Sendable {
-        /// The values for the account (nil: unchanged).
-        public var change: AccountPreferencesChange
-        /// `defaultSleepTimerMin: null`: no default sleep timer.
-        public var sleepOff: Bool
-        /// Even out loudness (this computer's), nil: unchanged.
-        public var evenLoudness: Bool?
-
-        public init(change: AccountPreferencesChange, sleepOff: Bool = false, evenLoudness: Bool? = nil) {
-            self.change = change
-            self.sleepOff = sleepOff
-            self.evenLoudness = evenLoudness
-        }
-    }
-
     /// Reads one input line.
     /// - Returns: the command, or why the line is not one.
     public static func decode(line: String) -> Result<HeadlessCommand, Problem> {
