@@ -26,7 +26,7 @@ final class AccountSessionsGroupTests: XCTestCase {
             MainContext.installDispatchBridge()
             let model = AccountSessionsModel(server: server, logger: quietLogger)
             let template = PageTemplates.load("preferences-window")
-            let group = AccountSessionsGroup(sessions: model, template: template)
+            let group = AccountSessionsGroup(sessions: { model }, template: template)
             defer { group.teardown(); template.child("root", as: Window.self).destroy() }
             XCTAssertTrue(MainContext.iterate(until: { group.listed.count == 3 }), "the sessions are read as the window opens")
             XCTAssertEqual(group.listed.map(\.name), ["ada-laptop", "Ada's phone", "Unknown Device"])
@@ -53,7 +53,7 @@ final class AccountSessionsGroupTests: XCTestCase {
             MainContext.installDispatchBridge()
             let model = AccountSessionsModel(server: server, logger: quietLogger)
             let template = PageTemplates.load("preferences-window")
-            let group = AccountSessionsGroup(sessions: model, template: template)
+            let group = AccountSessionsGroup(sessions: { model }, template: template)
             defer { group.teardown(); template.child("root", as: Window.self).destroy() }
             XCTAssertTrue(MainContext.iterate(until: { !model.isSupported }))
             XCTAssertFalse(Widget(group.widget).isVisible)

@@ -6,7 +6,8 @@ import ListenUpCore
 /// Preferences → General → Signed-In Devices: each place the account is
 /// signed in (its name, platform and when it was last used; this one
 /// marked *This device*), a *Sign Out* button on the others, and *Sign Out
-/// Everywhere Else*. Read when the window opens; hidden when signed out or
+/// Everywhere Else*. Read when the window opens (or when a session starts
+/// while it is open); hidden when signed out or
 /// on a server that lists no sessions (REST v1). A failed read or change is
 /// said in the group's description; the list shown stays.
 @MainActor
@@ -14,7 +15,10 @@ final class AccountSessionsGroup {
     var widget: UnsafeMutablePointer<GtkWidget> { group.pointer }
     private let group: PreferencesGroup
     let signOutOthersButton: Button
-    private let sessions: AccountSessionsModel?
+    /// The signed-in session's model (it appears when a session starts).
+    private let model: @MainActor () -> AccountSessionsModel?
+    /// The model last read (each new one is read once as it appears).
+    private weak var sessions: AccountSessionsModel?
     private var rows: [(id: String, row: ActionRow, signOut: Button?)] = []
     private var shown: [AccountSession]?
     private var rowConnections: [SignalConnection] = []
@@ -22,16 +26,21 @@ final class AccountSessionsGroup {
     private var observation: StateObservation?
 
     /// - Parameter template: the preferences window's, which holds the group.
-    init(sessions: AccountSessionsModel?, template: Template) {
-        self.sessions = sessions
+    init(sessions model: @escaping @MainActor () -> AccountSessionsModel?, template: Template) {
+        self.model = model
         (group, signOutOthersButton) = (template.child("sessions"), template.child("sign-out-others"))
         connections.append(signOutOthersButton.connect(.clicked) { [weak self] in self?.sessions?.endOthers() })
-        sessions?.refresh()
         observation = StateObservation { [weak self] in self?.follow() }
     }
 
     private func follow() {
-        guard let sessions, sessions.isSupported else {
+        let current = model()
+        if current !== sessions {
+            sessions = current
+            shown = nil
+            current?.refresh()
+        }
+        guard let sessions = current, sessions.isSupported else {
             group.isVisible = false
             return
         }

@@ -56,7 +56,7 @@ final class PreferencesWindow {
             model?.revoke(deviceID: id)
         }
         downloads = DownloadsGroup(model: model, template: ui, parent: window)
-        accountSessions = AccountSessionsGroup(sessions: model.accountSessions, template: ui)
+        accountSessions = AccountSessionsGroup(sessions: { [weak model] in model?.accountSessions }, template: ui)
         pages = [.general: ui.child("general"), .downloads: ui.child("downloads-page")]
         // Each page's scrolled window can take focus; name it after the page.
         pages[.general]?.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("General"))
