@@ -129,3 +129,20 @@ public struct ScanProgressPayload: Codable, Sendable {
         self.phase = phase
     }
 }
+
+/// `user.deleted` (to the deleted user only): `{user_id, reason*}`
+/// (`internal/sse/events.go UserDeletedEventData`): clear credentials.
+public struct UserDeletedPayload: Codable, Sendable {
+    public var userID: String?
+    public var reason: String?
+
+    public init(userID: String? = nil, reason: String?) {
+        self.userID = userID
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case reason
+    }
+}

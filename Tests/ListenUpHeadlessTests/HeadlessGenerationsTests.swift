@@ -158,8 +158,10 @@ struct HeadlessGenerationsTests {
         defer { Task { await after.stop() } }
 
         let second = try HeadlessProcess(home: home)
-        let login = await second.waitForLine(timeout: 30, Journey.onRoute("login"))
+        let login = await second.waitForLine(timeout: 30) { $0["route"] as? String == "login" && Journey.state($0)?["reason"] != nil }
         #expect(login != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
+        #expect(Journey.state(login)?["reason"] as? String == "serverUpdated")
+        #expect(Journey.state(login)?["notice"] as? String == "This server was updated. Sign in again.")
         #expect(after.requestCount(Self.checkKey(new)) == 1, "checked again, as the new generation")
         second.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
@@ -201,6 +203,7 @@ struct HeadlessGenerationsTests {
         app.send(#"{"action":"reload"}"#)
         let login = await app.waitForLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
         #expect((Journey.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines.suffix(5))")
+        #expect(Journey.state(login)?["reason"] as? String == "sessionEnded")
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
     }

@@ -66,7 +66,7 @@ struct ScreenHeadlessTests {
 
     @Test func loginKeepsThePasswordOutAndReportsWhy() async throws {
         let events = LockedValue<[AuthEvent]>([])
-        let model = LoginModel(server: Self.closed, dependencies: .test(), lapsed: false,
+        let model = LoginModel(server: Self.closed, dependencies: .test(),
                                send: { event in events.withLock { $0.append(event) } })
         #expect(model.handle(try command(#"{"action":"login","email":"ada@example.com","password":"secret-words"}"#)))
         #expect(!"\(model.snapshot)".contains("secret-words"))

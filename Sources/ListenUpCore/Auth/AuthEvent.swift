@@ -15,8 +15,10 @@ public enum AuthEvent: Equatable, Sendable {
     case signedIn(Session)
     /// The server says an admin already exists (setup answered 409).
     case adminAlreadyExists
-    /// The server refused the saved session (refresh refused).
-    case sessionRefused
+    /// The session ended on the server's side: a refused refresh
+    /// (``SignInNotice/sessionEnded``) or the account deleted
+    /// (``SignInNotice/accountRemoved(reason:)``).
+    case sessionRefused(SignInNotice)
     /// The user signed out.
     case signedOut
     /// The user wants another server.
@@ -39,9 +41,9 @@ extension AuthState {
     ///                ─serverChosen→ checkingServer (another address)
     /// needsAdminSetup ─signedIn→ authenticated   ─adminAlreadyExists→ needsLogin (same server)
     /// needsLogin | sessionLapsed ─signedIn→ authenticated
-    /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin (the session's server)
+    /// authenticated ─sessionRefused→ sessionLapsed (with its notice)   ─signedOut→ needsLogin (the session's server)
     /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
-    /// authenticated ─serverChangedGeneration→ needsAdminSetup | needsLogin (the server as it is now)
+    /// authenticated ─serverChangedGeneration→ needsAdminSetup | sessionLapsed (the server as it is now, "updated")
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -61,14 +63,14 @@ extension AuthState {
             return .authenticated(session)
         case (.needsAdminSetup(let server), .adminAlreadyExists):
             return .needsLogin(server)
-        case (.authenticated(let session), .sessionRefused):
-            return .sessionLapsed(session.server)
+        case (.authenticated(let session), .sessionRefused(let notice)):
+            return .sessionLapsed(session.server, notice)
         case (.authenticated(let session), .signedOut):
             return .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer):
             return .needsServer
         case (.authenticated, .serverChangedGeneration(let server)):
-            return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .needsLogin(KnownServer(server))
+            return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .sessionLapsed(KnownServer(server), .serverUpdated)
         default:
             return nil
         }

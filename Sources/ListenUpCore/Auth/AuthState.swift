@@ -20,8 +20,9 @@ public enum AuthState: Equatable, Sendable {
     case needsLogin(KnownServer)
     /// Signed in.
     case authenticated(Session)
-    /// The saved session was refused by the server; the user must sign in again.
-    case sessionLapsed(KnownServer)
+    /// The saved session ended (the server refused it, was updated, or
+    /// removed the account); the user must sign in again, told why.
+    case sessionLapsed(KnownServer, SignInNotice)
 }
 
 extension AuthState {
@@ -36,7 +37,7 @@ extension AuthState {
         switch self {
         case .initializing, .needsServer: nil
         case .checkingServer(let address): address.url
-        case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server): server.url
+        case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server, _): server.url
         case .authenticated(let session): session.serverURL
         }
     }

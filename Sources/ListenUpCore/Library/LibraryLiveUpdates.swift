@@ -24,8 +24,9 @@ public struct LibraryLiveUpdates: Sendable {
         case progressChanged(ListeningPosition?)
         /// The server finished a scan or changed access: run a delta sync.
         case needsDeltaSync
-        /// The account is gone (`user.deleted`).
-        case userDeleted
+        /// The account is gone (`user.deleted`), with the server's reason if
+        /// it gave one.
+        case userDeleted(reason: String?)
         /// The account's playback preferences changed on the server
         /// (`preferences.changed`): read them again.
         case preferencesChanged
@@ -134,7 +135,9 @@ public struct LibraryLiveUpdates: Sendable {
             case "library.access_mode_changed":
                 return .needsDeltaSync
             case "user.deleted":
-                return .userDeleted
+                // Signed out whatever the payload: the reason is a courtesy.
+                let reason = (try? ListenUpJSON.decoder.decode(LiveEvent<UserDeletedPayload>.self, from: data))?.data.reason
+                return .userDeleted(reason: reason)
             case LibraryLiveUpdates.preferencesChangedEvent:
                 return .preferencesChanged
             case let type where type.hasPrefix("contributor.") || type.hasPrefix("series."):

@@ -165,7 +165,7 @@ public final class LibraryModel: ScreenModel {
         self.syncSession = syncSession
         let send = send
         startTask = Task { [weak self] in
-            await server.onSessionLapsed { await MainActor.run { send(.sessionRefused) } }
+            await server.onSessionLapsed { await MainActor.run { send(.sessionRefused(.sessionEnded)) } }
             if self?.hasLoadedCache == false { await self?.loadCache(readAhead?.contents) }
             guard !Task.isCancelled else { return }
             syncSession.sync()

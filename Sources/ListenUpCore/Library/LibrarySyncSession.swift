@@ -45,7 +45,7 @@ protocol LibrarySessionEvents: AnyObject {
     /// server said so.
     func accountPreferencesMayHaveChanged()
     /// The account is gone on the server.
-    func accountDeleted()
+    func accountDeleted(reason: String?)
     /// A sync or a live event changed the cached books or what browsing
     /// reads (series, contributors): the browse lists and pages are read again.
     func libraryCacheChanged()
@@ -232,8 +232,8 @@ final class LibrarySyncSession {
             scheduleRefresh()
         case .needsDeltaSync:
             sync(afterRunning: true)
-        case .userDeleted:
-            events?.accountDeleted()
+        case .userDeleted(let reason):
+            events?.accountDeleted(reason: reason)
         case .preferencesChanged:
             events?.accountPreferencesMayHaveChanged()
         }

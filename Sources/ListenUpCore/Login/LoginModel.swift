@@ -28,8 +28,10 @@ public final class LoginModel: ScreenModel {
     public let server: KnownServer?
     /// The server's address, as the page shows it.
     public var serverURL: URL? { server?.url }
-    /// Why the user is here again, if the session lapsed.
-    public private(set) var notice: String?
+    /// Why the user is here again, if their session ended.
+    public private(set) var signInNotice: SignInNotice?
+    /// ``signInNotice``'s sentence, as the page shows it.
+    public var notice: String? { signInNotice?.message }
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -38,12 +40,13 @@ public final class LoginModel: ScreenModel {
     /// - Parameters:
     ///   - server: the server to sign in to (from the auth state; nil only
     ///     in previews, which show no address).
-    ///   - lapsed: the saved session was refused (a notice says so).
-    public init(server: KnownServer?, dependencies: Dependencies, lapsed: Bool, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    ///   - notice: why the session ended, when it did (the page says so).
+    public init(server: KnownServer?, dependencies: Dependencies, notice: SignInNotice? = nil,
+                send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
         self.dependencies = dependencies
         self.send = send
-        notice = lapsed ? tr("Your session has ended. Sign in again to continue.") : nil
+        signInNotice = notice
     }
 
     /// Whether Sign in can be pressed.
@@ -103,8 +106,8 @@ public final class LoginModel: ScreenModel {
     }
 
     /// Previews only.
-    func showForPreview(email: String, password: Bool, status: Status, lapsed: Bool = false) {
-        if lapsed { notice = tr("Your session has ended. Sign in again to continue.") }
+    func showForPreview(email: String, password: Bool, status: Status, notice: SignInNotice? = nil) {
+        if let notice { signInNotice = notice }
         self.email = email
         hasPassword = password
         self.status = status
@@ -129,12 +132,12 @@ extension RouteNode {
         model: { context in
             switch context.authState {
             case .needsLogin(let server):
-                LoginModel(server: server, dependencies: context.dependencies, lapsed: false, send: context.send)
-            case .sessionLapsed(let server):
-                LoginModel(server: server, dependencies: context.dependencies, lapsed: true, send: context.send)
+                LoginModel(server: server, dependencies: context.dependencies, send: context.send)
+            case .sessionLapsed(let server, let notice):
+                LoginModel(server: server, dependencies: context.dependencies, notice: notice, send: context.send)
             default:
                 // `--preview login`: no server.
-                LoginModel(server: nil, dependencies: context.dependencies, lapsed: false, send: context.send)
+                LoginModel(server: nil, dependencies: context.dependencies, send: context.send)
             }
         },
         previews: [
@@ -149,7 +152,11 @@ extension RouteNode {
                 $0.showForPreview(email: "ada@example.com", password: true,
                                   status: .failed(code: "rateLimited", message: ServerError.rateLimited.userMessage))
             },
-            .init("sessionLapsed") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, lapsed: true) },
+            .init("sessionLapsed") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .sessionEnded) },
+            .init("serverUpdated") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .serverUpdated) },
+            .init("accountRemoved") {
+                $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .accountRemoved(reason: nil))
+            },
             .init("unreachable") {
                 $0.showForPreview(email: "ada@example.com", password: true,
                                   status: .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))

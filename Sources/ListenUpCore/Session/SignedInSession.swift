@@ -122,9 +122,16 @@ extension SignedInSession: LibrarySessionEvents {
         accountPreferences.refresh()
     }
 
-    func accountDeleted() {
+    /// The account was deleted on the server: its credentials are
+    /// forgotten here and in the secret store (the server revokes the
+    /// session next), and Sign in says why.
+    func accountDeleted(reason: String?) {
         guard !left else { return }
-        send(.sessionRefused)
+        let (connection, send) = (session.connection, send)
+        Task {
+            await connection.logout()
+            send(.sessionRefused(.accountRemoved(reason: reason)))
+        }
     }
 
     func libraryCacheChanged() {

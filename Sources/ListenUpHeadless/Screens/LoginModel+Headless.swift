@@ -9,6 +9,7 @@ extension LoginModel: HeadlessScreen {
             "server": .optional(serverURL?.absoluteString),
             "canSignIn": .bool(canSignIn),
             "notice": .optional(notice),
+            "reason": .optional(signInNotice?.code),
         ]
         switch status {
         case .editing: state["status"] = "editing"

@@ -91,8 +91,8 @@ enum KRPCLiveEvents {
             return .finish
         case .accessChanged, .libraryDataChanged:
             return .emit([ServerSentEvent(type: "library.access_mode_changed", data: "{}")])
-        case .userDeleted:
-            return .emit([ServerSentEvent(type: "user.deleted", data: "{}")])
+        case .userDeleted(let reason):
+            return .emit([live("user.deleted", UserDeletedPayload(reason: reason), at: Int64(Date().timeIntervalSince1970 * 1000))])
         case .streamError(let error):
             return .fail(error)
         case .preferencesChanged:

@@ -48,7 +48,7 @@ struct AdminSetupModelTests {
 
     @Test func signInNeedsBothFieldsAndReportsAnUnreachableServer() async {
         let events = events
-        let login = LoginModel(server: .closedLoopback, dependencies: .test(), lapsed: true,
+        let login = LoginModel(server: .closedLoopback, dependencies: .test(), notice: .sessionEnded,
                                send: { event in events.withLock { $0.append(event) } })
         #expect(login.notice != nil)
         #expect(!login.canSignIn)

@@ -10,12 +10,13 @@ struct AuthStateMachineTests {
 
     static let states: [AuthState] = [
         .initializing, .needsServer, .checkingServer(address), .needsAdminSetup(.closedLoopback), .needsLogin(.closedLoopback),
-        .authenticated(session), .sessionLapsed(.closedLoopback),
+        .authenticated(session), .sessionLapsed(.closedLoopback, .sessionEnded),
     ]
     static let events: [AuthEvent] = [
         .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
         .serverChosen(other), .serverVerified(.sample(setupRequired: true)), .serverVerified(.sample(setupRequired: false)),
-        .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused, .signedOut, .changeServer,
+        .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused(.sessionEnded),
+        .sessionRefused(.accountRemoved(reason: "gone")), .signedOut, .changeServer,
         .serverChangedGeneration(.sample(setupRequired: false)), .serverChangedGeneration(.sample(setupRequired: true)),
     ]
 
@@ -32,12 +33,12 @@ struct AuthStateMachineTests {
         case (.needsAdminSetup, .signedIn), (.needsLogin, .signedIn), (.sessionLapsed, .signedIn): .authenticated(session)
         case (.needsAdminSetup(let server), .adminAlreadyExists): .needsLogin(server)
         // The session's server travels on to Sign in.
-        case (.authenticated, .sessionRefused): .sessionLapsed(session.server)
+        case (.authenticated, .sessionRefused(let notice)): .sessionLapsed(session.server, notice)
         case (.authenticated, .signedOut): .needsLogin(session.server)
         case (.needsAdminSetup, .changeServer), (.needsLogin, .changeServer), (.sessionLapsed, .changeServer): .needsServer
         // The server as it is now: the session belonged to its old generation.
         case (.authenticated, .serverChangedGeneration(let server)) where server.setupRequired: .needsAdminSetup(KnownServer(server))
-        case (.authenticated, .serverChangedGeneration(let server)): .needsLogin(KnownServer(server))
+        case (.authenticated, .serverChangedGeneration(let server)): .sessionLapsed(KnownServer(server), .serverUpdated)
         default: nil
         }
     }

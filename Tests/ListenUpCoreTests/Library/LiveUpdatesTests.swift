@@ -50,7 +50,9 @@ struct LiveUpdatesTests {
         let scan = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"library_id":"l","phase":"complete","current":1,"total":1,"added":1,"updated":0,"removed":0},"type":"library.scan_progress"}"#
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan)) == .needsDeltaSync)
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan.replacingOccurrences(of: "complete", with: "walking"))) == nil)
-        #expect(live.apply(ServerSentEvent(type: "user.deleted", data: "{}")) == .userDeleted)
+        #expect(live.apply(ServerSentEvent(type: "user.deleted", data: "{}")) == .userDeleted(reason: nil), "signed out without a payload too")
+        let deleted = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"user_id":"u1","reason":"Account deleted by administrator"},"type":"user.deleted"}"#
+        #expect(live.apply(ServerSentEvent(type: "user.deleted", data: deleted)) == .userDeleted(reason: "Account deleted by administrator"))
     }
 
     @Test func brokenEventsChangeNothing() throws {

@@ -25,7 +25,7 @@ func probeRegistry() -> RouteRegistry {
         node(.loading) { $0 == .initializing },
         node(.serverSetup) { if case .checkingServer = $0 { true } else { $0 == .needsServer } },
         node(.adminSetup) { $0 == .needsAdminSetup(.closedLoopback) },
-        node(.login) { $0 == .needsLogin(.closedLoopback) || $0 == .sessionLapsed(.closedLoopback) },
+        node(.login) { $0 == .needsLogin(.closedLoopback) || $0 == .sessionLapsed(.closedLoopback, .sessionEnded) },
         node(.library) { if case .authenticated = $0 { true } else { false } },
     ])
 }
@@ -41,7 +41,7 @@ struct AppNavigatorTests {
         (.checkingServer(try! ServerAddress.parse("x.example").get()), .serverSetup),
         (.needsAdminSetup(.closedLoopback), .adminSetup),
         (.needsLogin(.closedLoopback), .login),
-        (.sessionLapsed(.closedLoopback), .login),
+        (.sessionLapsed(.closedLoopback, .sessionEnded), .login),
         (.authenticated(session), .library),
     ]
 
@@ -123,7 +123,7 @@ struct AppNavigatorTests {
         let navigator = AppNavigator(registry: probeRegistry(), dependencies: .test())
         navigator.update(.needsLogin(.closedLoopback))
         let first = try #require(navigator.activeModel as? ProbeModel)
-        navigator.update(.sessionLapsed(.closedLoopback))
+        navigator.update(.sessionLapsed(.closedLoopback, .sessionEnded))
         #expect(navigator.activeModel === first)
         #expect(!first.deactivated)
     }

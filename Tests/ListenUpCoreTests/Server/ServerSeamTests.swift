@@ -31,7 +31,7 @@ struct ServerSeamTests {
 
         await server.lapse()
         await settle { !events.value.isEmpty }
-        #expect(events.value == [.sessionRefused])
+        #expect(events.value == [.sessionRefused(.sessionEnded)])
 
         // The server says its data changed while a sync runs (the user's
         // reload): the sync under way may have read it before the change,

@@ -105,13 +105,14 @@ struct SignedInSessionTests {
         #expect(try rig.listening.position(bookID: "book-1")?.position == 42_000, "kept as the book's resume point")
     }
 
-    @Test func theAccountDeletedOnTheServerEndsTheSession() async throws {
+    @Test func theAccountDeletedOnTheServerSignsOutWithItsReason() async throws {
         let rig = try await rig()
         defer { rig.signedIn.leave() }
         try await live(rig)
-        await rig.server.announceEvent(type: "user.deleted", data: "{}")
+        await rig.server.announceEvent(type: "user.deleted", data: #"{"user_id":"u1","reason":"Moved to the family server"}"#)
         await settle { !rig.events.value.isEmpty }
-        #expect(rig.events.value == [.sessionRefused])
+        #expect(rig.events.value == [.sessionRefused(.accountRemoved(reason: "Moved to the family server"))])
+        #expect(await rig.server.calls.contains("logout"), "the credentials are forgotten before Sign in shows")
     }
 
     @Test func thePreferencesAreReadAgainWhenTheServerSaysTheyChanged() async throws {
