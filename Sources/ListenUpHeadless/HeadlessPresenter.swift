@@ -64,6 +64,8 @@ public final class HeadlessPresenter {
     /// Home, followed while a `home` waits for its refresh to end.
     var home: ModelFollower<HomeModel>?
     var homeRequestedAfter: Int?
+    /// Signed-in devices: HeadlessPresenter+Sessions.swift.
+    var accountSessions: ModelFollower<AccountSessionsModel>?, sessionsPrinted: [String]?, sessionsRequests = 0
 
     /// - Parameters:
     ///   - navigator: the core to present.
@@ -85,6 +87,8 @@ public final class HeadlessPresenter {
                                follow: { [weak self] in self?.browseChanged($0) })
         home = ModelFollower({ navigator.signedIn?.home }, replaced: { [weak self] _ in self?.homeRequestedAfter = nil },
                              follow: { [weak self] in self?.homeChanged($0) })
+        accountSessions = ModelFollower({ navigator.signedIn?.accountSessions }, replaced: { [weak self] _ in self?.sessionsPrinted = nil },
+                                        follow: { [weak self] in self?.accountSessionsChanged($0) })
     }
 
     /// Starts presenting: emits the current route and state, then every change.
@@ -104,6 +108,7 @@ public final class HeadlessPresenter {
         preferences?.cancel()
         browse?.cancel()
         home?.cancel()
+        accountSessions?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -312,6 +317,7 @@ public final class HeadlessPresenter {
         preferences?.update()
         browse?.update()
         home?.update()
+        accountSessions?.update()
         let route = navigator.activeRoute
         let model = navigator.activeModel
         let identity = model.map { ObjectIdentifier($0) }
@@ -369,12 +375,6 @@ public final class HeadlessPresenter {
             emit(["event": "pairingRequest", "client": .string(request.clientName), "model": .string(request.clientModel),
                   "comparisonCode": .string(request.comparisonCode)])
         }
-    }
-
-    static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
     }
 
     private func stateChanged(route: Route, snapshot: JSONValue) {

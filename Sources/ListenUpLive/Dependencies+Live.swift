@@ -25,6 +25,7 @@ extension Dependencies {
             discovery: .avahi(logger: logger),
             deviceInfo: .desktop()
         )
+        dependencies.devicesRefresh = AccountSessionsModel.followInterval(environment: environment)
         let cache = XDGDirectories.app(directories.cacheHome)
         // One store per file for the whole run: the library page and the
         // player share it (two SQLite connections would contend for writes).

@@ -28,8 +28,8 @@ struct HeadlessAccountSessionsTests {
         return connection
     }
 
-    static func signedIn(_ url: String, home: URL) async throws -> HeadlessProcess {
-        let app = try HeadlessProcess(home: home, environment: Listening.sink)
+    static func signedIn(_ url: String, home: URL, environment: [String: String?] = [:]) async throws -> HeadlessProcess {
+        let app = try HeadlessProcess(home: home, environment: Listening.sink.merging(environment) { $1 })
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
@@ -81,6 +81,31 @@ struct HeadlessAccountSessionsTests {
         try await other.endAccountSession(id: ownID)
         app.send(#"{"action":"sessions"}"#)
         #expect(await app.waitForLine(timeout: 30, Journey.onRoute("login")) != nil, "\(app.allLines.suffix(4))")
+        app.send(#"{"action":"quit"}"#)
+        #expect(await app.waitForExit() == 0)
+    }
+
+    /// Once asked for, the list follows the account: a device signing in or
+    /// out elsewhere prints the list again without another request.
+    @Test func theListFollowsDevicesSigningInAndOutElsewhere() async throws {
+        let (server, url) = try await Browse.startServer(.krpc, books: 4)
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-sessions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try await Self.signedIn(url, home: home, environment: ["LISTENUP_DEVICES_REFRESH_SECONDS": "0.5"])
+        app.send(#"{"action":"sessions"}"#)
+        #expect(Self.sessions(await app.waitForLine(timeout: 20, Browse.event("sessions"))).count == 1, "\(app.allLines.suffix(3))")
+
+        let phone = try await Self.otherDevice(url, name: "Ada's phone", platform: "Android")
+        let joined = await app.waitForLine(timeout: 15, Browse.event("sessions") { Self.sessions($0).count == 2 })
+        #expect(Self.sessions(joined).contains { $0["label"] as? String == "Ada's phone" }, "\(app.allLines.suffix(3))")
+        let mark = app.allLines.count
+        await phone.logout()
+        let left = await app.waitForLine(timeout: 15, HeadlessGenerationsTests.after(mark, Browse.event("sessions") { Self.sessions($0).count == 1 }))
+        #expect(left != nil, "\(app.allLines.suffix(3))")
+        let printed = app.allLines.filter { $0.contains(#""event":"sessions""#) }.count
+        try await Task.sleep(for: .seconds(2))
+        #expect(app.allLines.filter { $0.contains(#""event":"sessions""#) }.count == printed, "nothing printed while nothing changed")
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
     }

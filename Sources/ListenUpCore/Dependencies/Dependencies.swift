@@ -46,6 +46,9 @@ public struct Dependencies: Sendable {
     public var deviceID: @Sendable () -> String = { "preview-device" }
     /// Waits between live-update reconnections.
     public var liveUpdatesBackoff = LibraryLiveUpdates.Backoff()
+    /// How often a followed list of the account's signed-in devices is read
+    /// again (``AccountSessionsModel/follow(readingNow:)``).
+    public var devicesRefresh = AccountSessionsModel.followInterval
     /// How often the library runs a delta sync while it is shown (the server
     /// announces no edits).
     public var periodicSync: Duration = .seconds(15 * 60)

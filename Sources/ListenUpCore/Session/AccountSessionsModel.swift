@@ -7,8 +7,11 @@ import Observation
 /// Out* for another device and *Sign Out Everywhere Else*.
 ///
 /// Read when asked (``refresh()``), and again after each change made here.
-/// Today's server has no push for sessions, so another device signing in
-/// shows at the next read. A server that lists no sessions (REST v1) says
+/// Today's server has no push for sessions (its `ActiveSessionsChanged`
+/// nudge is about listening presence, `ActiveSessionRepository.kt`), so
+/// while someone looks at the list (``follow()``: the Preferences window,
+/// the headless `sessions` action) it is read again every
+/// ``followInterval``: another device signing in or out shows within it. A server that lists no sessions (REST v1) says
 /// so once: ``isSupported`` turns false and the page hides the list.
 /// *Sign Out Everywhere Else* ends every other session one by one
 /// (`revokeSession`) rather than `logoutAll`, which would end this one too
@@ -29,6 +32,25 @@ public final class AccountSessionsModel {
     @ObservationIgnored private let server: (any ServerConnection)?
     @ObservationIgnored private let logger: Logger
     @ObservationIgnored private var task: Task<Void, Never>?
+    /// Counts ``run(_:)``s: only the last one to start clears ``isBusy``.
+    @ObservationIgnored private var runs = 0
+    /// How many are looking (``follow()``), and the task re-reading for them.
+    @ObservationIgnored private var followers = 0
+    @ObservationIgnored private var following: Task<Void, Never>?
+    /// How often a followed list is read again.
+    @ObservationIgnored public var followInterval = AccountSessionsModel.followInterval
+    /// The default ``followInterval``.
+    public nonisolated static let followInterval: Duration = .seconds(30)
+
+    /// The follow interval, or `LISTENUP_DEVICES_REFRESH_SECONDS` in
+    /// `environment` (tests shorten it; a value that is not a positive
+    /// number is ignored).
+    public nonisolated static func followInterval(environment: [String: String]) -> Duration {
+        guard let text = environment["LISTENUP_DEVICES_REFRESH_SECONDS"], let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            return followInterval
+        }
+        return .milliseconds(Int64(seconds * 1_000))
+    }
 
     public init(server: (any ServerConnection)?, logger: Logger) {
         self.server = server
@@ -38,6 +60,38 @@ public final class AccountSessionsModel {
     /// Reads the list again (a read under way is let finish).
     public func refresh() {
         run { _ in }
+    }
+
+    /// Someone looks at the list: it is read now (unless it was just read:
+    /// `readingNow` false) and every ``followInterval`` until each
+    /// ``follow(readingNow:)`` has its ``unfollow()``.
+    public func follow(readingNow: Bool = true) {
+        followers += 1
+        guard following == nil else { return }
+        if readingNow { refresh() }
+        following = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let interval = self?.followInterval else { return }
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self, self.isSupported else { return }
+                self.refresh()
+            }
+        }
+    }
+
+    /// One who looked at the list no longer does.
+    public func unfollow() {
+        followers = max(0, followers - 1)
+        guard followers == 0 else { return }
+        following?.cancel()
+        following = nil
+    }
+
+    /// Stops following for good (the session ended).
+    public func stop() {
+        followers = 0
+        following?.cancel()
+        following = nil
     }
 
     /// Signs out session `id` (another device), then reads the list again.
@@ -70,6 +124,8 @@ public final class AccountSessionsModel {
         }
         let previous = task
         isBusy = true
+        runs += 1
+        let run = runs
         task = Task { [weak self, logger] in
             await previous?.value
             var failure: ServerError?
@@ -84,7 +140,8 @@ public final class AccountSessionsModel {
                 failure = error
             }
             guard let self else { return }
-            self.isBusy = false
+            // A change chained after this one keeps the model busy.
+            if run == self.runs { self.isBusy = false }
             self.failure = failure
             if failure == nil {
                 self.isSupported = supported

@@ -67,6 +67,7 @@ public final class SignedInSession {
         library.browse = browse
         home = HomeModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         accountSessions = AccountSessionsModel(server: session.connection, logger: dependencies.logger)
+        accountSessions.followInterval = dependencies.devicesRefresh
         library.home = home
         shelves = ShelvesModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         home.shelves = shelves
@@ -88,6 +89,7 @@ public final class SignedInSession {
         browse.stop()
         home.stop()
         shelves.stop()
+        accountSessions.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
     }

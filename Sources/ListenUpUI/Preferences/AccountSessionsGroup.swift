@@ -6,8 +6,9 @@ import ListenUpCore
 /// Preferences → General → Signed-In Devices: each place the account is
 /// signed in (its name, platform and when it was last used; this one
 /// marked *This device*), a *Sign Out* button on the others, and *Sign Out
-/// Everywhere Else*. Read when the window opens (or when a session starts
-/// while it is open); hidden when signed out or
+/// Everywhere Else*. Followed while the window is open (read when it opens
+/// or a session starts, then every ``AccountSessionsModel/followInterval``,
+/// so another device signing in or out shows); hidden when signed out or
 /// on a server that lists no sessions (REST v1). A failed read or change is
 /// said in the group's description; the list shown stays.
 @MainActor
@@ -36,9 +37,10 @@ final class AccountSessionsGroup {
     private func follow() {
         let current = model()
         if current !== sessions {
+            sessions?.unfollow()
             sessions = current
             shown = nil
-            current?.refresh()
+            current?.follow()
         }
         guard let sessions = current, sessions.isSupported else {
             group.isVisible = false
@@ -103,6 +105,8 @@ final class AccountSessionsGroup {
     func teardown() {
         observation?.cancel()
         observation = nil
+        sessions?.unfollow()
+        sessions = nil
         connections.removeAll()
         rowConnections.removeAll()
     }

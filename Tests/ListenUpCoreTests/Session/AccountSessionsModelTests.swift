@@ -53,4 +53,45 @@ struct AccountSessionsModelTests {
         await model.settle()
         #expect(model.failure != nil && model.sessions?.count == 2, "the list shown stays")
     }
+
+    /// Followed while someone looks: read again every interval, so a device
+    /// signing in elsewhere shows; no more reads once nobody looks.
+    @Test func aFollowedListIsReadAgainUntilNobodyLooks() async throws {
+        let server = try ScriptedServer(titles: [])
+        server.sessionsListed.withLock { $0 = [Self.session("me", current: true)] }
+        let model = AccountSessionsModel(server: server, logger: Self.quiet)
+        model.followInterval = .milliseconds(50)
+        model.follow()
+        model.follow()
+        await model.settle()
+        #expect(model.sessions?.map(\.id) == ["me"])
+        server.sessionsListed.withLock { $0 = [Self.session("me", current: true), Self.session("phone")] }
+        for _ in 0..<100 where model.sessions?.count != 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(model.sessions?.map(\.id) == ["me", "phone"], "read again without being asked")
+
+        model.unfollow()
+        let reads = model.reads
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(model.reads > reads, "one still looks")
+        model.unfollow()
+        await model.settle()
+        let stopped = model.reads
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(model.reads == stopped, "nobody looks: no more reads")
+    }
+
+    /// Two changes chained: the model stays busy until the second ends.
+    @Test func aChainedChangeKeepsTheModelBusy() async throws {
+        let server = try ScriptedServer(titles: [])
+        server.sessionsListed.withLock { $0 = [Self.session("me", current: true), Self.session("phone"), Self.session("tablet")] }
+        let model = AccountSessionsModel(server: server, logger: Self.quiet)
+        model.refresh()
+        await model.settle()
+        model.end("phone")
+        model.end("tablet")
+        while model.reads < 2 { await Task.yield() }
+        #expect(model.isBusy, "the second change is still under way")
+        await model.settle()
+        #expect(!model.isBusy && model.sessions?.map(\.id) == ["me"])
+    }
 }
