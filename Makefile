@@ -12,7 +12,7 @@ BIN := .build/debug/listenup
 PREFIX ?= $(HOME)/.local
 MESON_BUILD := .build/meson
 
-.PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library bench-sync clean
+.PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library bench-sync bench-scaling clean
 
 deps:
 	@build-aux/ensure-deps run
@@ -108,6 +108,11 @@ bench-library: deps-test
 bench-sync:
 	@build-aux/ensure-deps bench
 	bench/sync
+
+# bench/library and bench/sync at 1,000 / 10,000 / 50,000 books, as one table.
+bench-scaling: deps-test
+	@build-aux/ensure-deps bench
+	bench/scaling
 
 clean:
 	rm -rf .build
