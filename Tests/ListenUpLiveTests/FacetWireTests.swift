@@ -148,5 +148,11 @@ struct FacetRESTTests {
         #expect(try await client.syncBrowse(.collections, limit: 500, cursor: nil, updatedAfter: nil) == .empty(.collections), "403")
         #expect(try await client.syncBrowse(.moods, limit: 500, cursor: nil, updatedAfter: nil) == .empty(.moods), "the Go server has none")
         #expect(server.requests.contains { $0.path == "/api/v1/libraries/lib1/collections" })
+        // The library's id is asked for once, then remembered: the book
+        // count of the next sync names it too.
+        _ = try await client.syncBrowse(.collectionBooks, limit: 500, cursor: nil, updatedAfter: nil)
+        _ = try await client.libraryBookCount()
+        _ = try await client.syncBrowse(.collections, limit: 500, cursor: nil, updatedAfter: nil)
+        #expect(server.requests.filter { $0.path == "/api/v1/library/status" }.count == 2, "\(server.requests.map(\.path))")
     }
 }

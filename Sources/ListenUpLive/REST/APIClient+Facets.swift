@@ -59,10 +59,13 @@ extension APIClient {
         }
     }
 
-    /// The collections of the server's library (none while it has no library).
+    /// The collections of the server's library (none while it has no
+    /// library). The library's id is the one the sync's book count just
+    /// read, else it is asked for.
     private func libraryCollections() async throws(ServerError) -> [RESTCollection] {
-        guard let library = try await authorized(.libraryStatus).library else { return [] }
-        return try await authorized(.collections(libraryID: library.id)).collections
+        if libraryID == nil { libraryID = try await authorized(.libraryStatus).library?.id }
+        guard let libraryID else { return [] }
+        return try await authorized(.collections(libraryID: libraryID)).collections
     }
 }
 

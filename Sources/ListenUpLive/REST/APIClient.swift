@@ -19,6 +19,9 @@ public actor APIClient: ServerConnection, SessionRenewing {
     private let timeout: Duration
     /// The session and its renewal.
     let refresher: SessionRefresher
+    /// The server's library, as `/api/v1/library/status` last named it
+    /// (the Go server has one; its collections are read under it).
+    var libraryID: String?
 
     /// The largest JSON answer accepted (a 500-book sync page is well under this).
     public static let maxBodyBytes = 32 << 20
@@ -74,7 +77,9 @@ public actor APIClient: ServerConnection, SessionRenewing {
     // MARK: The library (ServerConnection)
 
     public func libraryBookCount() async throws(ServerError) -> Int {
-        try await authorized(.libraryStatus).bookCount
+        let status = try await authorized(.libraryStatus)
+        libraryID = status.library?.id ?? libraryID
+        return status.bookCount
     }
 
     public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
