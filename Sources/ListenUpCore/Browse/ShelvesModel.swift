@@ -102,9 +102,9 @@ public final class ShelvesModel {
             case .remove(let book, let shelf):
                 try await server.removeBook(book, fromShelf: shelf)
             }
-            // The cache follows the server: a sync brings the change (the
-            // live event the server sends asks for one too).
-            library?.send(.reload)
+            // The cache follows the server: a sync of the shelves brings the
+            // change (the live event the server sends asks for one too).
+            library?.syncBrowse([.shelves, .shelfBooks])
             return finish(.success(made))
         } catch {
             logger.info("A shelf change was refused", metadata: ["code": "\(error.code)"])

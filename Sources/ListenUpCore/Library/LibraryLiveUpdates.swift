@@ -24,6 +24,9 @@ public struct LibraryLiveUpdates: Sendable {
         case progressChanged(ListeningPosition?)
         /// The server finished a scan or changed access: run a delta sync.
         case needsDeltaSync
+        /// Only these browse domains changed (no book row did): a delta of
+        /// them alone brings it.
+        case browseChanged(Set<BrowseDomain>)
         /// The account is gone (`user.deleted`), with the server's reason if
         /// it gave one.
         case userDeleted(reason: String?)
@@ -144,12 +147,15 @@ public struct LibraryLiveUpdates: Sendable {
                 // A person or a series renamed, described, merged or
                 // deleted: a delta of the browse domains brings the rows.
                 return .needsDeltaSync
-            case let type where Self.facetEventPrefixes.contains(where: type.hasPrefix) || type.hasPrefix("shelf."):
+            case let type where Self.facetEventPrefixes.contains(where: type.hasPrefix):
                 // A genre, tag, mood or collection, or a book's place in
-                // one, changed; or a shelf made, changed or deleted, a book
-                // put on or taken off (the Go server's `shelf.*`, kRPC's
-                // shelf domains): the same delta brings it.
+                // one, changed: the same delta brings it.
                 return .needsDeltaSync
+            case let type where type.hasPrefix("shelf."):
+                // A shelf made, changed or deleted, a book put on or taken
+                // off (the Go server's `shelf.*`, kRPC's shelf domains): no
+                // book row names its shelves, so the shelves alone.
+                return .browseChanged([.shelves, .shelfBooks])
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil

@@ -368,6 +368,9 @@ public final class LibraryModel: ScreenModel {
         return await downloads?.cover(bookID: book.id).flatMap(CoverData.init(bytes:))
     }
 
+    /// Syncs these browse domains alone (the user changed them; no book row changes with it).
+    func syncBrowse(_ domains: Set<BrowseDomain>) { syncSession?.syncDomains(domains) }
+
     // MARK: Leaving
 
     func signOut() {

@@ -108,6 +108,9 @@ final class LibrarySyncSession {
     /// after what it saw (an event saying the data changed, the user's
     /// reload): it runs when the running one ends.
     private var syncAgain = false
+    /// Browse domains to sync on their own (``syncDomains(_:)``), and the task doing it.
+    private var pendingDomains: Set<BrowseDomain> = []
+    private var domainTask: Task<Void, Never>?
     /// What the drift checks after each sync remember (LibraryDrift.swift).
     private let drift = LibraryDriftCheck.Memory()
 
@@ -178,13 +181,44 @@ final class LibrarySyncSession {
         }
     }
 
+    /// Syncs `domains` alone (their deltas; no books, no drift check). A
+    /// whole sync under way covers them if it has not read them yet: one
+    /// more runs after it. Domains asked for while this runs are synced
+    /// next, together.
+    func syncDomains(_ domains: Set<BrowseDomain>) {
+        if isSyncing {
+            syncAgain = true
+            return
+        }
+        pendingDomains.formUnion(domains)
+        guard domainTask == nil else { return }
+        let (server, store, logger) = (server, store, dependencies.logger)
+        domainTask = Task { [weak self] in
+            while let self, !Task.isCancelled, !self.pendingDomains.isEmpty {
+                let batch = self.pendingDomains
+                self.pendingDomains = []
+                var changed = 0
+                for domain in BrowseDomain.allCases where batch.contains(domain) {
+                    do {
+                        changed += try await BrowseSync(server: server, store: store, logger: logger).run(domain)
+                    } catch {
+                        logger.warning("Could not sync a browse domain", metadata: ["domain": "\(domain.rawValue)", "reason": "\(error)"])
+                    }
+                }
+                if changed > 0, !Task.isCancelled { self.events?.libraryCacheChanged() }
+            }
+            self?.domainTask = nil
+        }
+    }
+
     private func progressed(stored: Int, expected: Int?) {
         screen?.syncProgressed(stored: stored, expected: expected)
     }
 
     /// Ends every task.
     func stop() {
-        for task in [syncTask, liveTask, periodicTask, refreshTask] { task?.cancel() }
+        for task in [syncTask, liveTask, periodicTask, refreshTask, domainTask] { task?.cancel() }
+        domainTask = nil
         syncTask = nil
         liveTask = nil
         periodicTask = nil
@@ -232,6 +266,8 @@ final class LibrarySyncSession {
             scheduleRefresh()
         case .needsDeltaSync:
             sync(afterRunning: true)
+        case .browseChanged(let domains):
+            syncDomains(domains)
         case .userDeleted(let reason):
             events?.accountDeleted(reason: reason)
         case .preferencesChanged:

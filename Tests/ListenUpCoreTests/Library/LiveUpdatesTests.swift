@@ -51,6 +51,8 @@ struct LiveUpdatesTests {
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan)) == .needsDeltaSync)
         #expect(live.apply(ServerSentEvent(type: "library.scan_progress", data: scan.replacingOccurrences(of: "complete", with: "walking"))) == nil)
         #expect(live.apply(ServerSentEvent(type: "user.deleted", data: "{}")) == .userDeleted(reason: nil), "signed out without a payload too")
+        #expect(live.apply(ServerSentEvent(type: "shelf.book_added", data: "{}")) == .browseChanged([.shelves, .shelfBooks]))
+        #expect(live.apply(ServerSentEvent(type: "tag.created", data: "{}")) == .needsDeltaSync)
         let deleted = #"{"timestamp":"2026-05-01T14:05:12Z","data":{"user_id":"u1","reason":"Account deleted by administrator"},"type":"user.deleted"}"#
         #expect(live.apply(ServerSentEvent(type: "user.deleted", data: deleted)) == .userDeleted(reason: "Account deleted by administrator"))
     }

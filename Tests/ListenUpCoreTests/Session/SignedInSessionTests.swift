@@ -115,6 +115,21 @@ struct SignedInSessionTests {
         #expect(await rig.server.calls.contains("logout"), "the credentials are forgotten before Sign in shows")
     }
 
+    /// A shelf made elsewhere: the shelves are synced alone (no book
+    /// delta, no drift check), and the session's shelves show it.
+    @Test func aShelfChangeSyncsTheShelvesAlone() async throws {
+        let rig = try await rig()
+        defer { rig.signedIn.leave() }
+        try await live(rig)
+        let deltas = { await rig.server.calls.filter { $0 == "delta" || $0 == "count" }.count }
+        let before = await deltas()
+        await rig.server.setShelves([Shelf(id: "s1", name: "Commute", updatedAt: Date())])
+        await rig.server.announceEvent(type: "shelf.created", data: #"{"id":"s1"}"#)
+        await settle { rig.signedIn.shelves.mine.map(\.id) == ["s1"] }
+        #expect(rig.signedIn.shelves.mine.map(\.id) == ["s1"])
+        #expect(await deltas() == before, "no book delta for a shelf")
+    }
+
     @Test func thePreferencesAreReadAgainWhenTheServerSaysTheyChanged() async throws {
         let rig = try await rig(keepsPreferences: true)
         defer { rig.signedIn.leave() }
