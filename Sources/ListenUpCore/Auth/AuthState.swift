@@ -22,6 +22,9 @@ public enum AuthState: Equatable, Sendable {
     case authenticated(Session)
     /// The saved session was refused by the server; the user must sign in again.
     case sessionLapsed(KnownServer)
+    /// An invite is being looked up and claimed (*Use an Invite…* on server
+    /// setup or sign in, or an invite link the app was asked to open).
+    case acceptingInvite(InviteStart)
 }
 
 extension AuthState {
@@ -38,6 +41,7 @@ extension AuthState {
         case .checkingServer(let address): address.url
         case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server): server.url
         case .authenticated(let session): session.serverURL
+        case .acceptingInvite(let start): start.knownServer?.url
         }
     }
 
@@ -51,6 +55,7 @@ extension AuthState {
         case .needsLogin: "needsLogin"
         case .authenticated: "authenticated"
         case .sessionLapsed: "sessionLapsed"
+        case .acceptingInvite: "acceptingInvite"
         }
     }
 }
