@@ -134,6 +134,7 @@ public final class HeadlessPresenter {
         case .openPairing:
             if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
             return .carryOn
+        case .claimInvite: openInvite()
         default:
             break
         }
