@@ -138,9 +138,12 @@ public final class InviteModel: ScreenModel {
             guard canLookUp else { return }
             lookUp()
         case .displayNameChanged(let text):
+            // The page writing the model's own value back is not an edit.
+            guard text != displayName else { return }
             displayName = text
             if case .claimFailed = status { status = .ready }
         case .passwordChanged(let text):
+            guard text != password else { return }
             password = text
             passwordLength = text.count
             if case .claimFailed = status { status = .ready }

@@ -149,6 +149,8 @@ struct InviteModelTests {
         model.send(.claim)
         await settle(model)
         #expect(model.status == .claimFailed(code: "rejected", message: "Choose a password of 8 to 1024 characters."))
+        model.send(.displayNameChanged(model.displayName))
+        #expect(model.status.isFailure(code: "rejected"), "writing the same name back is not an edit")
         model.send(.passwordChanged("compiler-1953"))
         #expect(model.status == .ready, "typing again clears the error")
         script.claim = .failure(.invite(.expired))
