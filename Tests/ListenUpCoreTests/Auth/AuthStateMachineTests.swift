@@ -11,12 +11,14 @@ struct AuthStateMachineTests {
     static let states: [AuthState] = [
         .initializing, .needsServer, .checkingServer(address), .needsAdminSetup(.closedLoopback), .needsLogin(.closedLoopback),
         .authenticated(session), .sessionLapsed(.closedLoopback),
+        .acceptingInvite(InviteStart()), .acceptingInvite(InviteStart(link: "x", knownServer: .closedLoopback)),
     ]
     static let events: [AuthEvent] = [
         .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
         .serverChosen(other), .serverVerified(.sample(setupRequired: true)), .serverVerified(.sample(setupRequired: false)),
         .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused, .signedOut, .changeServer,
         .serverChangedGeneration(.sample(setupRequired: false)), .serverChangedGeneration(.sample(setupRequired: true)),
+        .inviteOpened(link: nil), .inviteOpened(link: "listenup://join/abc"), .inviteClosed,
     ]
 
     /// Every transition the app allows; everything else must be refused.
@@ -38,6 +40,13 @@ struct AuthStateMachineTests {
         // The server as it is now: the session belonged to its old generation.
         case (.authenticated, .serverChangedGeneration(let server)) where server.setupRequired: .needsAdminSetup(KnownServer(server))
         case (.authenticated, .serverChangedGeneration(let server)): .needsLogin(KnownServer(server))
+        // An invite starts from any signed-out screen, with the server known there (none while checking one).
+        case (.needsServer, .inviteOpened(let link)), (.checkingServer, .inviteOpened(let link)): .acceptingInvite(InviteStart(link: link))
+        case (.needsAdminSetup(let server), .inviteOpened(let link)), (.needsLogin(let server), .inviteOpened(let link)),
+             (.sessionLapsed(let server), .inviteOpened(let link)):
+            .acceptingInvite(InviteStart(link: link, knownServer: server))
+        case (.acceptingInvite, .signedIn): .authenticated(session)
+        case (.acceptingInvite(let start), .inviteClosed): start.knownServer.map(AuthState.needsLogin) ?? .needsServer
         default: nil
         }
     }
