@@ -71,6 +71,8 @@ public final class InviteModel: ScreenModel {
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var work: Task<Void, Never>?
     @ObservationIgnored private var code: String?
+    /// The text last refused as no invite link (``canLookUp``).
+    private var refusedLink: String?
     /// A claim asked for with the link (headless `claimInvite`): made as soon as the invite is ready.
     @ObservationIgnored private var pendingClaim: (password: String, displayName: String?, email: String?)?
 
@@ -89,10 +91,13 @@ public final class InviteModel: ScreenModel {
     /// Whether the server takes a name with the claim (REST v1 takes the invite's).
     public var takesDisplayName: Bool { server?.generation != .restV1 }
 
-    /// Whether Continue can be pressed.
+    /// Whether Continue can be pressed: a link is there, nothing is being
+    /// checked, and it is not the text just refused as no invite link (a
+    /// server that was not reached may be tried again).
     public var canLookUp: Bool {
         switch status {
-        case .editing, .failed: !linkText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        case .editing, .failed:
+            !linkText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && linkText != refusedLink
         default: false
         }
     }
@@ -196,6 +201,7 @@ public final class InviteModel: ScreenModel {
         switch InviteLink.parse(linkText) {
         case .failure(let error):
             status = .failed(code: error.code, message: error.userMessage)
+            refusedLink = linkText
             return
         case .success(let parsed):
             link = parsed

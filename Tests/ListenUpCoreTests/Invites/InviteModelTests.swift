@@ -133,6 +133,9 @@ struct InviteModelTests {
         model.send(.lookUp)
         #expect(model.status == .failed(code: "notAnInvite", message: InviteLinkError.notAnInvite.userMessage))
         #expect(script.verified.count == before)
+        #expect(!model.canLookUp, "the refused link cannot be sent again as it is")
+        model.send(.linkChanged("https://example.com/party/"))
+        #expect(model.canLookUp, "an edited one can")
         // A server that is not reached (and no remote).
         script.unreachable = ["https://books.example.com"]
         model.send(.linkChanged("https://books.example.com/join/AAAA"))
