@@ -96,6 +96,8 @@ final class DemoService: Sendable {
         /// Every user's shelves and the books on them, tombstones kept (DemoShelves.swift).
         var shelves: [DemoShelf] = []
         var shelfBooks: [DemoShelfBook] = []
+        /// Invites made by the test controls (DemoInvites.swift).
+        var invites: [DemoInvite] = []
     }
 
     let configuration: DemoServer.Configuration
@@ -211,7 +213,7 @@ final class DemoService: Sendable {
         case (_, _) where request.path.hasPrefix("/api/v1/books/") && request.path.contains("/progress"):
             return authorized(request) { user in self.bookProgress(request, user: user) }
         default:
-            return handleFacets(request) ?? .text(404, "404 page not found")
+            return handleInvites(request) ?? handleFacets(request) ?? .text(404, "404 page not found")
         }
     }
 

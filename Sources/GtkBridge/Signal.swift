@@ -124,6 +124,31 @@ private let notifyTrampoline = unsafeBitCast(
     to: GCallback.self
 )
 
+// MARK: - void (*)(GApplication *, GFile **, gint, gchar *, gpointer)
+
+extension Signal where Handler == @MainActor ([String]) -> Void {
+    /// `GApplication::open` (with `G_APPLICATION_HANDLES_OPEN`): the URIs
+    /// to open, from this launch's arguments or a second launch's.
+    public static var open: Self { Self("open", parameters: 3, openTrampoline) }
+}
+
+private let openTrampoline = unsafeBitCast(
+    { (_: UnsafeMutableRawPointer?, files: UnsafeMutablePointer<OpaquePointer?>?, count: gint, _: UnsafeMutablePointer<gchar>?,
+       data: UnsafeMutableRawPointer?) in
+        guard let data else { return }
+        var uris: [String] = []
+        for index in 0..<Int(max(0, count)) {
+            guard let file = files?[index], let uri = g_file_get_uri(file) else { continue }
+            uris.append(String(cString: uri))
+            g_free(uri)
+        }
+        let body = boxedHandler(data, as: (@MainActor ([String]) -> Void).self)
+        MainActor.assumeIsolated { body(uris) }
+    } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?, gint, UnsafeMutablePointer<gchar>?,
+                         UnsafeMutableRawPointer?) -> Void,
+    to: GCallback.self
+)
+
 // MARK: - gboolean (*)(GObject *, gpointer)
 
 extension Signal where Handler == @MainActor () -> Bool {

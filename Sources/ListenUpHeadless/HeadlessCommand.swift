@@ -27,6 +27,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case setupAdmin(AdminFields)
     case changeServer
     case login(email: String, password: String)
+    /// From server setup or sign in: look an invite up and claim it.
+    case claimInvite(InviteFields)
     // The library
     case reload
     case logout
@@ -96,7 +98,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     public enum Action: String, CaseIterable, Equatable, Sendable {
         case quit, openPairing
         case connect, pick
-        case setupAdmin, changeServer, login
+        case setupAdmin, changeServer, login, claimInvite
         case reload, logout, search, sort, layout, select, filter
         case confirmPairing, closePairing, showNewCode, revokeDevice
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer,
@@ -207,6 +209,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .setupAdmin: self = .setupAdmin(Self.adminFields(arguments))
         case .changeServer: self = .changeServer
         case .login: self = .login(email: string("email"), password: string("password"))
+        case .claimInvite:
+            guard let fields = Self.inviteFields(arguments) else { throw .badArguments(action) }
+            self = .claimInvite(fields)
         case .reload: self = .reload
         case .logout: self = .logout
         case .search: self = .search(query: string("query"))
@@ -307,6 +312,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
                                   "confirmation": .string(fields.confirmation)])
         case .changeServer: return (.changeServer, [:])
         case .login(let email, let password): return (.login, ["email": .string(email), "password": .string(password)])
+        case .claimInvite(let fields): return (.claimInvite, fields.arguments)
         case .reload: return (.reload, [:])
         case .logout: return (.logout, [:])
         case .search(let query): return (.search, ["query": .string(query)])

@@ -134,11 +134,11 @@ public final class HeadlessPresenter {
     /// Carries out `command`.
     public func handle(_ command: HeadlessCommand) -> Outcome {
         switch command {
-        case .quit:
-            return .quit
+        case .quit: return .quit
         case .openPairing:
             if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
             return .carryOn
+        case .claimInvite: openInvite()
         default:
             break
         }

@@ -68,6 +68,7 @@ struct HeadlessScreens {
         .screen(.serverSetup),
         .screen(.adminSetup),
         .screen(.login),
+        .screen(.invite),
         .screen(.library),
         .screen(.pairing),
         .screen(.player),

@@ -23,6 +23,11 @@
 /// | `SyncError.UnknownDomain` | `SYNC_UNKNOWN_DOMAIN` | no |
 /// | `SyncError.TooManyIds` | `SYNC_TOO_MANY_IDS` | no |
 /// | `SyncError.UnsupportedMatch` | `SYNC_UNSUPPORTED_MATCH` | no |
+/// | `InviteError.NotFound` | `INVITE_NOT_FOUND` | no |
+/// | `InviteError.Expired` | `INVITE_EXPIRED` | no |
+/// | `InviteError.AlreadyClaimed` | `INVITE_ALREADY_CLAIMED` | no |
+/// | `InviteError.EmailInUse` | `INVITE_EMAIL_IN_USE` | no |
+/// | `InviteError.InvalidInput` | `INVITE_INVALID_INPUT` | no |
 /// | anything else | `UNKNOWN_ERROR` | no |
 public enum AppErrorKind: Sendable, Hashable, CaseIterable {
     /// `AppError.InternalError`: an unmapped server exception (the guard's catch-all).
@@ -71,6 +76,16 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
     case shelfForbidden
     /// `ShelfError.InvalidName`: blank or over 200 characters.
     case shelfInvalidName
+    /// `InviteError.NotFound`: no invite has this code.
+    case inviteNotFound
+    /// `InviteError.Expired`.
+    case inviteExpired
+    /// `InviteError.AlreadyClaimed`.
+    case inviteAlreadyClaimed
+    /// `InviteError.EmailInUse`: an account has the invite's email.
+    case inviteEmailInUse
+    /// `InviteError.InvalidInput`.
+    case inviteInvalidInput
     /// A type this build does not know: the server is newer than the app.
     case unknown
 
@@ -116,6 +131,11 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
         .shelfNotFound: ("ShelfError.NotFound", "SHELF_NOT_FOUND"),
         .shelfForbidden: ("ShelfError.Forbidden", "SHELF_FORBIDDEN"),
         .shelfInvalidName: ("ShelfError.InvalidName", "SHELF_INVALID_NAME"),
+        .inviteNotFound: ("InviteError.NotFound", "INVITE_NOT_FOUND"),
+        .inviteExpired: ("InviteError.Expired", "INVITE_EXPIRED"),
+        .inviteAlreadyClaimed: ("InviteError.AlreadyClaimed", "INVITE_ALREADY_CLAIMED"),
+        .inviteEmailInUse: ("InviteError.EmailInUse", "INVITE_EMAIL_IN_USE"),
+        .inviteInvalidInput: ("InviteError.InvalidInput", "INVITE_INVALID_INPUT"),
     ]
 
     private static let byWireType: [String: AppErrorKind] = {

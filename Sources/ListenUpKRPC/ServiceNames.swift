@@ -172,6 +172,7 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
         .listSessions, .revokeSession, .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
         .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
         .createShelf, .updateShelf, .deleteShelf, .addBookToShelf, .removeBookFromShelf, .getShelf, .discoverShelves,
+        .lookupInvite, .claimInvite,
     ]
 
     /// `Service.method`, for logs.

@@ -57,6 +57,10 @@ struct ListenUpCommand: ParsableCommand {
             help: ArgumentHelp("With --headless: write the pairing QR code to this PNG for each new code.", valueName: "FILE.png"))
     var qrPNG: String?
 
+    @Argument(help: ArgumentHelp("Invite links to open (listenup://join/CODE, https://link.listenup.audio/o?t=invite…, SERVER/join/CODE); a running app opens them.",
+                                 valueName: "LINK"))
+    var links: [String] = []
+
     /// Follows the saved state (or `server`), with pairing open on top if asked.
     @MainActor
     private func startLive(_ navigator: AppNavigator, server: ServerAddress?) {
@@ -76,6 +80,9 @@ struct ListenUpCommand: ParsableCommand {
         }
         if gapplicationService, headless || preview != nil || screenshot != nil {
             throw ValidationError("--gapplication-service starts the window's app as a D-Bus service; it cannot be combined with --headless, --preview or --screenshot.")
+        }
+        if !links.isEmpty, headless || preview != nil || screenshot != nil {
+            throw ValidationError("Links open in the window's app; use claimInvite with --headless.")
         }
         if qrPNG != nil, !headless {
             throw ValidationError("--qr-png is for --headless; the window shows the QR code itself.")
@@ -150,7 +157,7 @@ struct ListenUpCommand: ParsableCommand {
             return 1
         }
         if let target { navigator.preview(target.route, state: target.state) } else { startLive(navigator, server: startServer) }
-        let options = ListenUpApplication.Options(
+        var options = ListenUpApplication.Options(
             screenshotPath: screenshot,
             exitAfterFirstFrame: ["1", "content"].contains(environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"]),
             waitForContent: environment["LISTENUP_EXIT_AFTER_FIRST_FRAME"] == "content",
@@ -161,6 +168,7 @@ struct ListenUpCommand: ParsableCommand {
             backgroundGrace: BackgroundPolicy.idleGrace(environment: environment),
             isService: gapplicationService
         )
+        options.links = links
         let app = ListenUpApplication(
             navigator: navigator,
             data: DataDirectory.locate(environment: environment, executable: locations.executable),

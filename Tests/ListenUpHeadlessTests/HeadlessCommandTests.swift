@@ -16,6 +16,7 @@ struct HeadlessCommandTests {
         .setupAdmin: #"{"action":"setupAdmin","name":"Ada King Lovelace","email":"ada@example.com","password":"analytical-engine"}"#,
         .changeServer: #"{"action":"changeServer"}"#,
         .login: #"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#,
+        .claimInvite: #"{"action":"claimInvite","link":"listenup://join/abc","password":"compiler-1952","displayName":"Grace"}"#,
         .reload: #"{"action":"reload"}"#,
         .logout: #"{"action":"logout"}"#,
         .search: #"{"action":"search","query":"dune"}"#,
@@ -96,6 +97,10 @@ struct HeadlessCommandTests {
         #expect(try HeadlessCommand.decode(line: Self.lines[.seek] ?? "").get().playerIntent == .seek(16_500))
         #expect(try HeadlessCommand.decode(line: Self.lines[.cancelDownload] ?? "").get().downloadsIntent == .cancel(bookID: "book-1"))
         #expect(HeadlessCommand.reload.playerIntent == nil && HeadlessCommand.pause.downloadsIntent == nil)
+        #expect(try HeadlessCommand.decode(line: Self.lines[.claimInvite] ?? "").get()
+            == .claimInvite(.init(link: "listenup://join/abc", password: "compiler-1952", displayName: "Grace")))
+        #expect(HeadlessCommand.decode(line: #"{"action":"claimInvite","link":"x"}"#) == .failure(.badArguments(.claimInvite)),
+                "a claim needs its password")
     }
 
     @Test func whatIsNotACommandSaysWhy() {

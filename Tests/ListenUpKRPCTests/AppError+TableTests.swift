@@ -30,6 +30,12 @@ struct AppErrorTableTests {
         ("ShelfError.NotFound", "SHELF_NOT_FOUND"),
         ("ShelfError.Forbidden", "SHELF_FORBIDDEN"),
         ("ShelfError.InvalidName", "SHELF_INVALID_NAME"),
+        // Upstream `api/error/InviteError.kt` (addendum §0, §6.4).
+        ("InviteError.NotFound", "INVITE_NOT_FOUND"),
+        ("InviteError.Expired", "INVITE_EXPIRED"),
+        ("InviteError.AlreadyClaimed", "INVITE_ALREADY_CLAIMED"),
+        ("InviteError.EmailInUse", "INVITE_EMAIL_IN_USE"),
+        ("InviteError.InvalidInput", "INVITE_INVALID_INPUT"),
     ]
 
     @Test(arguments: contractTable)

@@ -20,9 +20,10 @@ struct ServiceNamesTests {
     }
 
     @Test func methodTable() {
-        // 20, ShelfService's 7 (addendum §3.6), listSessions and revokeSession (§6.5).
-        #expect(KRPCMethod.all.count == 29)
-        #expect(Set(KRPCMethod.all).count == 29)
+        // 20, ShelfService's 7 (addendum §3.6), listSessions and revokeSession (§6.5),
+        // lookupInvite and claimInvite (§6.4).
+        #expect(KRPCMethod.all.count == 31)
+        #expect(Set(KRPCMethod.all).count == 31)
         #expect(KRPCMethod.all.allSatisfy { $0.service.mount != nil })
         #expect(KRPCMethod.all.filter(\.isStream) == [.observeEvents])
         #expect(KRPCMethod.login.service == .authServicePublic && KRPCMethod.login.name == "login")

@@ -26,6 +26,10 @@ enum DemoKRPCMethods {
             "register": DemoKRPCMethod { try $0.register($1) },
             "refreshSession": DemoKRPCMethod { try $0.refreshSession($1) },
         ],
+        "InviteServicePublic": [
+            "lookupInvite": DemoKRPCMethod { try $0.lookupInvite($1) },
+            "claimInvite": DemoKRPCMethod { try $0.claimInvite($1) },
+        ],
         "AuthServiceAuthed": [
             "logout": DemoKRPCMethod { try $0.logout($1) },
             "logoutAll": DemoKRPCMethod { try $0.logoutAll($1) },

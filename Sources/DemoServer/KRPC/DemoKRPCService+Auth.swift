@@ -131,7 +131,7 @@ extension DemoKRPCService {
              createdAt: DemoKRPCMapping.milliseconds(user.createdAt))
     }
 
-    private func session(for user: DemoService.User, label: String?, deviceInfo: DeviceInfo?) -> AuthSession {
+    func session(for user: DemoService.User, label: String?, deviceInfo: DeviceInfo?) -> AuthSession {
         authSession(tokens.startSession(userID: user.id, role: user.isRoot ? UserRole.root.rawValue : UserRole.member.rawValue,
                                         label: label, deviceInfo: deviceInfo), user: user)
     }

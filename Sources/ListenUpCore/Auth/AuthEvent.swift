@@ -27,6 +27,11 @@ public enum AuthEvent: Equatable, Sendable {
     /// or rolled back at the same address; checked again after it refused
     /// the saved generation's calls): the session belonged to the old one.
     case serverChangedGeneration(VerifiedServer)
+    /// The user chose *Use an Invite…* (no link yet), or the app was asked
+    /// to open an invite link.
+    case inviteOpened(link: String?)
+    /// The user left the invite page.
+    case inviteClosed
 }
 
 extension AuthState {
@@ -44,6 +49,8 @@ extension AuthState {
     /// authenticated ─sessionRefused→ sessionLapsed (with its notice)   ─signedOut→ needsLogin (the session's server)
     /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
     /// authenticated ─serverChangedGeneration→ needsAdminSetup | sessionLapsed (the server as it is now, "updated")
+    /// needsServer | checkingServer | needsAdminSetup | needsLogin | sessionLapsed ─inviteOpened→ acceptingInvite (the server known then)
+    /// acceptingInvite ─signedIn→ authenticated   ─inviteClosed→ needsLogin (the server known) | needsServer
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -71,6 +78,15 @@ extension AuthState {
             return .needsServer
         case (.authenticated, .serverChangedGeneration(let server)):
             return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .sessionLapsed(KnownServer(server), .serverUpdated)
+        case (.needsServer, .inviteOpened(let link)), (.checkingServer, .inviteOpened(let link)):
+            return .acceptingInvite(InviteStart(link: link))
+        case (.needsAdminSetup(let server), .inviteOpened(let link)), (.needsLogin(let server), .inviteOpened(let link)),
+             (.sessionLapsed(let server, _), .inviteOpened(let link)):
+            return .acceptingInvite(InviteStart(link: link, knownServer: server))
+        case (.acceptingInvite, .signedIn(let session)):
+            return .authenticated(session)
+        case (.acceptingInvite(let start), .inviteClosed):
+            return start.knownServer.map(AuthState.needsLogin) ?? .needsServer
         default:
             return nil
         }
@@ -91,6 +107,8 @@ extension AuthEvent {
         case .signedOut: "signedOut"
         case .changeServer: "changeServer"
         case .serverChangedGeneration: "serverChangedGeneration"
+        case .inviteOpened: "inviteOpened"
+        case .inviteClosed: "inviteClosed"
         }
     }
 }

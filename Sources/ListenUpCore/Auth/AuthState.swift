@@ -23,6 +23,9 @@ public enum AuthState: Equatable, Sendable {
     /// The saved session ended (the server refused it, was updated, or
     /// removed the account); the user must sign in again, told why.
     case sessionLapsed(KnownServer, SignInNotice)
+    /// An invite is being looked up and claimed (*Use an Invite…* on server
+    /// setup or sign in, or an invite link the app was asked to open).
+    case acceptingInvite(InviteStart)
 }
 
 extension AuthState {
@@ -39,6 +42,7 @@ extension AuthState {
         case .checkingServer(let address): address.url
         case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server, _): server.url
         case .authenticated(let session): session.serverURL
+        case .acceptingInvite(let start): start.knownServer?.url
         }
     }
 
@@ -52,6 +56,7 @@ extension AuthState {
         case .needsLogin: "needsLogin"
         case .authenticated: "authenticated"
         case .sessionLapsed: "sessionLapsed"
+        case .acceptingInvite: "acceptingInvite"
         }
     }
 }

@@ -17,6 +17,8 @@ public final class LoginModel: ScreenModel {
         case passwordChanged(String)
         case signIn
         case changeServer
+        /// *Use an Invite…*.
+        case useInvite
     }
 
     public private(set) var email = ""
@@ -76,6 +78,9 @@ public final class LoginModel: ScreenModel {
         case .changeServer:
             attempt?.cancel()
             send(.changeServer)
+        case .useInvite:
+            attempt?.cancel()
+            send(.inviteOpened(link: nil))
         }
     }
 

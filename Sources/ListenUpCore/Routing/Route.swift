@@ -8,6 +8,8 @@ public enum Route: String, CaseIterable, Sendable, Codable {
     case adminSetup
     /// Sign in to a configured server.
     case login
+    /// Use an invite: look it up, then make the account.
+    case invite
     /// The signed-in user's books.
     case library
     /// Show a QR code for a companion device.

@@ -5,6 +5,7 @@ extension RouteRegistry {
         .serverSetup,
         .adminSetup,
         .login,
+        .invite,
         .library,
         .pairing,
         .player,

@@ -45,6 +45,12 @@ public actor OfflineServerConnection: ServerConnection {
         await sessions.delete(baseURL)
     }
 
+    public func lookupInvite(code: String) async throws(ServerError) -> InvitePreview { throw Self.unreachable }
+
+    public func claimInvite(code: String, password: String, displayName: String?) async throws(ServerError) -> StoredSession {
+        throw Self.unreachable
+    }
+
     public func libraryBookCount() async throws(ServerError) -> Int { try signedIn() }
 
     public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {

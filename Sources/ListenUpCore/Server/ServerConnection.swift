@@ -144,6 +144,22 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// user can see, in order.
     func discoverShelves() async throws(ServerError) -> [Shelf]
 
+    // MARK: Invites (Invites/InvitePreview.swift has what a connection without them answers)
+
+    /// What the server says about invite `code`, signed in or not (kRPC:
+    /// `InviteServicePublic.lookupInvite`; REST v1: `GET /api/v1/invites/{code}`).
+    /// - Throws: ``ServerError/invite(_:)`` `.notFound` for an unknown code.
+    func lookupInvite(code: String) async throws(ServerError) -> InvitePreview
+
+    /// Claims invite `code`: the server makes the account (the invite's
+    /// email and role; `displayName` where the server takes one, else the
+    /// invite's name) and signs in as it (kRPC: `claimInvite`; REST v1:
+    /// `POST /api/v1/invites/{code}/claim`).
+    /// - Returns: the session, already saved for the next launch.
+    /// - Throws: ``ServerError/invite(_:)`` for an unknown, used or expired
+    ///   invite or an email in use.
+    func claimInvite(code: String, password: String, displayName: String?) async throws(ServerError) -> StoredSession
+
     // MARK: Listening
 
     /// How to read `bookID`'s audio files (`fileIDs`, the

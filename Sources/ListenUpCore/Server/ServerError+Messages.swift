@@ -32,6 +32,8 @@ extension ServerError {
             tr("Your session has ended. Sign in again to continue.")
         case .protocolMismatch:
             tr("The server answered in a way this app doesn't understand.")
+        case .invite(let refusal):
+            refusal.userMessage
         case .redirectRefused(let target):
             tr("The server tried to send you to another address (%@). For your safety, the app didn't follow.", target)
         }

@@ -22,6 +22,8 @@ public enum ServerError: Error, Equatable, Sendable {
     case protocolMismatch(String)
     /// A redirect to another origin; not followed (it would leak the token).
     case redirectRefused(to: String)
+    /// The server refused an invite: unknown, used, expired, or its email taken.
+    case invite(InviteRefusal)
 
     /// Machine-readable code (headless `code`).
     public var code: String {
@@ -39,6 +41,7 @@ public enum ServerError: Error, Equatable, Sendable {
         case .sessionLapsed: "sessionLapsed"
         case .protocolMismatch: "protocolMismatch"
         case .redirectRefused: "redirectRefused"
+        case .invite(let refusal): refusal.code
         }
     }
 }

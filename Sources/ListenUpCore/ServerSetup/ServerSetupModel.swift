@@ -38,6 +38,8 @@ public final class ServerSetupModel: ScreenModel {
         case connect
         /// A server in the LAN list was picked.
         case pick(LANServer)
+        /// *Use an Invite…*.
+        case useInvite
     }
 
     /// What the model needs from the app.
@@ -141,6 +143,9 @@ public final class ServerSetupModel: ScreenModel {
             guard case .success(let address) = ServerAddress.parse(urlText) else { return }
             expectedInstanceID = server.id.hasPrefix("lib-") ? server.id : nil
             choose(address)
+        case .useInvite:
+            cancelCheck()
+            environment.send(.inviteOpened(link: nil))
         }
     }
 

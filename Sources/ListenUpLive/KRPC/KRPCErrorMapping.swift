@@ -39,6 +39,16 @@ enum KRPCErrorMapping {
             return .server(status: 403, message: tr("Only the shelf's owner can change it."))
         case .shelfInvalidName:
             return .server(status: 400, message: tr("Give the shelf a name of at most 200 characters."))
+        case .inviteNotFound:
+            return .invite(.notFound)
+        case .inviteExpired:
+            return .invite(.expired)
+        case .inviteAlreadyClaimed:
+            return .invite(.alreadyClaimed)
+        case .inviteEmailInUse:
+            return .invite(.emailInUse)
+        case .inviteInvalidInput:
+            return .server(status: 400, message: "")
         case .syncUnknownDomain, .syncTooManyIds, .syncUnsupportedMatch:
             return .protocolMismatch("\(error)")
         case .internalError:

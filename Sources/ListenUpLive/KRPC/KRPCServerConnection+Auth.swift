@@ -73,7 +73,7 @@ extension KRPCServerConnection {
     }
 
     /// Keeps a sign-in's session (here and in the secret store).
-    private func adopt(_ auth: AuthSession) async -> StoredSession {
+    func adopt(_ auth: AuthSession) async -> StoredSession {
         let stored = storedSession(auth)
         await refresher.adopt(stored)
         return stored

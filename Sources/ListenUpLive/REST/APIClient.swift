@@ -14,7 +14,7 @@ public actor APIClient: ServerConnection, SessionRenewing {
     /// The server's base URL.
     public nonisolated let baseURL: URL
     private let transport: HTTPTransport
-    private let deviceInfo: DeviceInfo
+    let deviceInfo: DeviceInfo
     private let logger: Logger
     private let timeout: Duration
     /// The session and its renewal.
@@ -245,7 +245,7 @@ public actor APIClient: ServerConnection, SessionRenewing {
     // MARK: Sessions
 
     /// Keeps a sign-in's session (here and in the secret store).
-    private func adopt(_ auth: AuthResponse, email: String) async -> StoredSession {
+    func adopt(_ auth: AuthResponse, email: String) async -> StoredSession {
         let stored = storedSession(auth, email: email)
         await refresher.adopt(stored)
         return stored

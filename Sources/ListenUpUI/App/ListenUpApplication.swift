@@ -32,6 +32,9 @@ public final class ListenUpApplication {
         /// Started by D-Bus activation (`--gapplication-service`, for GNOME
         /// Shell's search): no window until activated; quits when idle.
         public var isService = false
+        /// Links to open (invite links), handed to the running app when
+        /// there is one (GApplication's `open`).
+        public var links: [String] = []
 
         public init(screenshotPath: String? = nil, exitAfterFirstFrame: Bool = false, waitForContent: Bool = false,
                     nonUnique: Bool = false, glassOverride: GlassMode? = nil, openPreferences: String? = nil,
@@ -76,8 +79,14 @@ public final class ListenUpApplication {
         self.logger = logger
         var flags = options.nonUnique ? G_APPLICATION_NON_UNIQUE : G_APPLICATION_DEFAULT_FLAGS
         if options.isService { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_IS_SERVICE.rawValue) }
+        flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
         application = newObject(adw_application_new(Self.applicationID, flags))
         connections.append(application.connect(.activate) { [weak self] in self?.activate() })
+        connections.append(application.connect(.open) { [weak self] links in
+            guard let self else { return }
+            self.activate()
+            self.open(links, navigator: self.navigator, logger: self.logger)
+        })
         addActions()
     }
 
@@ -140,15 +149,16 @@ public final class ListenUpApplication {
     /// - Returns: the process exit status.
     public func run() -> Int32 {
         MainContext.installDispatchBridge()
-        // GApplication sees only argv[0]: our own flags are parsed already.
-        let name = strdup(CommandLine.arguments.first ?? "listenup")
-        var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
+        // GApplication sees only argv[0] and the links to open: our own
+        // flags are parsed already.
+        let arguments = ([CommandLine.arguments.first ?? "listenup"] + options.links).map { strdup($0) }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments + [nil]
         // GNOME Shell's search, on the bus connection the run registers on.
         let searchProvider = options.nonUnique ? nil : ShellSearchProvider.exported(
             for: application.cast(to: GApplication.self), navigator: navigator, service: options.isService, logger: logger)
-        let status = g_application_run(application.cast(to: GApplication.self), 1, &argv)
+        let status = g_application_run(application.cast(to: GApplication.self), Int32(arguments.count), &argv)
         searchProvider?.unexport()
-        free(name)
+        arguments.forEach { free($0) }
         // The window is gone: the player queues its last span and saves its
         // position at once, then gets up to 2 s to send what is queued.
         let finished = LockedValue(false)

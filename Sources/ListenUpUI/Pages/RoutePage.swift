@@ -59,6 +59,7 @@ public struct PageRegistry: Sendable {
         .page(.serverSetup) { ServerSetupPage(model: $0) },
         .page(.adminSetup) { AdminSetupPage(model: $0) },
         .page(.login) { LoginPage(model: $0) },
+        .page(.invite) { InvitePage(model: $0) },
         .page(.library) { LibraryPage(model: $0) },
         .page(.pairing) { PairingPage(model: $0) },
         .page(.player) { PlayerPage(model: $0) },

@@ -11,6 +11,7 @@ struct AuthStateMachineTests {
     static let states: [AuthState] = [
         .initializing, .needsServer, .checkingServer(address), .needsAdminSetup(.closedLoopback), .needsLogin(.closedLoopback),
         .authenticated(session), .sessionLapsed(.closedLoopback, .sessionEnded),
+        .acceptingInvite(InviteStart()), .acceptingInvite(InviteStart(link: "x", knownServer: .closedLoopback)),
     ]
     static let events: [AuthEvent] = [
         .restored(server: nil, session: nil), .restored(server: address, session: nil), .restored(server: address, session: session),
@@ -18,6 +19,7 @@ struct AuthStateMachineTests {
         .serverCheckFailed, .signedIn(session), .adminAlreadyExists, .sessionRefused(.sessionEnded),
         .sessionRefused(.accountRemoved(reason: "gone")), .signedOut, .changeServer,
         .serverChangedGeneration(.sample(setupRequired: false)), .serverChangedGeneration(.sample(setupRequired: true)),
+        .inviteOpened(link: nil), .inviteOpened(link: "listenup://join/abc"), .inviteClosed,
     ]
 
     /// Every transition the app allows; everything else must be refused.
@@ -39,6 +41,13 @@ struct AuthStateMachineTests {
         // The server as it is now: the session belonged to its old generation.
         case (.authenticated, .serverChangedGeneration(let server)) where server.setupRequired: .needsAdminSetup(KnownServer(server))
         case (.authenticated, .serverChangedGeneration(let server)): .sessionLapsed(KnownServer(server), .serverUpdated)
+        // An invite starts from any signed-out screen, with the server known there (none while checking one).
+        case (.needsServer, .inviteOpened(let link)), (.checkingServer, .inviteOpened(let link)): .acceptingInvite(InviteStart(link: link))
+        case (.needsAdminSetup(let server), .inviteOpened(let link)), (.needsLogin(let server), .inviteOpened(let link)),
+             (.sessionLapsed(let server, _), .inviteOpened(let link)):
+            .acceptingInvite(InviteStart(link: link, knownServer: server))
+        case (.acceptingInvite, .signedIn): .authenticated(session)
+        case (.acceptingInvite(let start), .inviteClosed): start.knownServer.map(AuthState.needsLogin) ?? .needsServer
         default: nil
         }
     }

@@ -16,6 +16,9 @@ final class LoginPage: RoutePage {
     let noticeRow: NoticeRow
     /// "Pair a Device…" (runs `win.pair-device`).
     let pairLink: Button
+    /// "Use an Invite…".
+    let inviteButton: Button
+    private let inviteLink: InviteLinkButton
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -33,6 +36,9 @@ final class LoginPage: RoutePage {
         layout.card.append(passwordField.widget)
         layout.card.append(signInButton.widget)
         changeServerButton = layout.appendChangeServer()
+        inviteLink = InviteLinkButton()
+        inviteButton = inviteLink.button
+        layout.appendToColumn(inviteButton)
         pairLink = layout.appendPairLink()
 
         emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
@@ -41,6 +47,7 @@ final class LoginPage: RoutePage {
         passwordField.onActivate { [weak model] in model?.send(.signIn) }
         signInButton.onClick { [weak model] in model?.send(.signIn) }
         connections.append(changeServerButton.connect(.clicked) { [weak model] in model?.send(.changeServer) })
+        connections.append(inviteButton.connect(.clicked) { [weak model] in model?.send(.useInvite) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 

@@ -29,6 +29,9 @@ final class ServerSetupPage: RoutePage {
     private var lanRows: [(row: ActionRow, server: LANServer)] = []
     /// "Pair a Device…" (runs `win.pair-device`).
     let pairLink: Button
+    /// "Use an Invite…".
+    let inviteButton: Button
+    private let inviteLink: InviteLinkButton
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -52,12 +55,16 @@ final class ServerSetupPage: RoutePage {
         lanCard = ListCard(title: tr("On This Network"), caption: nil, listLabel: tr("ListenUp servers on this network"),
                            accessory: lanSpinner.pointer)
         layout.appendToColumn(lanCard.widget)
+        inviteLink = InviteLinkButton()
+        inviteButton = inviteLink.button
+        layout.appendToColumn(inviteButton)
         pairLink = layout.appendPairLink()
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
         connectButton.onClick { [weak model] in model?.send(.connect) }
         connections.append(lanList.connect(.rowActivated) { [weak self] row in self?.activate(row) })
+        connections.append(inviteButton.connect(.clicked) { [weak model] in model?.send(.useInvite) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
