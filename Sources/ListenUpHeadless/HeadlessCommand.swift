@@ -27,6 +27,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case setupAdmin(AdminFields)
     case changeServer
     case login(email: String, password: String)
+    // Create Account (from Sign in), Waiting for Approval, Declined
+    case register(displayName: String, email: String, password: String)
+    case backToSignIn
     // The library
     case reload
     case logout
@@ -97,6 +100,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case quit, openPairing
         case connect, pick
         case setupAdmin, changeServer, login
+        case register, backToSignIn
         case reload, logout, search, sort, layout, select, filter
         case confirmPairing, closePairing, showNewCode, revokeDevice
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer,
@@ -207,6 +211,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .setupAdmin: self = .setupAdmin(Self.adminFields(arguments))
         case .changeServer: self = .changeServer
         case .login: self = .login(email: string("email"), password: string("password"))
+        case .register: self = .register(displayName: string("displayName"), email: string("email"), password: string("password"))
+        case .backToSignIn: self = .backToSignIn
         case .reload: self = .reload
         case .logout: self = .logout
         case .search: self = .search(query: string("query"))
@@ -307,6 +313,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
                                   "confirmation": .string(fields.confirmation)])
         case .changeServer: return (.changeServer, [:])
         case .login(let email, let password): return (.login, ["email": .string(email), "password": .string(password)])
+        case .register(let displayName, let email, let password):
+            return (.register, ["displayName": .string(displayName), "email": .string(email), "password": .string(password)])
+        case .backToSignIn: return (.backToSignIn, [:])
         case .reload: return (.reload, [:])
         case .logout: return (.logout, [:])
         case .search(let query): return (.search, ["query": .string(query)])

@@ -25,6 +25,21 @@ public enum AuthEvent: Equatable, Sendable {
     /// or rolled back at the same address; checked again after it refused
     /// the saved generation's calls): the session belonged to the old one.
     case serverChangedGeneration(VerifiedServer)
+    /// The user asked to create an account (Sign in's *Create Account…*).
+    case createAccount
+    /// The account was registered and waits for an administrator.
+    case registrationPending(PendingRegistration)
+    /// The pending account was approved, and the password is not known
+    /// any more: Sign in with `email` filled.
+    case registrationApproved(email: String)
+    /// The pending account was declined, with the server's reason if any.
+    case registrationDeclined(message: String?)
+    /// Back to Sign in from Create Account, Waiting for Approval (which
+    /// forgets the registration) or Declined.
+    case backToSignIn
+    /// Launch: no saved session, and a registration of the saved server
+    /// waits for approval (saved in settings, without its password).
+    case restoredPendingRegistration(PendingRegistration)
 }
 
 extension AuthState {
@@ -42,6 +57,14 @@ extension AuthState {
     /// authenticated ─sessionRefused→ sessionLapsed   ─signedOut→ needsLogin (the session's server)
     /// needsAdminSetup | needsLogin | sessionLapsed ─changeServer→ needsServer
     /// authenticated ─serverChangedGeneration→ needsAdminSetup | needsLogin (the server as it is now)
+    /// needsLogin | sessionLapsed | accountApproved ─createAccount→ creatingAccount
+    /// creatingAccount ─signedIn→ authenticated   ─registrationPending→ awaitingApproval
+    /// awaitingApproval ─signedIn→ authenticated   ─registrationApproved→ accountApproved (Sign in, email filled)
+    ///                  ─registrationDeclined→ registrationDeclined
+    /// creatingAccount | awaitingApproval | registrationDeclined ─backToSignIn→ needsLogin
+    /// accountApproved ─signedIn→ authenticated
+    /// creatingAccount | registrationDeclined | accountApproved ─changeServer→ needsServer
+    /// initializing ─restoredPendingRegistration→ awaitingApproval
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -70,6 +93,33 @@ extension AuthState {
         case (.authenticated, .serverChangedGeneration(let server)):
             return server.setupRequired ? .needsAdminSetup(KnownServer(server)) : .needsLogin(KnownServer(server))
         default:
+            return applyingRegistration(event)
+        }
+    }
+
+    /// Where the registration events lead (the table's last rows).
+    private func applyingRegistration(_ event: AuthEvent) -> AuthState? {
+        switch (self, event) {
+        case (.needsLogin(let server), .createAccount), (.sessionLapsed(let server), .createAccount),
+             (.accountApproved(let server, _), .createAccount):
+            return .creatingAccount(server)
+        case (.creatingAccount, .registrationPending(let pending)):
+            return .awaitingApproval(pending)
+        case (.creatingAccount, .signedIn(let session)), (.awaitingApproval, .signedIn(let session)), (.accountApproved, .signedIn(let session)):
+            return .authenticated(session)
+        case (.awaitingApproval(let pending), .registrationApproved(let email)):
+            return .accountApproved(pending.server, email: email)
+        case (.awaitingApproval(let pending), .registrationDeclined(let message)):
+            return .registrationDeclined(pending.server, message: message)
+        case (.creatingAccount(let server), .backToSignIn), (.registrationDeclined(let server, _), .backToSignIn):
+            return .needsLogin(server)
+        case (.awaitingApproval(let pending), .backToSignIn):
+            return .needsLogin(pending.server)
+        case (.creatingAccount, .changeServer), (.registrationDeclined, .changeServer), (.accountApproved, .changeServer):
+            return .needsServer
+        case (.initializing, .restoredPendingRegistration(let pending)):
+            return .awaitingApproval(pending)
+        default:
             return nil
         }
     }
@@ -89,6 +139,12 @@ extension AuthEvent {
         case .signedOut: "signedOut"
         case .changeServer: "changeServer"
         case .serverChangedGeneration: "serverChangedGeneration"
+        case .createAccount: "createAccount"
+        case .registrationPending: "registrationPending"
+        case .registrationApproved: "registrationApproved"
+        case .registrationDeclined: "registrationDeclined"
+        case .backToSignIn: "backToSignIn"
+        case .restoredPendingRegistration: "restoredPendingRegistration"
         }
     }
 }

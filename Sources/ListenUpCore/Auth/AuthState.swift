@@ -22,6 +22,16 @@ public enum AuthState: Equatable, Sendable {
     case authenticated(Session)
     /// The saved session was refused by the server; the user must sign in again.
     case sessionLapsed(KnownServer)
+    /// The user is creating an account on the server (Registration/).
+    case creatingAccount(KnownServer)
+    /// A registration waits for an administrator (its password, when still
+    /// known, is held in memory only: ``PendingRegistration``).
+    case awaitingApproval(PendingRegistration)
+    /// An administrator declined the registration (the server's reason, if any).
+    case registrationDeclined(KnownServer, message: String?)
+    /// A registration was approved while the password was no longer known
+    /// (after a restart): Sign in, with its email filled.
+    case accountApproved(KnownServer, email: String)
 }
 
 extension AuthState {
@@ -38,6 +48,8 @@ extension AuthState {
         case .checkingServer(let address): address.url
         case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server): server.url
         case .authenticated(let session): session.serverURL
+        case .creatingAccount(let server), .registrationDeclined(let server, _), .accountApproved(let server, _): server.url
+        case .awaitingApproval(let pending): pending.serverURL
         }
     }
 
@@ -51,6 +63,10 @@ extension AuthState {
         case .needsLogin: "needsLogin"
         case .authenticated: "authenticated"
         case .sessionLapsed: "sessionLapsed"
+        case .creatingAccount: "creatingAccount"
+        case .awaitingApproval: "awaitingApproval"
+        case .registrationDeclined: "registrationDeclined"
+        case .accountApproved: "accountApproved"
         }
     }
 }

@@ -17,6 +17,8 @@ public final class LoginModel: ScreenModel {
         case passwordChanged(String)
         case signIn
         case changeServer
+        /// Create Account… (where the server takes registrations).
+        case createAccount
     }
 
     public private(set) var email = ""
@@ -30,20 +32,45 @@ public final class LoginModel: ScreenModel {
     public var serverURL: URL? { server?.url }
     /// Why the user is here again, if the session lapsed.
     public private(set) var notice: String?
+    /// Whether the server takes new accounts, as it said when this page
+    /// showed (read each time: an administrator may open or close
+    /// registration at any time); nil until it answers.
+    public private(set) var registrationMode: RegistrationMode?
+    /// Whether *Create Account…* is offered.
+    public var offersCreateAccount: Bool { registrationMode?.allowsSignUp == true }
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var attempt: Task<Void, Never>?
+    @ObservationIgnored private var modeRead: Task<Void, Never>?
 
     /// - Parameters:
     ///   - server: the server to sign in to (from the auth state; nil only
     ///     in previews, which show no address).
     ///   - lapsed: the saved session was refused (a notice says so).
-    public init(server: KnownServer?, dependencies: Dependencies, lapsed: Bool, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+    ///   - approvedEmail: the email of an account just approved (filled in,
+    ///     and a notice says so).
+    public init(server: KnownServer?, dependencies: Dependencies, lapsed: Bool, approvedEmail: String? = nil,
+                send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
         self.dependencies = dependencies
         self.send = send
         notice = lapsed ? tr("Your session has ended. Sign in again to continue.") : nil
+        if let approvedEmail {
+            email = approvedEmail
+            notice = tr("Your account was approved. Sign in to continue.")
+        }
+        if let server { readRegistrationMode(server) }
+    }
+
+    /// Asks the server whether it takes new accounts (hidden until it answers).
+    private func readRegistrationMode(_ server: KnownServer) {
+        let connection = dependencies.connect(to: server)
+        modeRead = Task { [weak self] in
+            let mode = try? await connection.registrationMode()
+            guard !Task.isCancelled, let self, let mode else { return }
+            self.registrationMode = mode
+        }
     }
 
     /// Whether Sign in can be pressed.
@@ -73,6 +100,12 @@ public final class LoginModel: ScreenModel {
         case .changeServer:
             attempt?.cancel()
             send(.changeServer)
+        case .createAccount:
+            // Offered only where the server takes accounts; asked for before
+            // it answered, the server itself decides (and says why not).
+            guard status != .signingIn, registrationMode != .closed else { return }
+            attempt?.cancel()
+            send(.createAccount)
         }
     }
 
@@ -100,11 +133,14 @@ public final class LoginModel: ScreenModel {
     public func deactivate() {
         attempt?.cancel()
         attempt = nil
+        modeRead?.cancel()
+        modeRead = nil
     }
 
     /// Previews only.
-    func showForPreview(email: String, password: Bool, status: Status, lapsed: Bool = false) {
+    func showForPreview(email: String, password: Bool, status: Status, lapsed: Bool = false, registration: RegistrationMode? = nil) {
         if lapsed { notice = tr("Your session has ended. Sign in again to continue.") }
+        registrationMode = registration
         self.email = email
         hasPassword = password
         self.status = status
@@ -122,7 +158,7 @@ extension RouteNode {
         .login,
         serves: { state in
             switch state {
-            case .needsLogin, .sessionLapsed: true
+            case .needsLogin, .sessionLapsed, .accountApproved: true
             default: false
             }
         },
@@ -132,6 +168,8 @@ extension RouteNode {
                 LoginModel(server: server, dependencies: context.dependencies, lapsed: false, send: context.send)
             case .sessionLapsed(let server):
                 LoginModel(server: server, dependencies: context.dependencies, lapsed: true, send: context.send)
+            case .accountApproved(let server, let email):
+                LoginModel(server: server, dependencies: context.dependencies, lapsed: false, approvedEmail: email, send: context.send)
             default:
                 // `--preview login`: no server.
                 LoginModel(server: nil, dependencies: context.dependencies, lapsed: false, send: context.send)
@@ -140,6 +178,7 @@ extension RouteNode {
         previews: [
             .init("empty") { _ in },
             .init("filled") { $0.showForPreview(email: "ada@example.com", password: true, status: .editing) },
+            .init("registrationOpen") { $0.showForPreview(email: "", password: false, status: .editing, registration: .open) },
             .init("signingIn") { $0.showForPreview(email: "ada@example.com", password: true, status: .signingIn) },
             .init("invalidCredentials") {
                 $0.showForPreview(email: "ada@example.com", password: true,

@@ -96,8 +96,15 @@ public final class AppNavigator {
             dependencies.libraryReadAhead.start(for: session, sort: sort, logger: dependencies.logger, open: dependencies.openLibrary)
             return session
         }
+        let pending = settings.pendingRegistration.flatMap { $0.serverURL == server.url ? $0 : nil }
         Task {
-            self.send(.restored(server: server, session: await restoring.value))
+            let session = await restoring.value
+            // A registration waiting for approval reopens its page.
+            if session == nil, let pending {
+                self.send(.restoredPendingRegistration(pending))
+            } else {
+                self.send(.restored(server: server, session: session))
+            }
         }
     }
 

@@ -8,6 +8,12 @@ public enum Route: String, CaseIterable, Sendable, Codable {
     case adminSetup
     /// Sign in to a configured server.
     case login
+    /// Create an account on a server whose registration is open or queued.
+    case createAccount
+    /// A registration waits for an administrator's approval.
+    case awaitingApproval
+    /// A registration was declined.
+    case registrationDeclined
     /// The signed-in user's books.
     case library
     /// Show a QR code for a companion device.

@@ -9,6 +9,7 @@ extension LoginModel: HeadlessScreen {
             "server": .optional(serverURL?.absoluteString),
             "canSignIn": .bool(canSignIn),
             "notice": .optional(notice),
+            "registration": .optional(registrationMode?.rawValue),
         ]
         switch status {
         case .editing: state["status"] = "editing"

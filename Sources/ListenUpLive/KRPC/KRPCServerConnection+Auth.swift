@@ -63,7 +63,7 @@ extension KRPCServerConnection {
     }
 
     /// Runs a request's local checks; a refusal reads as the server's would.
-    private func validate(_ check: () throws(RequestValidationError) -> Void) throws(ServerError) {
+    func validate(_ check: () throws(RequestValidationError) -> Void) throws(ServerError) {
         do {
             try check()
         } catch {
@@ -73,7 +73,7 @@ extension KRPCServerConnection {
     }
 
     /// Keeps a sign-in's session (here and in the secret store).
-    private func adopt(_ auth: AuthSession) async -> StoredSession {
+    func adopt(_ auth: AuthSession) async -> StoredSession {
         let stored = storedSession(auth)
         await refresher.adopt(stored)
         return stored
