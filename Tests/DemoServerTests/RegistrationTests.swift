@@ -130,4 +130,18 @@ struct RegistrationTests {
             if wire == .krpc { #expect(error.userMessage == RegistrationMessages.closed) }
         }
     }
+
+    @Test func theSixthRegistrationInAMinuteIsRateLimited() async throws {
+        let (server, connection) = try await start(.krpc, .approval)
+        defer { Task { await server.stop() } }
+        for index in 0..<5 {
+            _ = try await connection.register(displayName: "Reader", email: "reader\(index)@example.com", password: "long-enough")
+        }
+        do {
+            _ = try await connection.register(displayName: "Reader", email: "reader5@example.com", password: "long-enough")
+            Issue.record("a sixth registration in a minute was taken")
+        } catch {
+            #expect(CreateAccountModel.code(for: error) == "rateLimited", "\(error)")
+        }
+    }
 }

@@ -81,7 +81,8 @@ struct HeadlessRegistrationTests {
         // kRPC carries the reason; the Go server's stream has none.
         #expect(declined?["reason"] as? String == (wire == .krpc ? "Family only." : nil))
         app.send(#"{"action":"backToSignIn"}"#)
-        #expect(await app.waitForLine(timeout: 10, Journey.onRoute("login")) != nil)
+        // Lines are matched from the start: the second Sign in is this one.
+        #expect(await app.waitForLines(count: 2, timeout: 10, Journey.onRoute("login")).count == 2)
     }
 
     @Test func anOpenKRPCServerSignsTheNewMemberInAtOnce() async throws {
@@ -130,13 +131,16 @@ struct HeadlessRegistrationTests {
         let app = try await Self.onSignIn(url, mode: "approval")
         for index in 0..<5 {
             Self.register(app, email: "reader\(index)@example.com")
-            #expect(await app.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")) != nil, "\(app.allLines.suffix(3))")
+            #expect(await app.waitForLine(timeout: 20, Self.onScreen("awaitingApproval") { $0["email"] as? String == "reader\(index)@example.com" })
+                    != nil, "\(app.allLines.suffix(3))")
             app.send(#"{"action":"backToSignIn"}"#)
-            #expect(await app.waitForLine(timeout: 10, Journey.onRoute("login")) != nil)
+            // Lines are matched from the start: wait for this round's Sign in.
+            #expect(await app.waitForLines(count: index + 2, timeout: 10, Journey.onRoute("login")).count == index + 2)
         }
+        #expect(server.requestCount("AuthServicePublic.register") == 5)
         Self.register(app, email: "reader5@example.com")
         let limited = Journey.state(await app.waitForLine(timeout: 20, Self.onScreen("createAccount", Self.status("failed"))))
-        #expect(limited?["code"] as? String == "rateLimited", "\(app.allLines.suffix(3))")
+        #expect(limited?["code"] as? String == "rateLimited", "\(app.allLines.suffix(6))")
     }
 
     @Test(arguments: [DemoProtocol.rest, .krpc])
@@ -150,6 +154,11 @@ struct HeadlessRegistrationTests {
         #expect(await first.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
         #expect(await first.waitForExit(timeout: 15) != nil)
+        // Kept for the next start (GSettings' key file under HOME): never the password.
+        let files = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
+        let kept = files.compactMap { try? Data(contentsOf: $0) }.map { String(decoding: $0, as: UTF8.self) }
+        #expect(kept.contains { $0.contains("grace@example.com") }, "the registration is saved")
+        #expect(!kept.contains { $0.contains("compiler-first") }, "the password is not")
 
         let again = try HeadlessProcess(home: home)
         let reopened = Journey.state(await again.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")))
@@ -162,7 +171,10 @@ struct HeadlessRegistrationTests {
         #expect(signIn?["notice"] as? String == "Your account was approved. Sign in to continue.", "\(again.allLines.suffix(3))")
         again.send(#"{"action":"login","email":"grace@example.com","password":"compiler-first"}"#)
         #expect(await again.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(again.allLines.suffix(3))")
-        let settings = try String(contentsOf: home.appendingPathComponent("config/listenup/settings.json"), encoding: .utf8)
-        #expect(!settings.contains("compiler-first") && !settings.contains("pendingRegistration"), "\(settings)")
+        // Settled: a third start opens on Sign in, signed in (the registration is forgotten).
+        again.send(#"{"action":"quit"}"#)
+        #expect(await again.waitForExit(timeout: 15) != nil)
+        let third = try HeadlessProcess(home: home)
+        #expect(await third.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(third.allLines.suffix(3))")
     }
 }

@@ -3,11 +3,17 @@ import ListenUpKRPC
 
 /// `InstanceService`, `AuthServicePublic` and `AuthServiceAuthed` (§3.1–§3.3).
 extension DemoKRPCService {
-    /// `getServerInfo()`: `setupRequired` until a user exists; registration is `CLOSED`.
+    /// `getServerInfo()`: `setupRequired` until a user exists; the
+    /// registration policy is the demo's mode (`--registration`).
     func getServerInfo() -> String {
-        let setupRequired = service.state.withLock { $0.users.isEmpty }
+        let (setupRequired, mode) = service.state.withLock { ($0.users.isEmpty, $0.registrations.mode) }
+        let policy: RegistrationPolicy = switch mode {
+        case .open: .open
+        case .approval: .approvalQueue
+        case .closed: .closed
+        }
         let info = ServerInfo(name: service.configuration.serverName, version: Self.serverVersion, apiVersion: Self.apiVersion,
-                              setupRequired: setupRequired, registrationPolicy: .closed, instanceId: service.instanceID)
+                              setupRequired: setupRequired, registrationPolicy: policy, instanceId: service.instanceID)
         return DemoKRPCWrap.success(info.kotlinJSON)
     }
 
