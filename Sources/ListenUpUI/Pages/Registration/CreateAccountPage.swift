@@ -20,7 +20,7 @@ final class CreateAccountPage: RoutePage {
     init(model: CreateAccountModel) {
         self.model = model
         layout = FormPageLayout(icon: "contact-new-symbolic", title: tr("Create Account"),
-                                subtitle: model.serverURL.map { tr("Create an account on %@.", $0.absoluteString) } ?? tr("Create Account"))
+                                subtitle: model.serverURL.map { tr("Create an account on %@.", $0.absoluteString) } ?? tr("Create an account on this server."))
         fields = [
             .displayName: GlassTextField(label: tr("Name"), placeholder: "Ada Lovelace", purpose: GTK_INPUT_PURPOSE_NAME),
             .email: GlassTextField(label: tr("Email"), placeholder: "ada@example.com", purpose: GTK_INPUT_PURPOSE_EMAIL),
