@@ -57,6 +57,11 @@ final class DemoHTTPHandler: ChannelInboundHandler, RemovableChannelHandler, @un
                 return
             }
             let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+            if head.method == .GET, let userID = DemoService.registrationStreamUserID(path) {
+                self.head = nil
+                DemoRegistrationStream.open(on: context, service: service, userID: userID)
+                return
+            }
             if let answer = service.audio(method: head.method.rawValue, path: path, query: Self.query(of: head.uri),
                                           headers: head.headers.map { ($0.name, $0.value) }) {
                 self.head = nil

@@ -85,6 +85,9 @@ public final class DemoServer: Sendable {
         /// (before the body is sent), on the connection's event loop: keep
         /// it quick. `listenup-demo-server --report-audio` prints them.
         public var audioRequestObserver: (@Sendable (AudioRequest) -> Void)?
+        /// Whether accounts can be registered, and how (both protocols;
+        /// DemoRegistration.swift). Tests change it with ``DemoServer/setRegistration(_:)``.
+        public var registration: RegistrationMode = .closed
 
         /// The defaults: REST on a free loopback port, 200 books.
         public init() {}

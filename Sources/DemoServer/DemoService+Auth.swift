@@ -34,6 +34,7 @@ extension DemoService {
         }
         if let limited = rateLimit(request) { return limited }
         guard body.deviceInfo?.isValidForLogin == true else { return .failure(400, APIMessage.deviceInfoRequired) }
+        if state.withLock({ $0.registrations.isPending(email: body.email) }) { return .failure(403, "account pending approval") }
         guard var user = state.withLock({ $0.users.first { $0.email.caseInsensitiveCompare(body.email) == .orderedSame } }),
               user.password == body.password else {
             return .failure(401, APIMessage.invalidCredentials)

@@ -98,6 +98,8 @@ final class DemoService: Sendable {
         var shelfBooks: [DemoShelfBook] = []
         /// Invites made by the test controls (DemoInvites.swift).
         var invites: [DemoInvite] = []
+        /// Registrations: the mode, pending users, decisions, watches (DemoRegistration.swift).
+        var registrations = DemoRegistrations()
     }
 
     let configuration: DemoServer.Configuration
@@ -141,6 +143,7 @@ final class DemoService: Sendable {
             initial.seedFacets(DemoFacets(books: library.books, linked: true, libraryID: instanceID, at: now), at: now)
         }
         initial.seedNeighbourShelf(at: now)
+        initial.registrations.mode = configuration.registration
         initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)
         if let admin = configuration.admin {
@@ -181,6 +184,10 @@ final class DemoService: Sendable {
             return refresh(request)
         case ("POST", "/api/v1/auth/logout"):
             return logout(request)
+        case ("POST", "/api/v1/auth/register"):
+            return register(request)
+        case ("GET", _) where request.path.hasPrefix(Self.registrationStatusPrefix) && !request.path.hasSuffix("/stream"):
+            return registrationStatus(request)
         case ("GET", "/api/v1/users/me"):
             return authorized(request) { user in .envelope(self.userResponse(user)) }
         case ("GET", "/api/v1/library/status"):
@@ -226,7 +233,7 @@ final class DemoService: Sendable {
     private func instance() -> InstanceResponse {
         let setupRequired = state.withLock { !$0.users.contains { $0.isRoot } }
         return InstanceResponse(id: instanceID, name: configuration.serverName, version: "", localURL: "", remoteURL: nil,
-                                openRegistration: false, createdAt: createdAt, updatedAt: createdAt, setupRequired: setupRequired)
+                                openRegistration: state.withLock { $0.registrations.mode != .closed }, createdAt: createdAt, updatedAt: createdAt, setupRequired: setupRequired)
     }
 
     // MARK: Books

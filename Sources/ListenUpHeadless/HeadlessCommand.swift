@@ -29,6 +29,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case login(email: String, password: String)
     /// From server setup or sign in: look an invite up and claim it.
     case claimInvite(InviteFields)
+    // Create Account (from Sign in), Waiting for Approval, Declined
+    case register(displayName: String, email: String, password: String)
+    case backToSignIn
     // The library
     case reload
     case logout
@@ -99,6 +102,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case quit, openPairing
         case connect, pick
         case setupAdmin, changeServer, login, claimInvite
+        case register, backToSignIn
         case reload, logout, search, sort, layout, select, filter
         case confirmPairing, closePairing, showNewCode, revokeDevice
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer,
@@ -212,6 +216,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .claimInvite:
             guard let fields = Self.inviteFields(arguments) else { throw .badArguments(action) }
             self = .claimInvite(fields)
+        case .register: self = .register(displayName: string("displayName"), email: string("email"), password: string("password"))
+        case .backToSignIn: self = .backToSignIn
         case .reload: self = .reload
         case .logout: self = .logout
         case .search: self = .search(query: string("query"))
@@ -313,6 +319,9 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .changeServer: return (.changeServer, [:])
         case .login(let email, let password): return (.login, ["email": .string(email), "password": .string(password)])
         case .claimInvite(let fields): return (.claimInvite, fields.arguments)
+        case .register(let displayName, let email, let password):
+            return (.register, ["displayName": .string(displayName), "email": .string(email), "password": .string(password)])
+        case .backToSignIn: return (.backToSignIn, [:])
         case .reload: return (.reload, [:])
         case .logout: return (.logout, [:])
         case .search(let query): return (.search, ["query": .string(query)])

@@ -13,7 +13,7 @@ extension SettingsClient {
         SettingsClient(
             load: {
                 func text(_ key: String) -> String? { store.string(key).flatMap { $0.isEmpty ? nil : $0 } }
-                return AppSettings(
+                var settings = AppSettings(
                     serverURL: text("server-url"),
                     instanceID: text("instance-id"),
                     serverGeneration: text("server-protocol").flatMap(ServerGeneration.init(rawValue:)) ?? .restV1,
@@ -35,6 +35,10 @@ extension SettingsClient {
                         evenLoudness: store.bool("even-loudness") ?? false),
                     keepsPlayingWhenClosed: store.bool("keep-playing-when-closed") ?? true
                 )
+                settings.pendingRegistration = text("pending-registration").flatMap {
+                    try? JSONDecoder().decode(PendingRegistration.self, from: Data($0.utf8))
+                }
+                return settings
             },
             save: { settings in
                 var refused: [String] = []
@@ -50,6 +54,10 @@ extension SettingsClient {
                 write("server-protocol", settings.serverGeneration.rawValue)
                 write("library-sort", settings.librarySort)
                 write("library-layout", settings.libraryLayout)
+                // JSON without the password (PendingRegistration never encodes it).
+                write("pending-registration", settings.pendingRegistration.flatMap {
+                    (try? JSONEncoder().encode($0)).flatMap { String(data: $0, encoding: .utf8) }
+                })
                 if store.stringDictionary("browse-sorts") != settings.browseSorts,
                    !store.set("browse-sorts", stringDictionary: settings.browseSorts) {
                     refused.append("browse-sorts")

@@ -38,6 +38,8 @@ struct DemoServerCommand: AsyncParsableCommand {
     var audioRateLimit: Int?
     @Flag(help: "Take test controls on stdin, one JSON object a line (addBook, updateBook, deleteBook; for benches), answers on stdout.")
     var controlStdin = false
+    @Option(help: "Whether accounts can be registered: open (kRPC signs them in at once), approval (they wait for an administrator; REST always does) or closed.")
+    var registration: DemoServer.RegistrationMode = .closed
 
     mutating func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -57,6 +59,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
         configuration.payload = payload
+        configuration.registration = registration
         if let audioRateLimit {
             guard audioRateLimit >= DemoServer.minimumAudioRateLimit else {
                 throw ValidationError("--audio-rate-limit must be at least \(DemoServer.minimumAudioRateLimit) bytes per second.")
@@ -100,6 +103,9 @@ extension DemoProtocol: ExpressibleByArgument {}
 
 /// `--payload compact|realistic`.
 extension DemoPayload: ExpressibleByArgument {}
+
+/// `--registration open|approval|closed`.
+extension DemoServer.RegistrationMode: ExpressibleByArgument {}
 
 /// Resumes a continuation once, from whichever signal comes first.
 final class DemoSignalLatch: @unchecked Sendable {

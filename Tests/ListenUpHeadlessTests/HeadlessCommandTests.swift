@@ -17,6 +17,8 @@ struct HeadlessCommandTests {
         .changeServer: #"{"action":"changeServer"}"#,
         .login: #"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#,
         .claimInvite: #"{"action":"claimInvite","link":"listenup://join/abc","password":"compiler-1952","displayName":"Grace"}"#,
+        .register: #"{"action":"register","displayName":"Grace Hopper","email":"grace@example.com","password":"compiler-first"}"#,
+        .backToSignIn: #"{"action":"backToSignIn"}"#,
         .reload: #"{"action":"reload"}"#,
         .logout: #"{"action":"logout"}"#,
         .search: #"{"action":"search","query":"dune"}"#,
@@ -84,6 +86,9 @@ struct HeadlessCommandTests {
         #expect(try HeadlessCommand.decode(line: Self.lines[.renameShelf] ?? "").get()
             == .renameShelf(id: "s1", name: "Later", description: nil, isPrivate: false))
         #expect(HeadlessCommand.decode(line: #"{"action":"addToShelf","id":"s1"}"#) == .failure(.badArguments(.addToShelf)))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.register] ?? "").get()
+            == .register(displayName: "Grace Hopper", email: "grace@example.com", password: "compiler-first"))
+        #expect(HeadlessCommand.Action.register.addressee == .screen && HeadlessCommand.Action.backToSignIn.addressee == .screen)
         #expect(try HeadlessCommand.decode(line: Self.lines[.setupAdmin] ?? "").get()
             == .setupAdmin(.init(firstName: "Ada King", lastName: "Lovelace", email: "ada@example.com",
                                  password: "analytical-engine", confirmation: "analytical-engine")))

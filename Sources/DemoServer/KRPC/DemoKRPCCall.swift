@@ -68,6 +68,9 @@ enum DemoKRPCOutcome {
     case result(String)
     /// `observeEvents`: a stream from `sinceRevision`.
     case eventStream(sinceRevision: Int64?)
+    /// `observeRegistrationStatus`: a watch of `userID` (or, past the
+    /// address's bucket, one `RateLimited` error).
+    case registrationWatch(userID: String, rateLimited: Bool)
 }
 
 /// One call as a method sees it: the decoded argument object, the socket's

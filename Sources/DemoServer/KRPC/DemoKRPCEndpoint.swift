@@ -23,7 +23,7 @@ final class DemoKRPCEndpoint {
     let channel: any Channel
     /// The plugins the client's handshake listed.
     private(set) var clientPlugins: Set<KRPCPlugin> = []
-    private var streams: [String: DemoKRPCEventStream] = [:]
+    private var streams: [String: any DemoKRPCStream] = [:]
     private var isEnded = false
 
     init(service: DemoKRPCService, mount: KRPCMount, principal: DemoKRPCPrincipal?, remoteHost: String, channel: any Channel) {
@@ -116,6 +116,14 @@ final class DemoKRPCEndpoint {
                 let stream = DemoKRPCEventStream(call: call, principal: principal, endpoint: self)
                 streams[call.callId] = stream
                 stream.start(since: since)
+            case .registrationWatch(let userID, let rateLimited):
+                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
+                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
+                }
+                streams[call.callId]?.stop()
+                let watch = DemoKRPCRegistrationWatch(call: call, endpoint: self)
+                streams[call.callId] = watch
+                watch.start(userID: userID, rateLimited: rateLimited)
             }
         } catch let failure as DemoKRPCCallFailure {
             fail(call, failure)

@@ -24,6 +24,7 @@ enum DemoKRPCMethods {
             "setupRoot": DemoKRPCMethod { try $0.setupRoot($1) },
             "login": DemoKRPCMethod { try $0.login($1) },
             "register": DemoKRPCMethod { try $0.register($1) },
+            "observeRegistrationStatus": DemoKRPCMethod(isFlow: true) { try $0.observeRegistrationStatus($1) },
             "refreshSession": DemoKRPCMethod { try $0.refreshSession($1) },
         ],
         "InviteServicePublic": [

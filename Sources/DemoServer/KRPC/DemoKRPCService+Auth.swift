@@ -3,11 +3,17 @@ import ListenUpKRPC
 
 /// `InstanceService`, `AuthServicePublic` and `AuthServiceAuthed` (§3.1–§3.3).
 extension DemoKRPCService {
-    /// `getServerInfo()`: `setupRequired` until a user exists; registration is `CLOSED`.
+    /// `getServerInfo()`: `setupRequired` until a user exists; the
+    /// registration policy is the demo's mode (`--registration`).
     func getServerInfo() -> String {
-        let setupRequired = service.state.withLock { $0.users.isEmpty }
+        let (setupRequired, mode) = service.state.withLock { ($0.users.isEmpty, $0.registrations.mode) }
+        let policy: RegistrationPolicy = switch mode {
+        case .open: .open
+        case .approval: .approvalQueue
+        case .closed: .closed
+        }
         let info = ServerInfo(name: service.configuration.serverName, version: Self.serverVersion, apiVersion: Self.apiVersion,
-                              setupRequired: setupRequired, registrationPolicy: .closed, instanceId: service.instanceID)
+                              setupRequired: setupRequired, registrationPolicy: policy, instanceId: service.instanceID)
         return DemoKRPCWrap.success(info.kotlinJSON)
     }
 
@@ -50,17 +56,12 @@ extension DemoKRPCService {
             state.users[index].lastLoginAt = Date()
             return state.users[index]
         }
-        guard let user else { return .result(DemoKRPCWrap.failure(.invalidCredentials)) }
+        guard let user else {
+            let pending = service.state.withLock { $0.registrations.pending.contains {
+                $0.email.caseInsensitiveCompare(request.email) == .orderedSame && $0.password == request.password } }
+            return .result(DemoKRPCWrap.failure(pending ? DemoAppFailure(type: "AuthError.PendingApproval") : .invalidCredentials))
+        }
         return .result(DemoKRPCWrap.success(session(for: user, label: request.sessionLabel, deviceInfo: request.deviceInfo).kotlinJSON))
-    }
-
-    /// `register(request: RegisterRequest)`: the demo's policy is CLOSED.
-    func register(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
-        let request = try call.present(call.decode("request", as: RegisterRequest.self,
-                                                    requiredKeys: ["email", "password", "displayName"]), "request")
-        do { try request.validate() } catch { throw DemoKRPCCallFailure.failedRequirement }
-        let noUsers = service.state.withLock { $0.users.isEmpty }
-        return .result(DemoKRPCWrap.failure(noUsers ? .setupRequired : .registrationDisabled))
     }
 
     /// `refreshSession(request: RefreshRequest)`: rotation, grace, family revocation (§1.5, §6.4).
@@ -144,7 +145,7 @@ extension DemoKRPCService {
 
     /// Takes one attempt from the client's per-minute bucket; returns the
     /// seconds to wait when it is empty.
-    private func takeAttempt(_ kind: String, perMinute: Int, host: String) -> Int? {
+    func takeAttempt(_ kind: String, perMinute: Int, host: String) -> Int? {
         let capacity = Double(max(1, perMinute))
         let secondsPerToken = 60 / capacity
         return service.state.withLock { state -> Int? in
@@ -160,7 +161,7 @@ extension DemoKRPCService {
         }
     }
 
-    private static func isEmail(_ text: String) -> Bool {
+    static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !text.contains(" ")
     }

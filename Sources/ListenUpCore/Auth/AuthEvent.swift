@@ -32,6 +32,21 @@ public enum AuthEvent: Equatable, Sendable {
     case inviteOpened(link: String?)
     /// The user left the invite page.
     case inviteClosed
+    /// The user asked to create an account (Sign in's *Create Account…*).
+    case createAccount
+    /// The account was registered and waits for an administrator.
+    case registrationPending(PendingRegistration)
+    /// The pending account was approved, and the password is not known
+    /// any more: Sign in with `email` filled.
+    case registrationApproved(email: String)
+    /// The pending account was declined, with the server's reason if any.
+    case registrationDeclined(message: String?)
+    /// Back to Sign in from Create Account, Waiting for Approval (which
+    /// forgets the registration) or Declined.
+    case backToSignIn
+    /// Launch: no saved session, and a registration of the saved server
+    /// waits for approval (saved in settings, without its password).
+    case restoredPendingRegistration(PendingRegistration)
 }
 
 extension AuthState {
@@ -51,6 +66,14 @@ extension AuthState {
     /// authenticated ─serverChangedGeneration→ needsAdminSetup | sessionLapsed (the server as it is now, "updated")
     /// needsServer | checkingServer | needsAdminSetup | needsLogin | sessionLapsed ─inviteOpened→ acceptingInvite (the server known then)
     /// acceptingInvite ─signedIn→ authenticated   ─inviteClosed→ needsLogin (the server known) | needsServer
+    /// needsLogin | sessionLapsed | accountApproved ─createAccount→ creatingAccount
+    /// creatingAccount ─signedIn→ authenticated   ─registrationPending→ awaitingApproval
+    /// awaitingApproval ─signedIn→ authenticated   ─registrationApproved→ accountApproved (Sign in, email filled)
+    ///                  ─registrationDeclined→ registrationDeclined
+    /// creatingAccount | awaitingApproval | registrationDeclined ─backToSignIn→ needsLogin
+    /// accountApproved ─signedIn→ authenticated
+    /// creatingAccount | registrationDeclined | accountApproved ─changeServer→ needsServer
+    /// initializing ─restoredPendingRegistration→ awaitingApproval
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -88,6 +111,33 @@ extension AuthState {
         case (.acceptingInvite(let start), .inviteClosed):
             return start.knownServer.map(AuthState.needsLogin) ?? .needsServer
         default:
+            return applyingRegistration(event)
+        }
+    }
+
+    /// Where the registration events lead (the table's last rows).
+    private func applyingRegistration(_ event: AuthEvent) -> AuthState? {
+        switch (self, event) {
+        case (.needsLogin(let server), .createAccount), (.sessionLapsed(let server, _), .createAccount),
+             (.accountApproved(let server, _), .createAccount):
+            return .creatingAccount(server)
+        case (.creatingAccount, .registrationPending(let pending)):
+            return .awaitingApproval(pending)
+        case (.creatingAccount, .signedIn(let session)), (.awaitingApproval, .signedIn(let session)), (.accountApproved, .signedIn(let session)):
+            return .authenticated(session)
+        case (.awaitingApproval(let pending), .registrationApproved(let email)):
+            return .accountApproved(pending.server, email: email)
+        case (.awaitingApproval(let pending), .registrationDeclined(let message)):
+            return .registrationDeclined(pending.server, message: message)
+        case (.creatingAccount(let server), .backToSignIn), (.registrationDeclined(let server, _), .backToSignIn):
+            return .needsLogin(server)
+        case (.awaitingApproval(let pending), .backToSignIn):
+            return .needsLogin(pending.server)
+        case (.creatingAccount, .changeServer), (.registrationDeclined, .changeServer), (.accountApproved, .changeServer):
+            return .needsServer
+        case (.initializing, .restoredPendingRegistration(let pending)):
+            return .awaitingApproval(pending)
+        default:
             return nil
         }
     }
@@ -109,6 +159,12 @@ extension AuthEvent {
         case .serverChangedGeneration: "serverChangedGeneration"
         case .inviteOpened: "inviteOpened"
         case .inviteClosed: "inviteClosed"
+        case .createAccount: "createAccount"
+        case .registrationPending: "registrationPending"
+        case .registrationApproved: "registrationApproved"
+        case .registrationDeclined: "registrationDeclined"
+        case .backToSignIn: "backToSignIn"
+        case .restoredPendingRegistration: "restoredPendingRegistration"
         }
     }
 }

@@ -26,6 +26,16 @@ public enum AuthState: Equatable, Sendable {
     /// An invite is being looked up and claimed (*Use an Invite…* on server
     /// setup or sign in, or an invite link the app was asked to open).
     case acceptingInvite(InviteStart)
+    /// The user is creating an account on the server (Registration/).
+    case creatingAccount(KnownServer)
+    /// A registration waits for an administrator (its password, when still
+    /// known, is held in memory only: ``PendingRegistration``).
+    case awaitingApproval(PendingRegistration)
+    /// An administrator declined the registration (the server's reason, if any).
+    case registrationDeclined(KnownServer, message: String?)
+    /// A registration was approved while the password was no longer known
+    /// (after a restart): Sign in, with its email filled.
+    case accountApproved(KnownServer, email: String)
 }
 
 extension AuthState {
@@ -43,6 +53,8 @@ extension AuthState {
         case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server, _): server.url
         case .authenticated(let session): session.serverURL
         case .acceptingInvite(let start): start.knownServer?.url
+        case .creatingAccount(let server), .registrationDeclined(let server, _), .accountApproved(let server, _): server.url
+        case .awaitingApproval(let pending): pending.serverURL
         }
     }
 
@@ -57,6 +69,10 @@ extension AuthState {
         case .authenticated: "authenticated"
         case .sessionLapsed: "sessionLapsed"
         case .acceptingInvite: "acceptingInvite"
+        case .creatingAccount: "creatingAccount"
+        case .awaitingApproval: "awaitingApproval"
+        case .registrationDeclined: "registrationDeclined"
+        case .accountApproved: "accountApproved"
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Why the user is on Sign in again although they had signed in: said
-/// plainly above the form, and named in the headless state.
+/// Why the user is on Sign in again although they had signed in (or, for
+/// ``accountApproved``, why they are there now): said plainly above the
+/// form, and named in the headless state.
 public enum SignInNotice: Equatable, Sendable {
     /// The server refused the saved session (it expired, or was signed out
     /// from another device).
@@ -14,6 +15,9 @@ public enum SignInNotice: Equatable, Sendable {
     /// `SyncControl.UserDeleted{reason?}`, REST v1 `user.deleted
     /// {user_id, reason?}`); `reason` is the server's own words, if any.
     case accountRemoved(reason: String?)
+    /// Not an ending: a registration that waited was approved after the
+    /// app forgot its password (a restart); Sign in has the email filled.
+    case accountApproved
 
     /// The sentence the sign-in page shows.
     public var message: String {
@@ -29,6 +33,8 @@ public enum SignInNotice: Equatable, Sendable {
             } else {
                 tr("An administrator removed your account from this server.")
             }
+        case .accountApproved:
+            tr("Your account was approved. Sign in to continue.")
         }
     }
 
@@ -38,6 +44,7 @@ public enum SignInNotice: Equatable, Sendable {
         case .sessionEnded: "sessionEnded"
         case .serverUpdated: "serverUpdated"
         case .accountRemoved: "accountRemoved"
+        case .accountApproved: "accountApproved"
         }
     }
 

@@ -25,6 +25,9 @@ public struct AppSettings: Codable, Equatable, Sendable {
     /// Closing the window while a book plays leaves it playing, the app
     /// running without a window (Preferences → General; on unless turned off).
     public var keepsPlayingWhenClosed = true
+    /// A registration waiting for an administrator's approval, so that the
+    /// app reopens on Waiting for Approval (never with its password).
+    public var pendingRegistration: PendingRegistration?
 
     public init(serverURL: String? = nil, instanceID: String? = nil, serverGeneration: ServerGeneration = .restV1,
                 librarySort: String? = nil, libraryLayout: String? = nil, browseSorts: [String: String] = [:],
@@ -44,7 +47,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, browseSorts, colorScheme, window, playback
-        case keepsPlayingWhenClosed
+        case keepsPlayingWhenClosed, pendingRegistration
     }
 
     /// Reads a settings file; `serverGeneration`, `browseSorts`,
@@ -63,6 +66,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         window = try container.decodeIfPresent(WindowState.self, forKey: .window) ?? WindowState()
         playback = try container.decodeIfPresent(PlaybackSettings.self, forKey: .playback) ?? PlaybackSettings()
         keepsPlayingWhenClosed = try container.decodeIfPresent(Bool.self, forKey: .keepsPlayingWhenClosed) ?? true
+        pendingRegistration = try? container.decodeIfPresent(PendingRegistration.self, forKey: .pendingRegistration)
     }
 }
 

@@ -19,6 +19,8 @@ public final class LoginModel: ScreenModel {
         case changeServer
         /// *Use an Invite…*.
         case useInvite
+        /// Create Account… (where the server takes registrations).
+        case createAccount
     }
 
     public private(set) var email = ""
@@ -30,25 +32,49 @@ public final class LoginModel: ScreenModel {
     public let server: KnownServer?
     /// The server's address, as the page shows it.
     public var serverURL: URL? { server?.url }
-    /// Why the user is here again, if their session ended.
+    /// Why the user is here again, if their session ended (or their account was just approved).
     public private(set) var signInNotice: SignInNotice?
     /// ``signInNotice``'s sentence, as the page shows it.
     public var notice: String? { signInNotice?.message }
+    /// Whether the server takes new accounts, as it said when this page
+    /// showed (read each time: an administrator may open or close
+    /// registration at any time); nil until it answers.
+    public private(set) var registrationMode: RegistrationMode?
+    /// Whether *Create Account…* is offered.
+    public var offersCreateAccount: Bool { registrationMode?.allowsSignUp == true }
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
     @ObservationIgnored private var attempt: Task<Void, Never>?
+    @ObservationIgnored private var modeRead: Task<Void, Never>?
 
     /// - Parameters:
     ///   - server: the server to sign in to (from the auth state; nil only
     ///     in previews, which show no address).
     ///   - notice: why the session ended, when it did (the page says so).
-    public init(server: KnownServer?, dependencies: Dependencies, notice: SignInNotice? = nil,
+    ///   - approvedEmail: the email of an account just approved (filled in,
+    ///     and a notice says so).
+    public init(server: KnownServer?, dependencies: Dependencies, notice: SignInNotice? = nil, approvedEmail: String? = nil,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
         self.dependencies = dependencies
         self.send = send
         signInNotice = notice
+        if let approvedEmail {
+            email = approvedEmail
+            signInNotice = .accountApproved
+        }
+        if let server { readRegistrationMode(server) }
+    }
+
+    /// Asks the server whether it takes new accounts (hidden until it answers).
+    private func readRegistrationMode(_ server: KnownServer) {
+        let connection = dependencies.connect(to: server)
+        modeRead = Task { [weak self] in
+            let mode = try? await connection.registrationMode()
+            guard !Task.isCancelled, let self, let mode else { return }
+            self.registrationMode = mode
+        }
     }
 
     /// Whether Sign in can be pressed.
@@ -81,6 +107,12 @@ public final class LoginModel: ScreenModel {
         case .useInvite:
             attempt?.cancel()
             send(.inviteOpened(link: nil))
+        case .createAccount:
+            // Offered only where the server takes accounts; asked for before
+            // it answered, the server itself decides (and says why not).
+            guard status != .signingIn, registrationMode != .closed else { return }
+            attempt?.cancel()
+            send(.createAccount)
         }
     }
 
@@ -108,11 +140,14 @@ public final class LoginModel: ScreenModel {
     public func deactivate() {
         attempt?.cancel()
         attempt = nil
+        modeRead?.cancel()
+        modeRead = nil
     }
 
     /// Previews only.
-    func showForPreview(email: String, password: Bool, status: Status, notice: SignInNotice? = nil) {
+    func showForPreview(email: String, password: Bool, status: Status, notice: SignInNotice? = nil, registration: RegistrationMode? = nil) {
         if let notice { signInNotice = notice }
+        registrationMode = registration
         self.email = email
         hasPassword = password
         self.status = status
@@ -130,7 +165,7 @@ extension RouteNode {
         .login,
         serves: { state in
             switch state {
-            case .needsLogin, .sessionLapsed: true
+            case .needsLogin, .sessionLapsed, .accountApproved: true
             default: false
             }
         },
@@ -140,6 +175,8 @@ extension RouteNode {
                 LoginModel(server: server, dependencies: context.dependencies, send: context.send)
             case .sessionLapsed(let server, let notice):
                 LoginModel(server: server, dependencies: context.dependencies, notice: notice, send: context.send)
+            case .accountApproved(let server, let email):
+                LoginModel(server: server, dependencies: context.dependencies, approvedEmail: email, send: context.send)
             default:
                 // `--preview login`: no server.
                 LoginModel(server: nil, dependencies: context.dependencies, send: context.send)
@@ -148,6 +185,7 @@ extension RouteNode {
         previews: [
             .init("empty") { _ in },
             .init("filled") { $0.showForPreview(email: "ada@example.com", password: true, status: .editing) },
+            .init("registrationOpen") { $0.showForPreview(email: "", password: false, status: .editing, registration: .open) },
             .init("signingIn") { $0.showForPreview(email: "ada@example.com", password: true, status: .signingIn) },
             .init("invalidCredentials") {
                 $0.showForPreview(email: "ada@example.com", password: true,

@@ -70,7 +70,9 @@ public final class AppNavigator {
     /// Reads the saved server (settings) and its session (secret store),
     /// then moves to the state they imply: no server → server setup; a
     /// server and a session → the library straight away (the session is
-    /// validated by its first call); a server alone → checked again.
+    /// validated by its first call); a server alone → checked again, or,
+    /// when a registration on it waits for approval (settings), its
+    /// waiting page.
     /// - Parameter override: a server to use instead of the saved one
     ///   (`listenup --server URL`); it is checked like a saved one.
     ///
@@ -96,8 +98,15 @@ public final class AppNavigator {
             dependencies.libraryReadAhead.start(for: session, sort: sort, logger: dependencies.logger, open: dependencies.openLibrary)
             return session
         }
+        let pending = settings.pendingRegistration.flatMap { $0.serverURL == server.url ? $0 : nil }
         Task {
-            self.send(.restored(server: server, session: await restoring.value))
+            let session = await restoring.value
+            // A registration waiting for approval reopens its page.
+            if session == nil, let pending {
+                self.send(.restoredPendingRegistration(pending))
+            } else {
+                self.send(.restored(server: server, session: session))
+            }
         }
     }
 

@@ -10,6 +10,12 @@ public enum Route: String, CaseIterable, Sendable, Codable {
     case login
     /// Use an invite: look it up, then make the account.
     case invite
+    /// Create an account on a server whose registration is open or queued.
+    case createAccount
+    /// A registration waits for an administrator's approval.
+    case awaitingApproval
+    /// A registration was declined.
+    case registrationDeclined
     /// The signed-in user's books.
     case library
     /// Show a QR code for a companion device.

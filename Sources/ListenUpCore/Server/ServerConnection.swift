@@ -48,6 +48,24 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// here and in the secret store.
     func logout() async
 
+    // MARK: Registration (ServerConnection+Registration.swift has what a connection without a server answers)
+
+    /// Whether the server takes new accounts, read from it now (kRPC
+    /// `getServerInfo().registrationPolicy`; REST v1 `open_registration`).
+    func registrationMode() async throws(ServerError) -> RegistrationMode
+
+    /// Creates an account (kRPC `AuthServicePublic.register`; REST v1
+    /// `POST /api/v1/auth/register`, always pending).
+    /// - Returns: signed in (saved for the next launch, as a sign-in is),
+    ///   or pending an administrator's approval.
+    func register(displayName: String, email: String, password: String) async throws(ServerError) -> RegistrationOutcome
+
+    /// Watches a pending registration: its status now, then (while pending)
+    /// the decision; the stream ends after the decision, or without one
+    /// (the caller watches again later, not at once: the server counts).
+    /// - Throws: 404 for a registration the server does not know.
+    func registrationStatus(userID: String) async throws(ServerError) -> AsyncThrowingStream<RegistrationStatus, any Error>
+
     /// How many books the signed-in user's library holds.
     func libraryBookCount() async throws(ServerError) -> Int
 

@@ -10,6 +10,7 @@ extension LoginModel: HeadlessScreen {
             "canSignIn": .bool(canSignIn),
             "notice": .optional(notice),
             "reason": .optional(signInNotice?.code),
+            "registration": .optional(registrationMode?.rawValue),
         ]
         switch status {
         case .editing: state["status"] = "editing"

@@ -29,8 +29,10 @@ enum KRPCErrorMapping {
             return .server(status: 400, message: tr("Choose a password of 8 to 1024 characters."))
         case .validationError:
             return .server(status: 400, message: error.validationMessage ?? "")
-        case .authSetupRequired, .authRegistrationDisabled:
+        case .authSetupRequired:
             return .server(status: 403, message: "")
+        case .authRegistrationDisabled:
+            return .server(status: 403, message: RegistrationMessages.closed)
         case .authSessionExpired, .authSessionNotFound, .authInvalidRefreshToken, .authServerInstanceChanged:
             return .sessionLapsed
         case .syncNotFound, .shelfNotFound:

@@ -63,7 +63,7 @@ extension KRPCServerConnection {
     }
 
     /// Runs a request's local checks; a refusal reads as the server's would.
-    private func validate(_ check: () throws(RequestValidationError) -> Void) throws(ServerError) {
+    func validate(_ check: () throws(RequestValidationError) -> Void) throws(ServerError) {
         do {
             try check()
         } catch {

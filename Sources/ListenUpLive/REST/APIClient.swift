@@ -13,7 +13,7 @@ import ServerSentEvents
 public actor APIClient: ServerConnection, SessionRenewing {
     /// The server's base URL.
     public nonisolated let baseURL: URL
-    private let transport: HTTPTransport
+    let transport: HTTPTransport
     let deviceInfo: DeviceInfo
     private let logger: Logger
     private let timeout: Duration

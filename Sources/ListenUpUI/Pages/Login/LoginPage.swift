@@ -19,6 +19,8 @@ final class LoginPage: RoutePage {
     /// "Use an Invite…".
     let inviteButton: Button
     private let inviteLink: InviteLinkButton
+    /// "Create Account…", shown where the server takes new accounts.
+    let createAccountButton: Button
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -35,6 +37,11 @@ final class LoginPage: RoutePage {
         layout.card.append(emailField.widget)
         layout.card.append(passwordField.widget)
         layout.card.append(signInButton.widget)
+        createAccountButton = Button(unchecked: newObject(gtk_button_new_with_label(tr("Create Account…"))))
+        createAccountButton.addClasses(StyleClass("flat"))
+        gtk_widget_set_halign(createAccountButton.pointer, GTK_ALIGN_CENTER)
+        Widget(createAccountButton.pointer).isVisible = false
+        layout.appendToColumn(createAccountButton)
         changeServerButton = layout.appendChangeServer()
         inviteLink = InviteLinkButton()
         inviteButton = inviteLink.button
@@ -48,6 +55,7 @@ final class LoginPage: RoutePage {
         signInButton.onClick { [weak model] in model?.send(.signIn) }
         connections.append(changeServerButton.connect(.clicked) { [weak model] in model?.send(.changeServer) })
         connections.append(inviteButton.connect(.clicked) { [weak model] in model?.send(.useInvite) })
+        connections.append(createAccountButton.connect(.clicked) { [weak model] in model?.send(.createAccount) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -65,6 +73,8 @@ final class LoginPage: RoutePage {
             noticeRow.show(model.notice)
         }
         signInButton.widget.setAccessibleDescription(model.errorMessage ?? model.notice)
+        Widget(createAccountButton.pointer).isVisible = model.offersCreateAccount
+        Widget(createAccountButton.pointer).isSensitive = !busy
     }
 
     func focusDefault() {
