@@ -23,8 +23,8 @@ public final class AdminSetupModel: ScreenModel {
     }
 
     /// The password the server accepts at least.
-    public static let minimumPasswordLength = 8
-    public static let maximumPasswordLength = 1024
+    public static let minimumPasswordLength = AccountFormRules.passwordLengths.lowerBound
+    public static let maximumPasswordLength = AccountFormRules.passwordLengths.upperBound
 
     public private(set) var firstName = ""
     public private(set) var lastName = ""
@@ -63,15 +63,9 @@ public final class AdminSetupModel: ScreenModel {
         case .lastName:
             return lastName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your last name.") : nil
         case .email:
-            let trimmed = email.trimmingCharacters(in: .whitespaces)
-            let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-            let valid = parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
-                && !trimmed.contains(" ")
-            return valid ? nil : tr("Enter a valid email address, like ada@example.com.")
+            return AccountFormRules.emailProblem(email)
         case .password:
-            if passwordLength < Self.minimumPasswordLength { return tr("Use at least 8 characters.") }
-            if passwordLength > Self.maximumPasswordLength { return tr("Use at most 1024 characters.") }
-            return nil
+            return AccountFormRules.passwordProblem(length: passwordLength)
         case .confirmation:
             return confirmationMatches ? nil : tr("The passwords don't match.")
         }

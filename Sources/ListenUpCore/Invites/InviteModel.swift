@@ -104,10 +104,7 @@ public final class InviteModel: ScreenModel {
 
     /// The password's local problem, once something is typed.
     public var passwordProblem: String? {
-        if passwordLength == 0 { return nil }
-        if passwordLength < Self.minimumPasswordLength { return tr("Use at least 8 characters.") }
-        if passwordLength > Self.maximumPasswordLength { return tr("Use at most 1024 characters.") }
-        return nil
+        passwordLength == 0 ? nil : AccountFormRules.passwordProblem(length: passwordLength)
     }
 
     /// Whether Create Account can be pressed.
@@ -121,8 +118,8 @@ public final class InviteModel: ScreenModel {
     }
 
     /// The shortest and longest passwords both servers take.
-    public static let minimumPasswordLength = 8
-    public static let maximumPasswordLength = 1024
+    public static let minimumPasswordLength = AccountFormRules.passwordLengths.lowerBound
+    public static let maximumPasswordLength = AccountFormRules.passwordLengths.upperBound
 
     /// The error to show, if any.
     public var errorMessage: String? {

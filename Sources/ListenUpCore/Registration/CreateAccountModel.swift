@@ -58,11 +58,9 @@ public final class CreateAccountModel: ScreenModel {
         case .displayName:
             return displayName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your name.") : nil
         case .email:
-            return Self.isEmail(email.trimmingCharacters(in: .whitespaces)) ? nil : tr("Enter a valid email address, like ada@example.com.")
+            return AccountFormRules.emailProblem(email)
         case .password:
-            if passwordLength < AdminSetupModel.minimumPasswordLength { return tr("Use at least 8 characters.") }
-            if passwordLength > AdminSetupModel.maximumPasswordLength { return tr("Use at most 1024 characters.") }
-            return nil
+            return AccountFormRules.passwordProblem(length: passwordLength)
         }
     }
 
@@ -155,13 +153,6 @@ public final class CreateAccountModel: ScreenModel {
         case .server(400, _): "invalidInput"
         default: error.code
         }
-    }
-
-    /// Whether `text` looks like an email (`a@b.c`, no spaces): Create admin's rule.
-    nonisolated static func isEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
-            && !text.contains(" ")
     }
 
     public func deactivate() {

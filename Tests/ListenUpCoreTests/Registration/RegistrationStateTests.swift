@@ -13,7 +13,7 @@ struct RegistrationStateTests {
                                              password: HeldPassword("analytical-engine"))
 
     static let states: [AuthState] = [
-        .initializing, .needsServer, .needsAdminSetup(server), .needsLogin(server), .authenticated(session), .sessionLapsed(server),
+        .initializing, .needsServer, .needsAdminSetup(server), .needsLogin(server), .authenticated(session), .sessionLapsed(server, .sessionEnded),
         .creatingAccount(server), .awaitingApproval(pending), .registrationDeclined(server, message: "no"),
         .accountApproved(server, email: "ada@example.com"),
     ]

@@ -41,11 +41,15 @@ final class LoginPage: RoutePage {
         createAccountButton.addClasses(StyleClass("flat"))
         gtk_widget_set_halign(createAccountButton.pointer, GTK_ALIGN_CENTER)
         Widget(createAccountButton.pointer).isVisible = false
-        layout.appendToColumn(createAccountButton)
-        changeServerButton = layout.appendChangeServer()
         inviteLink = InviteLinkButton()
         inviteButton = inviteLink.button
-        layout.appendToColumn(inviteButton)
+        // The two ways to a new account side by side, under the form.
+        let newAccount = Box(unchecked: newObject(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)))
+        gtk_widget_set_halign(newAccount.pointer, GTK_ALIGN_CENTER)
+        newAccount.append(createAccountButton)
+        newAccount.append(inviteButton)
+        layout.appendToColumn(newAccount)
+        changeServerButton = layout.appendChangeServer()
         pairLink = layout.appendPairLink()
 
         emailField.onChange { [weak model] in model?.send(.emailChanged($0)) }
