@@ -297,7 +297,7 @@ let package = Package(
         .testTarget(name: "GObjectOwnershipTests", dependencies: ["GObjectOwnership", "CGio"]),
         .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "ListenUpCore", "PNGEncoding"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "ListenUpCore", "PNGEncoding", "ListenUpTestSupport"]),
         .testTarget(
             name: "PairingTests",
             dependencies: [

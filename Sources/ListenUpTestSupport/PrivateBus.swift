@@ -82,17 +82,9 @@ public final class PrivateBus: @unchecked Sendable {
     /// - Returns: its exit status and output (stdout and stderr), trimmed.
     @discardableResult
     public func run(_ command: [String], extraEnvironment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let output = Pipe()
-        ChildProcess.configure(process, command)
         var environment = ["DBUS_SESSION_BUS_ADDRESS": address, "DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
         environment.merge(extraEnvironment) { $1 }
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<500 where process.isRunning { usleep(10_000) }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = try RunningChild(command, environment: environment).finish()
+        return (output.status ?? -1, output.combined)
     }
 }

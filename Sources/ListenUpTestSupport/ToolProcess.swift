@@ -1,27 +1,23 @@
 import Foundation
 
 /// A command-line tool a test runs (`zbarimg`, `curl`, …), found on the PATH,
-/// its stdout collected and its stderr dropped.
-///
-/// `@unchecked Sendable`: `process` and `output` are set once in `init`;
-/// `finish()` is called by one test at a time.
-public final class ToolProcess: @unchecked Sendable {
-    public let process = Process()
-    private let output = Pipe()
+/// its stdout kept and its stderr dropped; killed if it runs over a minute
+/// (``RunningChild`` says why every wait must end).
+public final class ToolProcess: Sendable {
+    private let child: RunningChild
+
+    public var process: Process { child.process }
 
     /// Starts `arguments[0]` with the rest as its arguments.
     public init(_ arguments: [String]) throws {
-        ChildProcess.configure(process, arguments)
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        child = try RunningChild(arguments)
     }
 
-    /// Waits for the tool; its exit status and stdout.
-    public func finish() -> (status: Int32, output: String) {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Waits for the tool; its exit status (-1 when it was killed at its
+    /// deadline) and stdout.
+    public func finish(timeout: Duration = .seconds(60)) -> (status: Int32, output: String) {
+        let output = child.finish(timeout: timeout)
+        return (output.status ?? -1, output.stdout)
     }
 
     /// Runs a tool to the end; its exit status and stdout.

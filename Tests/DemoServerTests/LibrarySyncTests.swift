@@ -166,10 +166,8 @@ struct LibrarySyncTests {
         let foreign = dir.appendingPathComponent("foreign.sqlite")
         let other = SQLiteLibraryStore.open(at: dir.appendingPathComponent("scratch.sqlite"), logger: logs.logger)
         _ = other
-        let process = Process()
-        ChildProcess.configure(process, ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", foreign.path])
-        try process.run()
-        process.waitUntilExit()
+        _ = try RunningChild(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()",
+                              foreign.path]).finish()
         let rebuilt = SQLiteLibraryStore.open(at: foreign, logger: logs.logger)
         #expect(try rebuilt.count() == 0)
         #expect(FileManager.default.fileExists(atPath: foreign.path + ".corrupt"), "someone else's database is not ours to change")

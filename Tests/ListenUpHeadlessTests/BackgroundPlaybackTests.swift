@@ -72,18 +72,12 @@ struct BackgroundPlaybackTests {
         return found.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
-    /// Runs a tool on the test's display.
+    /// Runs a tool on the test's display, for ten seconds at most
+    /// (`xdotool windowfocus --sync` waits for as long as focus does not come).
     @discardableResult
     static func tool(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let output = Pipe()
-        ChildProcess.configure(process, command)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        for _ in 0..<500 where process.isRunning { usleep(10_000) }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = try RunningChild(command).finish(timeout: .seconds(10))
+        return (output.status ?? -1, output.combined)
     }
 
     /// Waits up to `seconds` for `condition`.

@@ -170,7 +170,7 @@ struct HeadlessRemoteTests {
         // Unpairing ends the stream.
         let started = Date()
         #expect(try remote.curl("/api/v1/pair", method: "DELETE").status == "204")
-        _ = follower.finish()
+        _ = follower.finish(timeout: .seconds(10))
         #expect(Date().timeIntervalSince(started) < 3, "the follower's stream closed")
         #expect(try remote.curl("/api/v1/player").status == "401")
 

@@ -7,33 +7,20 @@ import Testing
 /// a bus); it has nothing to serve with the other fronts.
 @Suite("The D-Bus service flag")
 struct ServiceFlagTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        ChildProcess.configure(process, [HeadlessProcess.binary.path] + arguments)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    func run(_ arguments: [String]) async throws -> (status: Int32?, errors: String) {
+        let output = try await ChildProcess.run([HeadlessProcess.binary.path] + arguments)
+        return (output.status, output.stderr)
     }
 
     @Test(arguments: [["--headless"], ["--preview", "library"], ["--screenshot", "/tmp/listenup-service-flag.png"]])
-    func theServiceIsTheWindowsAppOnly(other: [String]) throws {
-        let result = try run(["--gapplication-service"] + other)
-        #expect(result.status != 0)
+    func theServiceIsTheWindowsAppOnly(other: [String]) async throws {
+        let result = try await run(["--gapplication-service"] + other)
+        #expect(result.status != nil && result.status != 0)
         #expect(result.errors.contains("--gapplication-service"), "\(result.errors)")
     }
 
-    @Test func theHelpNamesIt() throws {
-        let process = Process()
-        ChildProcess.configure(process, [HeadlessProcess.binary.path, "--help"])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(String(decoding: data, as: UTF8.self).contains("--gapplication-service"))
+    @Test func theHelpNamesIt() async throws {
+        let output = try await ChildProcess.run([HeadlessProcess.binary.path, "--help"])
+        #expect(output.stdout.contains("--gapplication-service"))
     }
 }

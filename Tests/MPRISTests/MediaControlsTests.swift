@@ -109,20 +109,14 @@ struct MediaControlsTests {
         defer { controls.stop() }
         try await waitForName(bus)
         // A real client following the state: it prints each change it is told of.
-        let follow = Process()
-        let output = Pipe()
-        ChildProcess.configure(follow, ["/usr/bin/dbus-monitor", "--address", bus.address, "type='signal',path='/org/mpris/MediaPlayer2'"])
-        follow.standardOutput = output
-        try follow.run()
-        defer { kill(follow.processIdentifier, SIGKILL) }
+        let follow = try RunningChild(["/usr/bin/dbus-monitor", "--address", bus.address, "type='signal',path='/org/mpris/MediaPlayer2'"])
         try await Task.sleep(for: .milliseconds(300))
         player.mediaState.status = .paused
         try await Task.sleep(for: .milliseconds(200))
         player.mediaState.position = 20_000_000_000
         try await Task.sleep(for: .milliseconds(500))
-        kill(follow.processIdentifier, SIGKILL)
-        for _ in 0..<200 where follow.isRunning { usleep(10_000) }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        follow.stop()
+        let text = follow.finish().stdout
         #expect(text.contains("PropertiesChanged") && text.contains("Paused"), "\(text)")
         #expect(text.contains("member=Seeked") && text.contains("int64 20000000000"), "\(text)")
     }

@@ -24,33 +24,14 @@ final class ManualClock: Sendable {
     var clock: PairingClock { PairingClock { [self] in now } }
 }
 
-/// Runs a command on a plain thread (not the cooperative pool, which the server's
-/// tasks need while the command waits on them); returns exit status and stdout.
+/// Runs a command off the cooperative pool (the server's tasks need it
+/// while the command waits on them); its exit status and stdout (with
+/// stderr after it when it failed).
 @discardableResult
 func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
-        }
-    }
-}
-
-func runBlocking(_ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String) {
-    let process = Process()
-    // Default signals: the runner's blocked ones are not passed on (ChildProcess says why).
-    ChildProcess.configure(process, arguments)
-    if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let output = Pipe()
-    process.standardOutput = output
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    var text = String(decoding: data, as: UTF8.self)
-    if process.terminationStatus != 0 { text += String(decoding: errorData, as: UTF8.self) }
-    return (process.terminationStatus, text)
+    let output = try await ChildProcess.run(arguments, environment: environment.map { ChildProcess.environment($0.mapValues { $0 }) })
+    guard let status = output.status else { return (-1, output.stdout + "(killed after a minute)") }
+    return (status, status == 0 ? output.stdout : output.stdout + output.stderr)
 }
 
 /// A curl call against the loopback server: (curl exit status, HTTP status, body).

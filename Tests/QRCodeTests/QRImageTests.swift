@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ListenUpCore
+import ListenUpTestSupport
 import QRCode
 
 @Suite struct QRImageTests {
@@ -24,22 +25,15 @@ import QRCode
         #expect(Array(image.rgbaPixels[0..<4]) == [255, 255, 255, 255])
     }
 
-    @Test func pngDecodesToExactlyThePayload() throws {
+    @Test func pngDecodesToExactlyThePayload() async throws {
         let payload = "listenup-pair:v1?name=My%20Desk&addr=127.0.0.1&port=45678&fp=AbC-_dEf&session=s3SSion&code=Zz09_-aaBBccDDeeFFggHH&exp=1767225600"
         let image = QRImage(matrix: try QRMatrix.encode(payload), moduleSize: 4)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: url) }
         try image.pngData().write(to: url)
-        let zbar = Process()
-        zbar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        zbar.arguments = ["zbarimg", "--raw", "-q", url.path]
-        let output = Pipe()
-        zbar.standardOutput = output
-        try zbar.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        zbar.waitUntilExit()
-        #expect(zbar.terminationStatus == 0)
-        var text = String(decoding: data, as: UTF8.self)
+        let zbar = try await ChildProcess.run(["zbarimg", "--raw", "-q", url.path])
+        #expect(zbar.status == 0)
+        var text = zbar.stdout
         if text.hasSuffix("\n") { text.removeLast() }
         #expect(text == payload)
     }

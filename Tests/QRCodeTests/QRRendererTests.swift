@@ -25,10 +25,12 @@ private final class PublishLog: Sendable {
     }
 }
 
-/// A gate a slow test encoder waits on.
+/// A gate a slow test encoder waits on: ten seconds at most, since the
+/// encoder runs on a thread of the cooperative pool and a gate left shut
+/// would take that thread from every other test for good.
 private final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    func wait() { semaphore.wait() }
+    func wait() { _ = semaphore.wait(timeout: .now() + 10) }
     func open() { semaphore.signal() }
 }
 
@@ -42,7 +44,9 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
     return await condition()
 }
 
-@Suite struct QRRendererTests {
+/// One at a time: two gated encoders at once would hold both of a 2-core
+/// machine's pool threads.
+@Suite(.serialized) struct QRRendererTests {
     @Test func thousandRapidChangesPublishOnlyTheLatest() async throws {
         let log = PublishLog()
         let renderer = QRRenderer(moduleSize: 4, encoder: .libqrencode) { log.publish($0) }

@@ -71,16 +71,10 @@ private func makeSelfSignedCertificate() throws -> (certificatePEM: String, priv
     defer { try? FileManager.default.removeItem(at: directory) }
     let key = directory.appendingPathComponent("key.pem")
     let certificate = directory.appendingPathComponent("cert.pem")
-    let openssl = Process()
-    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                         "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "1", "-subj", "/CN=localhost",
-                         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-    openssl.standardOutput = FileHandle.nullDevice
-    openssl.standardError = FileHandle.nullDevice
-    try openssl.run()
-    openssl.waitUntilExit()
-    guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    let openssl = try RunningChild(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                                    "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "1", "-subj", "/CN=localhost",
+                                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]).finish()
+    guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown) }
     return (try String(contentsOf: certificate, encoding: .utf8), try String(contentsOf: key, encoding: .utf8))
 }
 
