@@ -56,7 +56,9 @@ demo: deps
 # Swift Testing runs at most 8 tests at once: started all together, several
 # hundred servers, sockets and child processes on a 2-core machine kept
 # tasks waiting longer than the protocol timeouts the tests check (the
-# whole run takes about as long either way).
+# whole run takes about as long either way). The tests take about ten
+# minutes; build-aux/with-deadline stops them at forty with every thread's
+# backtrace, so a run that stands still says where instead of timing out.
 test: deps-test
 	build-aux/check-sources
 	build-aux/module-diagram --check
@@ -65,7 +67,7 @@ test: deps-test
 	$(SWIFT) build --build-tests
 	build-aux/compile-data
 	build-aux/test-with-avahi
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring $(SWIFT) test --skip-build
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring build-aux/with-deadline 40 $(SWIFT) test --skip-build
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
 	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install
 	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-search-provider
