@@ -19,6 +19,7 @@
 /// | `AuthError.InvalidRefreshToken` | `AUTH_INVALID_REFRESH_TOKEN` | no |
 /// | `AuthError.RateLimited` | `AUTH_RATE_LIMITED` | **yes** |
 /// | `AuthError.WeakPassword` | `AUTH_WEAK_PASSWORD` | no |
+/// | `AuthError.RegistrationNotFound` | `AUTH_REGISTRATION_NOT_FOUND` | no |
 /// | `SyncError.NotFound` | `SYNC_NOT_FOUND` | no |
 /// | `SyncError.UnknownDomain` | `SYNC_UNKNOWN_DOMAIN` | no |
 /// | `SyncError.TooManyIds` | `SYNC_TOO_MANY_IDS` | no |
@@ -62,6 +63,8 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
     case authRateLimited
     /// `AuthError.WeakPassword`: carries `reason`.
     case authWeakPassword
+    /// `AuthError.RegistrationNotFound`: no registration has the watched id.
+    case authRegistrationNotFound
     /// `SyncError.NotFound`: carries `domain` and `entityId`; also "book not accessible".
     case syncNotFound
     /// `SyncError.UnknownDomain`: carries `domain`.
@@ -124,6 +127,7 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
         .authInvalidRefreshToken: ("AuthError.InvalidRefreshToken", "AUTH_INVALID_REFRESH_TOKEN"),
         .authRateLimited: ("AuthError.RateLimited", "AUTH_RATE_LIMITED"),
         .authWeakPassword: ("AuthError.WeakPassword", "AUTH_WEAK_PASSWORD"),
+        .authRegistrationNotFound: ("AuthError.RegistrationNotFound", "AUTH_REGISTRATION_NOT_FOUND"),
         .syncNotFound: ("SyncError.NotFound", "SYNC_NOT_FOUND"),
         .syncUnknownDomain: ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         .syncTooManyIds: ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),

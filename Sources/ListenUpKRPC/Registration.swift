@@ -69,7 +69,6 @@ extension KRPCMethod {
 }
 
 extension AppError {
-    /// `AuthError.RegistrationNotFound`: the watched registration does not exist
-    /// (read by its type: the error table of `AppError+Table.swift` has no row for it).
-    public var isRegistrationNotFound: Bool { type == "AuthError.RegistrationNotFound" }
+    /// `AuthError.RegistrationNotFound`: the watched registration does not exist.
+    public var isRegistrationNotFound: Bool { kind == .authRegistrationNotFound }
 }

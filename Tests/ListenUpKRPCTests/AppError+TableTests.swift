@@ -22,6 +22,7 @@ struct AppErrorTableTests {
         ("AuthError.InvalidRefreshToken", "AUTH_INVALID_REFRESH_TOKEN"),
         ("AuthError.RateLimited", "AUTH_RATE_LIMITED"),
         ("AuthError.WeakPassword", "AUTH_WEAK_PASSWORD"),
+        ("AuthError.RegistrationNotFound", "AUTH_REGISTRATION_NOT_FOUND"),
         ("SyncError.NotFound", "SYNC_NOT_FOUND"),
         ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),

@@ -35,7 +35,7 @@ enum KRPCErrorMapping {
             return .server(status: 403, message: RegistrationMessages.closed)
         case .authSessionExpired, .authSessionNotFound, .authInvalidRefreshToken, .authServerInstanceChanged:
             return .sessionLapsed
-        case .syncNotFound, .shelfNotFound:
+        case .syncNotFound, .shelfNotFound, .authRegistrationNotFound:
             return .server(status: 404, message: "")
         case .shelfForbidden:
             return .server(status: 403, message: tr("Only the shelf's owner can change it."))
