@@ -80,7 +80,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         let bound = try await server.start()
         let line = #"{"event":"listening","url":"http://\#(host):\#(bound)","port":\#(bound)}"# + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        if controlStdin { DemoStdinControl.start(server) }
+        if controlStdin { DemoStdinControl.start(server, url: "http://\(host):\(bound)") }
 
         // Run until SIGINT or SIGTERM.
         signal(SIGINT, SIG_IGN)

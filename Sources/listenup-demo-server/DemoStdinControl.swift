@@ -12,16 +12,25 @@ import Glibc
 ///     {"action":"updateBook","id":"…","title":"…"} → {"event":"control","action":"updateBook","id":"…","monotonicNs":…}
 ///     {"action":"deleteBook","id":"…"}             → {"event":"control","action":"deleteBook","id":"…","monotonicNs":…}
 ///
+/// and the account controls, to try the app's Create Account and invites
+/// by hand against a running demo server:
+///
+///     {"action":"createInvite","email":"…","name":"…"}  → {…,"id":"<code>","link":"<server>/join/<code>"}
+///     {"action":"pendingRegistrations"}                → {…,"registrations":[{"id":"…","email":"…","name":"…"}]}
+///     {"action":"approveRegistration","id":"…"}         → {…,"id":"…"}
+///     {"action":"denyRegistration","id":"…","reason":"…"} → {…,"id":"…"}
+///
 /// `monotonicNs` is `CLOCK_MONOTONIC` once the change is made and its
 /// live event handed to the open streams (Python's `time.monotonic()` reads
 /// the same clock). Anything else answers `{"event":"error","message":…}`.
 /// The server still stops on SIGINT or SIGTERM; the end of stdin changes nothing.
 enum DemoStdinControl {
     /// Starts reading stdin on a thread of its own.
-    static func start(_ server: DemoServer) {
+    /// - Parameter url: the server's address, for the invite links.
+    static func start(_ server: DemoServer, url: String) {
         let thread = Thread {
             while let line = readLine() {
-                let answer = handle(line, server: server)
+                let answer = handle(line, server: server, url: url)
                 FileHandle.standardOutput.write(Data((answer + "\n").utf8))
             }
         }
@@ -30,12 +39,13 @@ enum DemoStdinControl {
     }
 
     /// The answer to one line.
-    static func handle(_ line: String, server: DemoServer) -> String {
+    static func handle(_ line: String, server: DemoServer, url: String) -> String {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
               let action = object["action"] as? String else {
             return error("each line must be one JSON object with an \"action\"")
         }
         let id: String
+        var extra: [String: Any] = [:]
         switch action {
         case "addBook":
             id = server.addBook(title: object["title"] as? String ?? "A Book Added Live")
@@ -47,10 +57,23 @@ enum DemoStdinControl {
             guard let book = object["id"] as? String else { return error("deleteBook needs an id") }
             server.deleteBook(id: book, announce: true)
             id = book
+        case "createInvite":
+            guard let email = object["email"] as? String, email.contains("@") else { return error("createInvite needs an email") }
+            id = server.createInvite(email: email, displayName: object["name"] as? String ?? email)
+            extra["link"] = "\(url)/join/\(id)"
+        case "pendingRegistrations":
+            id = ""
+            extra["registrations"] = server.pendingRegistrations().map { ["id": $0.userID, "email": $0.email, "name": $0.displayName] }
+        case "approveRegistration", "denyRegistration":
+            guard let user = object["id"] as? String else { return error("\(action) needs the id of a pending registration") }
+            let decided = action == "approveRegistration" ? server.approveRegistration(userID: user)
+                : server.denyRegistration(userID: user, reason: object["reason"] as? String)
+            guard decided else { return error("no registration with that id waits for a decision") }
+            id = user
         default:
             return error("unknown action")
         }
-        let answer: [String: Any] = ["event": "control", "action": action, "id": id, "monotonicNs": monotonicNanoseconds()]
+        let answer = ["event": "control", "action": action, "id": id, "monotonicNs": monotonicNanoseconds()].merging(extra) { $1 }
         guard let data = try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]) else { return error("unencodable") }
         return String(decoding: data, as: UTF8.self)
     }

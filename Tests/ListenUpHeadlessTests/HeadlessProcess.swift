@@ -39,8 +39,9 @@ final class HeadlessProcess: @unchecked Sendable {
     ///   - environment: variables to set (or, with a nil value, to remove)
     ///     after the sandbox's.
     ///   - launcher: a command that runs the app (e.g. `dbus-run-session --`).
+    ///   - program: another of the package's programs to run the same way.
     init(arguments: [String] = ["--headless"], settingsJSON: String? = nil, home reused: URL? = nil,
-         environment overrides: [String: String?] = [:], launcher: [String] = []) throws {
+         environment overrides: [String: String?] = [:], launcher: [String] = [], program: String? = nil) throws {
         ownsHome = reused == nil
         home = reused ?? FileManager.default.temporaryDirectory.appendingPathComponent("listenup-headless-\(UUID().uuidString)")
         let config = home.appendingPathComponent("config/listenup")
@@ -59,7 +60,8 @@ final class HeadlessProcess: @unchecked Sendable {
         environment["LISTENUP_LOG"] = "debug"
         environment.merge(CompiledSchema.childEnvironment) { $1 }
         for (name, value) in overrides { environment[name] = value }
-        ChildProcess.configure(process, launcher + [Self.binary.path] + arguments)
+        let binary = program.map { Self.binary.deletingLastPathComponent().appendingPathComponent($0) } ?? Self.binary
+        ChildProcess.configure(process, launcher + [binary.path] + arguments)
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output
