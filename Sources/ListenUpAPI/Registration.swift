@@ -1,26 +1,11 @@
 import Foundation
 
 /// `POST /api/v1/auth/register` body (Go `internal/api/auth_handlers.go`):
-/// every key is sent. The Go server always creates a pending user.
-public struct RegistrationRequest: Codable, Equatable, Sendable {
-    public var email: String
-    public var password: String
-    public var firstName: String
-    public var lastName: String
+/// the same four keys as setup's, every one sent. The Go server always
+/// creates a pending user.
+public typealias RegistrationRequest = SetupRequest
 
-    enum CodingKeys: String, CodingKey {
-        case email, password
-        case firstName = "first_name"
-        case lastName = "last_name"
-    }
-
-    public init(email: String, password: String, firstName: String, lastName: String) {
-        self.email = email
-        self.password = password
-        self.firstName = firstName
-        self.lastName = lastName
-    }
-
+extension SetupRequest {
     /// A display name split as the Go server keeps names: the first word,
     /// then the rest (empty for a one-word name).
     public static func split(displayName: String) -> (first: String, last: String) {
