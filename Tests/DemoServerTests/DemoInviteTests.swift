@@ -58,6 +58,17 @@ struct DemoInviteTests {
         }
     }
 
+    /// An inviter the server cannot name: today's server says "An
+    /// administrator", the Go server the word "Unknown"; both show the former.
+    @Test(arguments: [DemoProtocol.rest, .krpc])
+    func anInviterTheServerCannotNameIsAnAdministrator(_ wire: DemoProtocol) async throws {
+        let (server, url) = try await start(wire)
+        defer { Task { await server.stop() } }
+        let code = server.createInvite(email: "grace@example.com", displayName: "Grace Hopper")
+        let preview = try await connection(wire, url, sessions: .inMemory()).lookupInvite(code: code)
+        #expect(preview.invitedByName == "An administrator")
+    }
+
     @Test(arguments: [DemoProtocol.rest, .krpc])
     func refusalsReachTheSeamAsInviteErrors(_ wire: DemoProtocol) async throws {
         let (server, url) = try await start(wire)

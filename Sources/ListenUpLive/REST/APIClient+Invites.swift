@@ -7,10 +7,13 @@ import ListenUpCore
 extension APIClient {
     /// `GET /api/v1/invites/{code}`. The Go server gives no reason for an
     /// invalid invite (``InviteRefusal/unusable``); 404 is an unknown code.
+    /// An inviter it cannot name comes as the English word `Unknown`
+    /// (`GetInviteDetails`), shown as today's server names one it cannot:
+    /// "An administrator".
     public func lookupInvite(code: String) async throws(ServerError) -> InvitePreview {
         do {
             let details = try await call(.inviteDetails(code: code))
-            let inviter = details.invitedBy.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let inviter = details.invitedBy.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty || $0 == "Unknown" ? nil : $0 }
             return InvitePreview(displayName: details.name, email: details.email, invitedByName: inviter ?? tr("An administrator"),
                                  serverName: details.serverName, problem: details.valid ? nil : .unusable)
         } catch .server(status: 404, _) {
