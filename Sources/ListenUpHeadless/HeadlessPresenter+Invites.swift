@@ -4,9 +4,17 @@ import ListenUpCore
 extension HeadlessPresenter {
     /// `claimInvite` on server setup or sign in opens the invite screen
     /// first; the screen then takes the command (`InviteModel+Headless.swift`).
-    func openInvite() {
-        guard [.serverSetup, .login, .adminSetup].contains(navigator.activeRoute) else { return }
+    /// Signed in, it is refused: an invite makes a new account, so
+    /// `signOut` comes first (as the window's dialog asks).
+    /// - Returns: false when the command was refused.
+    func openInvite() -> Bool {
+        if case .authenticated = navigator.authState {
+            emitError(code: "signedIn", message: "Sign out first (logout): an invite creates a new account.")
+            return false
+        }
+        guard [.serverSetup, .login, .adminSetup].contains(navigator.activeRoute) else { return true }
         navigator.send(.inviteOpened(link: nil))
+        return true
     }
 }
 

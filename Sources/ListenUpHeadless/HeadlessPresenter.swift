@@ -138,7 +138,7 @@ public final class HeadlessPresenter {
         case .openPairing:
             if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
             return .carryOn
-        case .claimInvite: openInvite()
+        case .claimInvite: if !openInvite() { return .carryOn }
         default:
             break
         }

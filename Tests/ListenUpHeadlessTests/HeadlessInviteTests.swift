@@ -72,6 +72,13 @@ struct HeadlessInviteTests {
                 "\(app.allLines.suffix(4))")
         #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
         #expect(server.isInviteClaimed(code: code))
+
+        // Signed in now: another invite is refused until the user signs out.
+        let second = server.createInvite(email: "ada@example.org", displayName: "Ada")
+        app.send(#"{"action":"claimInvite","link":"\#(url)/join/\#(second)","password":"analytical-1843"}"#)
+        let refused = await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "signedIn" }
+        #expect((refused?["message"] as? String)?.contains("Sign out first") == true, "\(app.allLines.suffix(3))")
+        #expect(!server.isInviteClaimed(code: second))
         app.send(#"{"action":"quit"}"#)
         _ = await app.waitForExit()
     }

@@ -43,6 +43,8 @@ public final class AppNavigator {
     @ObservationIgnored private var baseRoute: Route = .loading
     @ObservationIgnored private var baseModel: (any ScreenModel)?
     @ObservationIgnored private var overlayModel: (any ScreenModel)?
+    /// An invite link to open once signed out (``signOutAndOpen(invite:)``).
+    @ObservationIgnored var inviteAfterSignOut: String?
 
     @ObservationIgnored private let registry: RouteRegistry
     @ObservationIgnored let dependencies: Dependencies
@@ -127,6 +129,10 @@ public final class AppNavigator {
         authState = state
         followSession()
         resolve(reason: "auth state changed")
+        if let link = inviteAfterSignOut, state.session == nil {
+            inviteAfterSignOut = nil
+            send(.inviteOpened(link: link))
+        }
     }
 
     /// Keeps ``signedIn`` in step with the auth state: a new session gets

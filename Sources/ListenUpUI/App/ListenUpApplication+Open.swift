@@ -10,9 +10,9 @@ import Logging
 extension ListenUpApplication {
     /// Shows the window on the invite page with `links`' last link: the
     /// page checks it. While the saved state is still read at launch, it
-    /// waits (up to 10 s) so the invite page comes after it; signed in, the
-    /// link is not used (signing out comes first) and the log says so.
-    func open(_ links: [String], navigator: AppNavigator, logger: Logger) {
+    /// waits (up to 10 s) so the invite page comes after it; signed in,
+    /// `dialog` asks whether to sign out first.
+    func open(_ links: [String], navigator: AppNavigator, dialog: InviteSignOutDialog, parent: UnsafeMutablePointer<GtkWidget>?) {
         guard let link = links.last else { return }
         var waited = 0
         MainContext.every(.milliseconds(100)) {
@@ -20,21 +20,10 @@ extension ListenUpApplication {
                 waited += 1
                 return true
             }
-            Self.deliver(link, to: navigator, logger: logger)
+            if case .signedIn(let server, let account) = navigator.openInvite(link: link), let parent {
+                dialog.ask(link, server: server, account: account, over: parent)
+            }
             return false
         }
-    }
-
-    /// Hands `link` to the invite page (the one on screen, or a new one).
-    static func deliver(_ link: String, to navigator: AppNavigator, logger: Logger) {
-        if let invite = navigator.activeModel(.invite) {
-            invite.open(link: link)
-            return
-        }
-        if case .authenticated = navigator.authState {
-            logger.warning("An invite link was opened while signed in; sign out to use it")
-            return
-        }
-        navigator.send(.inviteOpened(link: link))
     }
 }

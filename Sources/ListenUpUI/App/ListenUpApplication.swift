@@ -62,6 +62,8 @@ public final class ListenUpApplication {
     private var theme: GlassTheme?
     private var window: MainWindow?
     private var preferences: PreferencesWindow?
+    /// Asks before an invite link signs the user out.
+    private lazy var inviteSignOut = InviteSignOutDialog(navigator: navigator)
     /// Playing on with the window closed (a unique, live app only: a
     /// preview could never be brought back).
     private var background: BackgroundPlayback?
@@ -85,7 +87,7 @@ public final class ListenUpApplication {
         connections.append(application.connect(.open) { [weak self] links in
             guard let self else { return }
             self.activate()
-            self.open(links, navigator: self.navigator, logger: self.logger)
+            self.open(links, navigator: self.navigator, dialog: self.inviteSignOut, parent: self.window?.window)
         })
         addActions()
     }
