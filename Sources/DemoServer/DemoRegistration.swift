@@ -45,6 +45,8 @@ struct DemoRegistrations {
     var approved: Set<String> = []
     /// Open watches by user id.
     var watchers: [String: [UUID: @Sendable (DemoRegistrationDecision) -> Void]] = [:]
+    /// Open `observeRegistrationPolicy` watches, told of each change of `mode`.
+    var modeWatchers: [UUID: @Sendable (DemoServer.RegistrationMode) -> Void] = [:]
 
     /// A user's status now: nil for an id the server never issued.
     func status(of userID: String) -> DemoRegistrationDecision?? {
@@ -124,5 +126,29 @@ extension DemoService {
             $0.createStarterShelf(for: user, at: now)
         }
         return user
+    }
+}
+
+extension DemoService {
+    /// Starts telling `deliver` of each change of the registration mode.
+    func watchRegistrationMode(_ deliver: @escaping @Sendable (DemoServer.RegistrationMode) -> Void) -> UUID {
+        let token = UUID()
+        state.withLock { $0.registrations.modeWatchers[token] = deliver }
+        return token
+    }
+
+    /// Stops the mode watch `token`.
+    func unwatchRegistrationMode(_ token: UUID) {
+        state.withLock { _ = $0.registrations.modeWatchers.removeValue(forKey: token) }
+    }
+
+    /// Sets the registration mode and tells the mode watches when it changed.
+    func setRegistrationMode(_ mode: DemoServer.RegistrationMode) {
+        let watchers: [@Sendable (DemoServer.RegistrationMode) -> Void] = state.withLock { state in
+            guard state.registrations.mode != mode else { return [] }
+            state.registrations.mode = mode
+            return Array(state.registrations.modeWatchers.values)
+        }
+        for watcher in watchers { watcher(mode) }
     }
 }

@@ -25,8 +25,9 @@ extension DemoServer {
         service.decideRegistration(userID, .denied(reason: reason))
     }
 
-    /// Changes the registration mode while running.
+    /// Changes the registration mode while running; open kRPC policy
+    /// watches hear the change at once (the same mode again sends nothing).
     public func setRegistration(_ mode: RegistrationMode) {
-        service.state.withLock { $0.registrations.mode = mode }
+        service.setRegistrationMode(mode)
     }
 }

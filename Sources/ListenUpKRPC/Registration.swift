@@ -66,6 +66,14 @@ extension KRPCMethod {
     /// Counted per address (20 a minute): do not resubscribe in a loop.
     public static let observeRegistrationStatus = KRPCMethod(service: .authServicePublic, name: "observeRegistrationStatus",
                                                               isStream: true)
+
+    /// `AuthServicePublic.observeRegistrationPolicy()` →
+    /// `Flow<RpcEvent<RegistrationPolicy>>`: the policy now, then each change
+    /// (a value is a JSON string, `"OPEN"`); it never completes on its own.
+    /// Counted per address (20 a minute): follow it while Sign in shows,
+    /// never resubscribe in a loop.
+    public static let observeRegistrationPolicy = KRPCMethod(service: .authServicePublic, name: "observeRegistrationPolicy",
+                                                              isStream: true)
 }
 
 extension AppError {

@@ -49,6 +49,25 @@ struct RegistrationTests {
         #expect(try await connection.registrationMode() == .closed, "read again, not remembered")
     }
 
+    /// Today's server tells of each change while the mode is followed (the
+    /// same mode set again sends nothing); the Go server answers once.
+    @Test(arguments: [DemoProtocol.rest, .krpc])
+    func theModeIsFollowedWhereTheServerTellsOfChanges(_ wire: DemoProtocol) async throws {
+        let (server, connection) = try await start(wire, .closed)
+        defer { Task { await server.stop() } }
+        var modes = try await connection.registrationModes().makeAsyncIterator()
+        #expect(try await modes.next() == .closed)
+        guard wire == .krpc else {
+            #expect(try await modes.next() == nil, "REST v1 answers once")
+            return
+        }
+        server.setRegistration(.closed)
+        server.setRegistration(.open)
+        #expect(try await modes.next() == .open, "no second closed: only changes are sent")
+        server.setRegistration(.approval)
+        #expect(try await modes.next() == .approval)
+    }
+
     @Test(arguments: [DemoProtocol.rest, .krpc])
     func anApprovalIsHeardLiveAndThenTheAccountSignsIn(_ wire: DemoProtocol) async throws {
         let (server, connection) = try await start(wire, .approval)

@@ -27,6 +27,15 @@ struct RegistrationWireTests {
         }
     }
 
+    @Test func thePolicyWatchSendsBareNames() throws {
+        #expect(KRPCMethod.observeRegistrationPolicy.isStream)
+        #expect(KRPCMethod.observeRegistrationPolicy.service.mount == .public)
+        #expect(try RpcEvent<RegistrationPolicy>.decode(from: #"{"type":"RpcEvent.Data","value":"APPROVAL_QUEUE"}"#) == .data(.approvalQueue))
+        #expect(try RpcEvent<RegistrationPolicy>.decode(from: #"{"type":"RpcEvent.Data","value":"INVITE_ONLY"}"#)
+            == .data(RegistrationPolicy(rawValue: "INVITE_ONLY")), "a policy newer than the app is kept, and read as closed")
+        #expect(throws: KRPCDecodingError.self) { try RpcEvent<RegistrationPolicy>.decode(from: #"{"type":"RpcEvent.Data","value":{}}"#) }
+    }
+
     @Test func anUnknownRegistrationIsReadByItsType() throws {
         let event = try RpcEvent<RegistrationStatusEvent>.decode(
             from: #"{"type":"RpcEvent.Error","error":{"type":"AuthError.RegistrationNotFound"}}"#)

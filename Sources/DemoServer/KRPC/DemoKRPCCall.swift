@@ -71,6 +71,9 @@ enum DemoKRPCOutcome {
     /// `observeRegistrationStatus`: a watch of `userID` (or, past the
     /// address's bucket, one `RateLimited` error).
     case registrationWatch(userID: String, rateLimited: Bool)
+    /// `observeRegistrationPolicy`: the policy and its changes (or, past
+    /// the address's bucket, one `RateLimited` error).
+    case registrationPolicyWatch(rateLimited: Bool)
 }
 
 /// One call as a method sees it: the decoded argument object, the socket's

@@ -25,6 +25,7 @@ enum DemoKRPCMethods {
             "login": DemoKRPCMethod { try $0.login($1) },
             "register": DemoKRPCMethod { try $0.register($1) },
             "observeRegistrationStatus": DemoKRPCMethod(isFlow: true) { try $0.observeRegistrationStatus($1) },
+            "observeRegistrationPolicy": DemoKRPCMethod(isFlow: true) { try $0.observeRegistrationPolicy($1) },
             "refreshSession": DemoKRPCMethod { try $0.refreshSession($1) },
         ],
         "InviteServicePublic": [

@@ -7,13 +7,8 @@ extension DemoKRPCService {
     /// registration policy is the demo's mode (`--registration`).
     func getServerInfo() -> String {
         let (setupRequired, mode) = service.state.withLock { ($0.users.isEmpty, $0.registrations.mode) }
-        let policy: RegistrationPolicy = switch mode {
-        case .open: .open
-        case .approval: .approvalQueue
-        case .closed: .closed
-        }
         let info = ServerInfo(name: service.configuration.serverName, version: Self.serverVersion, apiVersion: Self.apiVersion,
-                              setupRequired: setupRequired, registrationPolicy: policy, instanceId: service.instanceID)
+                              setupRequired: setupRequired, registrationPolicy: mode.policy, instanceId: service.instanceID)
         return DemoKRPCWrap.success(info.kotlinJSON)
     }
 

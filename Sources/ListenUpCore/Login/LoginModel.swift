@@ -36,9 +36,10 @@ public final class LoginModel: ScreenModel {
     public private(set) var signInNotice: SignInNotice?
     /// ``signInNotice``'s sentence, as the page shows it.
     public var notice: String? { signInNotice?.message }
-    /// Whether the server takes new accounts, as it said when this page
-    /// showed (read each time: an administrator may open or close
-    /// registration at any time); nil until it answers.
+    /// Whether the server takes new accounts, followed while this page
+    /// shows (an administrator may open or close registration at any
+    /// time: today's server tells at once, REST v1 is read each time the
+    /// page shows); nil until it answers.
     public private(set) var registrationMode: RegistrationMode?
     /// Whether *Create Account…* is offered.
     public var offersCreateAccount: Bool { registrationMode?.allowsSignUp == true }
@@ -64,16 +65,27 @@ public final class LoginModel: ScreenModel {
             email = approvedEmail
             signInNotice = .accountApproved
         }
-        if let server { readRegistrationMode(server) }
+        if let server { followRegistrationMode(server) }
     }
 
-    /// Asks the server whether it takes new accounts (hidden until it answers).
-    private func readRegistrationMode(_ server: KnownServer) {
+    /// Follows whether the server takes new accounts (*Create Account…* is
+    /// hidden until it answers). A watch that fails before its first answer
+    /// (a server without it) falls back to one read; one that ends later
+    /// leaves the last answer (the server counts watches: no loop).
+    private func followRegistrationMode(_ server: KnownServer) {
         let connection = dependencies.connect(to: server)
         modeRead = Task { [weak self] in
-            let mode = try? await connection.registrationMode()
-            guard !Task.isCancelled, let self, let mode else { return }
-            self.registrationMode = mode
+            do {
+                for try await mode in try await connection.registrationModes() {
+                    guard !Task.isCancelled else { return }
+                    self?.registrationMode = mode
+                }
+            } catch {
+                guard !Task.isCancelled, self?.registrationMode == nil else { return }
+                let mode = try? await connection.registrationMode()
+                guard !Task.isCancelled, let mode else { return }
+                self?.registrationMode = mode
+            }
         }
     }
 

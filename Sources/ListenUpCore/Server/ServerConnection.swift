@@ -54,6 +54,12 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// `getServerInfo().registrationPolicy`; REST v1 `open_registration`).
     func registrationMode() async throws(ServerError) -> RegistrationMode
 
+    /// Whether the server takes new accounts, now and then at each change,
+    /// for as long as the stream is followed (kRPC
+    /// `observeRegistrationPolicy`). A server that tells of no change
+    /// (REST v1) answers once and the stream ends.
+    func registrationModes() async throws(ServerError) -> AsyncThrowingStream<RegistrationMode, any Error>
+
     /// Creates an account (kRPC `AuthServicePublic.register`; REST v1
     /// `POST /api/v1/auth/register`, always pending).
     /// - Returns: signed in (saved for the next launch, as a sign-in is),

@@ -14,6 +14,37 @@ extension KRPCServerConnection {
         return KRPCMapping.registrationMode(info.registrationPolicy)
     }
 
+    /// `observeRegistrationPolicy()`: the policy now, then each change; the
+    /// stream ends when the Flow does (a dropped socket, or past the
+    /// address's bucket of 20 watches a minute, a rate-limit error).
+    public func registrationModes() async throws(ServerError) -> AsyncThrowingStream<RegistrationMode, any Error> {
+        let socket: KRPCSession
+        do { socket = try await self.socket(.public) } catch { throw KRPCErrorMapping.error(error) }
+        let events = await socket.events(.observeRegistrationPolicy, arguments: NoArguments(), of: RegistrationPolicy.self)
+        return AsyncThrowingStream { continuation in
+            let reader = Task {
+                do {
+                    for try await event in events {
+                        switch event {
+                        case .data(let policy):
+                            continuation.yield(KRPCMapping.registrationMode(policy))
+                        case .error(let error):
+                            continuation.finish(throwing: KRPCErrorMapping.error(error))
+                            return
+                        case .complete:
+                            continuation.finish()
+                            return
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: KRPCErrorMapping.error(error))
+                }
+            }
+            continuation.onTermination = { _ in reader.cancel() }
+        }
+    }
+
     /// `AuthServicePublic.register(request)` with this device's label and
     /// info, as a sign-in sends them (a session it opens is labelled).
     /// `RegisterResult.Authenticated` keeps the session here and in the
