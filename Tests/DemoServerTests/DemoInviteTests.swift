@@ -101,6 +101,32 @@ struct DemoInviteTests {
         }
     }
 
+    /// Today's server counts invite look-ups (20 a minute per address) and
+    /// claims (5) before anything else; the app hears a rate limit.
+    @Test func kRPCInviteCallsAreCountedPerAddress() async throws {
+        let (server, url) = try await start(.krpc)
+        defer { Task { await server.stop() } }
+        let client = connection(.krpc, url, sessions: .inMemory())
+        for _ in 0..<5 {
+            await #expect(throws: ServerError.invite(.notFound)) {
+                _ = try await client.claimInvite(code: "nope", password: "compiler-1952", displayName: nil)
+            }
+        }
+        do {
+            _ = try await client.claimInvite(code: "nope", password: "compiler-1952", displayName: nil)
+            Issue.record("a sixth claim in a minute was answered")
+        } catch {
+            #expect(error.code == "rateLimited", "\(error)")
+        }
+        for _ in 0..<20 { await #expect(throws: ServerError.invite(.notFound)) { _ = try await client.lookupInvite(code: "nope") } }
+        do {
+            _ = try await client.lookupInvite(code: "nope")
+            Issue.record("a 21st look-up in a minute was answered")
+        } catch {
+            #expect(error.code == "rateLimited", "\(error)")
+        }
+    }
+
     @Test func theGoJoinPageOpensTheSchemeLink() async throws {
         let (server, url) = try await start(.rest)
         defer { Task { await server.stop() } }

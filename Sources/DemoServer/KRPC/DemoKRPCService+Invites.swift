@@ -6,9 +6,14 @@ import ListenUpKRPC
 /// `lookupInvite(code)` and `claimInvite(code, password, displayName, deviceInfo)`.
 extension DemoKRPCService {
     /// `lookupInvite(code)`: the preview, `valid:false` with the error's
-    /// English message for a claimed or expired invite; `NotFound` for an unknown code.
+    /// English message for a claimed or expired invite; `NotFound` for an
+    /// unknown code. The LOOKUP bucket (20 a minute per address,
+    /// `srv/auth/InviteRateLimiter.kt`) comes first.
     func lookupInvite(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
         let code = try call.present(call.decode("code", as: String.self), "code")
+        if let wait = takeAttempt("inviteLookup", perMinute: 20, host: call.remoteHost) {
+            return .result(DemoKRPCWrap.failure(.rateLimited(retryAfterSeconds: wait)))
+        }
         let found = service.state.withLock { state in
             state.invites.first { $0.code == code }.map { ($0, state.inviterName($0, fallback: "An administrator")) }
         }
@@ -24,7 +29,9 @@ extension DemoKRPCService {
     }
 
     /// `claimInvite(code, password, displayName, deviceInfo)`: an ACTIVE
-    /// account with the invite's email and role, signed in (session label null).
+    /// account with the invite's email, signed in (session label null). The
+    /// CLAIM bucket (5 a minute per address) comes before the checks. The
+    /// demo's users have no roles: an ADMIN invite makes a member.
     func claimInvite(_ call: DemoKRPCCall) throws -> DemoKRPCOutcome {
         let code = try call.decode("code", as: String.self)
         let password = try call.decode("password", as: String.self)
@@ -34,6 +41,9 @@ extension DemoKRPCService {
         guard call.arguments["displayName"] != nil else { throw DemoKRPCCallFailure.absentArgument("displayName") }
         guard call.arguments["deviceInfo"] != nil else { throw DemoKRPCCallFailure.absentArgument("deviceInfo") }
         let (claimedCode, claimedPassword) = (try call.present(code, "code"), try call.present(password, "password"))
+        if let wait = takeAttempt("inviteClaim", perMinute: 5, host: call.remoteHost) {
+            return .result(DemoKRPCWrap.failure(.rateLimited(retryAfterSeconds: wait)))
+        }
         let result = service.state.withLock {
             $0.claimInvite(code: claimedCode, password: claimedPassword, displayName: displayName, at: Date())
         }
