@@ -151,9 +151,11 @@ final class LibrarySyncSession {
                 let changed = try await LibrarySync(server: server, store: store, logger: logger).run { [weak self] stored in
                     await self?.progressed(stored: stored, expected: expected)
                 }
+                // The browse domains before the drift check: the tabs and
+                // pages wait on them, while a repair is rare.
+                let browsed = await Self.syncBrowse(server: server, store: store, logger: logger)
                 // Caught up: does the cache still match the server (LibraryDrift.swift)?
                 let repaired = await LibraryDriftCheck(server: server, store: store, logger: logger, memory: drift).check()
-                let browsed = await Self.syncBrowse(server: server, store: store, logger: logger)
                 guard !Task.isCancelled, let self else { return }
                 self.lastSync = .now
                 self.events?.serverUnreachable(false)
