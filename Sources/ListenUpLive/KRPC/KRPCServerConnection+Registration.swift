@@ -18,30 +18,8 @@ extension KRPCServerConnection {
     /// stream ends when the Flow does (a dropped socket, or past the
     /// address's bucket of 20 watches a minute, a rate-limit error).
     public func registrationModes() async throws(ServerError) -> AsyncThrowingStream<RegistrationMode, any Error> {
-        let socket: KRPCSession
-        do { socket = try await self.socket(.public) } catch { throw KRPCErrorMapping.error(error) }
-        let events = await socket.events(.observeRegistrationPolicy, arguments: NoArguments(), of: RegistrationPolicy.self)
-        return AsyncThrowingStream { continuation in
-            let reader = Task {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .data(let policy):
-                            continuation.yield(KRPCMapping.registrationMode(policy))
-                        case .error(let error):
-                            continuation.finish(throwing: KRPCErrorMapping.error(error))
-                            return
-                        case .complete:
-                            continuation.finish()
-                            return
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: KRPCErrorMapping.error(error))
-                }
-            }
-            continuation.onTermination = { _ in reader.cancel() }
+        try await publicFlow(.observeRegistrationPolicy, arguments: NoArguments(), of: RegistrationPolicy.self) {
+            KRPCMapping.registrationMode($0)
         }
     }
 
@@ -70,40 +48,8 @@ extension KRPCServerConnection {
     ///   server does not know (`AuthError.RegistrationNotFound`), the
     ///   network's and the throttle's errors otherwise.
     public func registrationStatus(userID: String) async throws(ServerError) -> AsyncThrowingStream<RegistrationStatus, any Error> {
-        let socket: KRPCSession
-        do { socket = try await self.socket(.public) } catch { throw KRPCErrorMapping.error(error) }
-        let events = await socket.events(.observeRegistrationStatus, arguments: ObserveRegistrationStatusArguments(userId: userID),
-                                         of: RegistrationStatusEvent.self)
-        return AsyncThrowingStream { continuation in
-            let reader = Task {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .data(let status):
-                            guard let mapped = KRPCMapping.registrationStatus(status) else { continue }
-                            continuation.yield(mapped)
-                            if mapped.isTerminal {
-                                continuation.finish()
-                                return
-                            }
-                        case .error(let error) where error.isRegistrationNotFound:
-                            continuation.finish(throwing: ServerError.server(status: 404, message: ""))
-                            return
-                        case .error(let error):
-                            continuation.finish(throwing: KRPCErrorMapping.error(error))
-                            return
-                        case .complete:
-                            continuation.finish()
-                            return
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: KRPCErrorMapping.error(error))
-                }
-            }
-            continuation.onTermination = { _ in reader.cancel() }
-        }
+        try await publicFlow(.observeRegistrationStatus, arguments: ObserveRegistrationStatusArguments(userId: userID),
+                             of: RegistrationStatusEvent.self, map: { KRPCMapping.registrationStatus($0) }, isLast: \.isTerminal)
     }
 }
 
