@@ -17,9 +17,8 @@ import NIOCore
 /// Confined to its socket's event loop; not Sendable.
 final class DemoKRPCEventStream {
     let serviceType: String
-    private let call: KRPCCallData
+    private let outlet: DemoKRPCFlowOutlet
     private let principal: DemoKRPCPrincipal
-    private weak var endpoint: DemoKRPCEndpoint?
     private let service: DemoKRPCService
     private let loop: any EventLoop
     private var observer: UUID?
@@ -29,10 +28,9 @@ final class DemoKRPCEventStream {
     private var isStopped = false
 
     init(call: KRPCCallData, principal: DemoKRPCPrincipal, endpoint: DemoKRPCEndpoint) {
-        self.call = call
+        outlet = DemoKRPCFlowOutlet(call: call, endpoint: endpoint)
         serviceType = call.serviceType
         self.principal = principal
-        self.endpoint = endpoint
         service = endpoint.service
         loop = endpoint.channel.eventLoop
     }
@@ -102,8 +100,7 @@ final class DemoKRPCEventStream {
         let cause = KRPCSerializedException(toStringMessage: "kotlinx.coroutines.JobCancellationException: Server is shutting down",
                                             message: "Server is shutting down",
                                             className: "kotlinx.coroutines.JobCancellationException")
-        endpoint?.send(.streamCancel(KRPCStreamCancel(callId: call.callId, serviceType: call.serviceType, cause: cause,
-                                                       connectionId: call.connectionId, serviceId: call.serviceId)))
+        outlet.cancel(cause: cause)
         stop()
     }
 
@@ -112,16 +109,13 @@ final class DemoKRPCEventStream {
     }
 
     private func send(data: String) {
-        endpoint?.send(.streamMessage(KRPCStreamMessage(callId: call.callId, serviceType: call.serviceType, data: data,
-                                                        connectionId: call.connectionId, serviceId: call.serviceId)))
+        outlet.send(data)
     }
 
     /// Completes normally: `StreamFinished`, then forgets the stream.
     private func finish() {
         stop()
-        endpoint?.send(.streamFinished(KRPCStreamFinished(callId: call.callId, serviceType: call.serviceType,
-                                                          connectionId: call.connectionId, serviceId: call.serviceId)))
-        endpoint?.streamFinished(callId: call.callId)
+        outlet.finish()
     }
 
     private func scheduleHeartbeat() {

@@ -56,8 +56,7 @@ extension DemoKRPCService {
 /// Confined to its socket's event loop; not Sendable.
 final class DemoKRPCRegistrationWatch: DemoKRPCStream {
     let serviceType: String
-    private let call: KRPCCallData
-    private weak var endpoint: DemoKRPCEndpoint?
+    private let outlet: DemoKRPCFlowOutlet
     private let service: DemoService
     private let loop: any EventLoop
     private var token: UUID?
@@ -65,9 +64,8 @@ final class DemoKRPCRegistrationWatch: DemoKRPCStream {
     private var isStopped = false
 
     init(call: KRPCCallData, endpoint: DemoKRPCEndpoint) {
-        self.call = call
+        outlet = DemoKRPCFlowOutlet(call: call, endpoint: endpoint)
         serviceType = call.serviceType
-        self.endpoint = endpoint
         service = endpoint.service.service
         loop = endpoint.channel.eventLoop
     }
@@ -119,15 +117,12 @@ final class DemoKRPCRegistrationWatch: DemoKRPCStream {
 
     private func send(_ data: String) {
         guard !isStopped else { return }
-        endpoint?.send(.streamMessage(KRPCStreamMessage(callId: call.callId, serviceType: call.serviceType, data: data,
-                                                        connectionId: call.connectionId, serviceId: call.serviceId)))
+        outlet.send(data)
     }
 
     private func finish() {
         stop()
-        endpoint?.send(.streamFinished(KRPCStreamFinished(callId: call.callId, serviceType: call.serviceType,
-                                                          connectionId: call.connectionId, serviceId: call.serviceId)))
-        endpoint?.streamFinished(callId: call.callId)
+        outlet.finish()
     }
 }
 
