@@ -71,6 +71,8 @@ enum DemoKRPCOutcome {
     /// `observeRegistrationStatus`: a watch of `userID` (or, past the
     /// address's bucket, one `RateLimited` error).
     case registrationWatch(userID: String, rateLimited: Bool)
+    /// `observePasswordResetStatus`: a poll of `ticketID` every few seconds.
+    case passwordResetWatch(ticketID: String)
 }
 
 /// One call as a method sees it: the decoded argument object, the socket's
