@@ -110,6 +110,65 @@ struct PasswordResetTests {
         _ = try await client.login(email: "ada@example.com", password: "analytical-engine")
     }
 
+    @Test func aWeakPasswordUsesNoAttemptAndTheSixthRequestIsThrottled() async throws {
+        let (server, url) = try await start()
+        defer { Task { await server.stop() } }
+        let client = connection(url)
+        let claim = DeviceClaim.mint().value
+        let ticket = try await client.requestPasswordReset(email: "ada@example.com", deviceClaim: claim)
+        _ = try #require(server.approvePasswordReset(ticketID: ticket.ticketID))
+        // Eight spaces pass the app's length check; the server's policy refuses them first.
+        await #expect(throws: ServerError.self) {
+            try await client.completePasswordReset(ticketID: ticket.ticketID, claimSecret: claim, code: "WRONG000", newPassword: "        ")
+        }
+        await #expect(throws: ServerError.passwordReset(.codeIncorrect(attemptsRemaining: 4)), "the weak password used no attempt") {
+            try await client.completePasswordReset(ticketID: ticket.ticketID, claimSecret: claim, code: "WRONG000", newPassword: "difference-engine")
+        }
+        for _ in 0..<4 { _ = try await client.requestPasswordReset(email: "nobody@example.com", deviceClaim: claim) }
+        do {
+            _ = try await client.requestPasswordReset(email: "nobody@example.com", deviceClaim: claim)
+            Issue.record("the sixth request in a minute was answered")
+        } catch {
+            #expect(error.code == "rateLimited", "\(error)")
+        }
+    }
+
+    @Test @MainActor func fiveWrongCodesEndTheModelsRequest() async throws {
+        let (server, url) = try await start()
+        defer { Task { await server.stop() } }
+        var dependencies = Dependencies.test()
+        let logger = logs.logger
+        dependencies.connectKRPC = { server, session, _ in
+            KRPCServerConnection(baseURL: server.url, session: session, transport: .live, sessions: .inMemory(), deviceInfo: Self.device,
+                                 logger: logger)
+        }
+        let model = ResetPasswordModel(server: KnownServer(url: url, generation: .krpc), email: "ada@example.com", dependencies: dependencies,
+                                       send: { _ in })
+        defer { model.deactivate() }
+        model.send(.request)
+        try await until { model.step == .waiting }
+        let pending = try #require(server.pendingPasswordResets().first)
+        _ = try #require(server.approvePasswordReset(ticketID: pending.ticketID))
+        try await until { model.step == .enterCode }
+        model.send(.changed(.password, "difference-engine"))
+        model.send(.changed(.confirmation, "difference-engine"))
+        for left in (1..<5).reversed() {
+            model.send(.changed(.code, "0000-000\(left)"))
+            model.send(.complete)
+            try await until { model.failure?.code == "resetCodeIncorrect" && model.step == .enterCode }
+            #expect(model.errorMessage?.contains("\(left) tr") == true, "\(model.errorMessage ?? "")")
+        }
+        model.send(.changed(.code, "0000-0009"))
+        model.send(.complete)
+        try await until { model.step != .completing }
+        #expect(model.step == .enterCode && model.errorMessage == "That code is not right.", "the fifth wrong code: none left")
+        model.send(.changed(.code, "0000-0008"))
+        model.send(.complete)
+        try await until { model.step == .ended(.attemptsExhausted) }
+        model.send(.startAgain)
+        #expect(model.step == .enterEmail)
+    }
+
     @Test func aDenialIsHeardAndAnUnknownEmailLooksTheSame() async throws {
         let (server, url) = try await start()
         defer { Task { await server.stop() } }
