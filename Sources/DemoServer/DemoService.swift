@@ -100,6 +100,8 @@ final class DemoService: Sendable {
         var invites: [DemoInvite] = []
         /// Registrations: the mode, pending users, decisions, watches (DemoRegistration.swift).
         var registrations = DemoRegistrations()
+        /// Password resets (kRPC; DemoPasswordReset.swift).
+        var passwordResets = DemoPasswordResets()
     }
 
     let configuration: DemoServer.Configuration

@@ -26,12 +26,14 @@ public enum KRPCFrameRedactor {
     static let maximumDepth = 8
 
     /// Whether a key names a secret: one of ``secretKeys`` (any case), or any
-    /// name ending in `password` or `token` (`newPassword`, `resetToken`).
+    /// name ending in `password` or `token` (`newPassword`, `resetToken`), `secret` or `claim`
+    /// (a password reset's `claimSecret` and `deviceClaim`).
     /// - Parameter key: the JSON object key.
     /// - Returns: true to hide its value.
     public static func isSecretKey(_ key: String) -> Bool {
         let lowered = key.lowercased()
-        return secretKeys.contains(lowered) || lowered.hasSuffix("password") || lowered.hasSuffix("token")
+        return secretKeys.contains(lowered) || lowered.hasSuffix("password") || lowered.hasSuffix("token") || lowered.hasSuffix("secret")
+            || lowered.hasSuffix("claim")
     }
 
     /// The frame with every secret replaced by ``placeholder``, at every nesting layer.

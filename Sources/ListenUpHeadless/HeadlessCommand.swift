@@ -29,9 +29,10 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case login(email: String, password: String)
     /// From server setup or sign in: look an invite up and claim it.
     case claimInvite(InviteFields)
-    // Create Account (from Sign in), Waiting for Approval, Declined
+    // Create Account (from Sign in), Waiting for Approval, Declined; Reset Password (`forgotPassword` on Sign in opens it)
     case register(displayName: String, email: String, password: String)
     case backToSignIn
+    case forgotPassword(email: String), resetPassword(code: String, password: String, confirmation: String?)
     // The library
     case reload
     case logout
@@ -102,7 +103,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case quit, openPairing
         case connect, pick
         case setupAdmin, changeServer, login, claimInvite
-        case register, backToSignIn
+        case register, backToSignIn, forgotPassword, resetPassword
         case reload, logout, search, sort, layout, select, filter
         case confirmPairing, closePairing, showNewCode, revokeDevice
         case play, pause, resume, stop, seek, skip, chapter, rate, volume, boost, sleepTimer, markFinished, takeOffer,
@@ -218,6 +219,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             self = .claimInvite(fields)
         case .register: self = .register(displayName: string("displayName"), email: string("email"), password: string("password"))
         case .backToSignIn: self = .backToSignIn
+        case .forgotPassword, .resetPassword: self = Self.passwordReset(action, arguments)
         case .reload: self = .reload
         case .logout: self = .logout
         case .search: self = .search(query: string("query"))
@@ -322,6 +324,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .register(let displayName, let email, let password):
             return (.register, ["displayName": .string(displayName), "email": .string(email), "password": .string(password)])
         case .backToSignIn: return (.backToSignIn, [:])
+        case .forgotPassword, .resetPassword: return passwordResetParts
         case .reload: return (.reload, [:])
         case .logout: return (.logout, [:])
         case .search(let query): return (.search, ["query": .string(query)])

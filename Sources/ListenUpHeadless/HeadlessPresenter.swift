@@ -165,8 +165,8 @@ public final class HeadlessPresenter {
                 player.send(intent)
             }
         case .screen:
-            // `register` on Sign in opens Create Account, which takes it.
-            guard openCreateAccount(for: command) else { return .carryOn }
+            // `register` and `forgotPassword` on Sign in open the page that takes them.
+            guard openCreateAccount(for: command), openResetPassword(for: command) else { return .carryOn }
             guard let model = navigator.activeModel, screens.handle(command, by: model, on: navigator.activeRoute) else {
                 refuse(.unknownAction(command.action.rawValue))
                 return .carryOn

@@ -72,6 +72,7 @@ struct HeadlessScreens {
         .screen(.createAccount),
         .screen(.awaitingApproval),
         .screen(.registrationDeclined),
+        .screen(.resetPassword),
         .screen(.library),
         .screen(.pairing),
         .screen(.player),

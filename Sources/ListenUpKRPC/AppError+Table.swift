@@ -20,6 +20,10 @@
 /// | `AuthError.RateLimited` | `AUTH_RATE_LIMITED` | **yes** |
 /// | `AuthError.WeakPassword` | `AUTH_WEAK_PASSWORD` | no |
 /// | `AuthError.RegistrationNotFound` | `AUTH_REGISTRATION_NOT_FOUND` | no |
+/// | `AuthError.ResetRequestNotFound` | `AUTH_RESET_NOT_FOUND` | no |
+/// | `AuthError.ResetNotApproved` | `AUTH_RESET_NOT_APPROVED` | no |
+/// | `AuthError.ResetCodeIncorrect` | `AUTH_RESET_CODE_INCORRECT` | no |
+/// | `AuthError.ResetAttemptsExhausted` | `AUTH_RESET_ATTEMPTS_EXHAUSTED` | no |
 /// | `SyncError.NotFound` | `SYNC_NOT_FOUND` | no |
 /// | `SyncError.UnknownDomain` | `SYNC_UNKNOWN_DOMAIN` | no |
 /// | `SyncError.TooManyIds` | `SYNC_TOO_MANY_IDS` | no |
@@ -65,6 +69,14 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
     case authWeakPassword
     /// `AuthError.RegistrationNotFound`: no registration has the watched id.
     case authRegistrationNotFound
+    /// `AuthError.ResetRequestNotFound`: the reset is unknown, expired or used (upstream `api/error/AuthError.kt`).
+    case authResetRequestNotFound
+    /// `AuthError.ResetNotApproved`: the reset is pending or was denied (one shape for both).
+    case authResetNotApproved
+    /// `AuthError.ResetCodeIncorrect`: wrong code or claim; carries `attemptsRemaining`.
+    case authResetCodeIncorrect
+    /// `AuthError.ResetAttemptsExhausted`: five wrong codes; the reset is dead.
+    case authResetAttemptsExhausted
     /// `SyncError.NotFound`: carries `domain` and `entityId`; also "book not accessible".
     case syncNotFound
     /// `SyncError.UnknownDomain`: carries `domain`.
@@ -128,6 +140,10 @@ public enum AppErrorKind: Sendable, Hashable, CaseIterable {
         .authRateLimited: ("AuthError.RateLimited", "AUTH_RATE_LIMITED"),
         .authWeakPassword: ("AuthError.WeakPassword", "AUTH_WEAK_PASSWORD"),
         .authRegistrationNotFound: ("AuthError.RegistrationNotFound", "AUTH_REGISTRATION_NOT_FOUND"),
+        .authResetRequestNotFound: ("AuthError.ResetRequestNotFound", "AUTH_RESET_NOT_FOUND"),
+        .authResetNotApproved: ("AuthError.ResetNotApproved", "AUTH_RESET_NOT_APPROVED"),
+        .authResetCodeIncorrect: ("AuthError.ResetCodeIncorrect", "AUTH_RESET_CODE_INCORRECT"),
+        .authResetAttemptsExhausted: ("AuthError.ResetAttemptsExhausted", "AUTH_RESET_ATTEMPTS_EXHAUSTED"),
         .syncNotFound: ("SyncError.NotFound", "SYNC_NOT_FOUND"),
         .syncUnknownDomain: ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         .syncTooManyIds: ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),

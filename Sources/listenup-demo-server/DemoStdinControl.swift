@@ -19,6 +19,9 @@ import Glibc
 ///     {"action":"pendingRegistrations"}                → {…,"registrations":[{"id":"…","email":"…","name":"…"}]}
 ///     {"action":"approveRegistration","id":"…"}         → {…,"id":"…"}
 ///     {"action":"denyRegistration","id":"…","reason":"…"} → {…,"id":"…"}
+///     {"action":"pendingPasswordResets"}                → {…,"resets":[{"id":"<ticket>","email":"…"}]}   (kRPC mode)
+///     {"action":"approvePasswordReset","id":"<ticket>"} → {…,"id":"…","code":"ABCD-2345"}
+///     {"action":"denyPasswordReset","id":"<ticket>"}    → {…,"id":"…"}
 ///
 /// `monotonicNs` is `CLOCK_MONOTONIC` once the change is made and its
 /// live event handed to the open streams (Python's `time.monotonic()` reads
@@ -70,6 +73,18 @@ enum DemoStdinControl {
                 : server.denyRegistration(userID: user, reason: object["reason"] as? String)
             guard decided else { return error("no registration with that id waits for a decision") }
             id = user
+        case "pendingPasswordResets":
+            id = ""
+            extra["resets"] = server.pendingPasswordResets().map { ["id": $0.ticketID, "email": $0.email] }
+        case "approvePasswordReset", "denyPasswordReset":
+            guard let ticket = object["id"] as? String else { return error("\(action) needs the id of a pending password reset") }
+            if action == "approvePasswordReset" {
+                guard let code = server.approvePasswordReset(ticketID: ticket) else { return error("no password reset with that id waits") }
+                extra["code"] = code
+            } else {
+                guard server.denyPasswordReset(ticketID: ticket) else { return error("no password reset with that id waits") }
+            }
+            id = ticket
         default:
             return error("unknown action")
         }

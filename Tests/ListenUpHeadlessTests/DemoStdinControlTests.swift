@@ -50,4 +50,35 @@ struct DemoStdinControlTests {
                                                    "-d", login, "\(url)/api/v1/auth/login"])
         #expect(signedIn.stdout.contains("access_token"), "\(signedIn.stdout)")
     }
+
+    @Test func aPasswordResetIsApprovedFromStdin() async throws {
+        let server = try HeadlessProcess(arguments: ["--port", "0", "--books", "2", "--protocol", "krpc", "--admin-email", "ada@example.com",
+                                                     "--admin-password", "analytical-engine", "--control-stdin"],
+                                         program: "listenup-demo-server")
+        defer { server.process.terminate() }
+        let listening = await server.waitForLine { $0["event"] as? String == "listening" }
+        let url = try #require(listening?["url"] as? String, "\(server.stderr.suffix(2000))")
+        server.send(#"{"action":"approvePasswordReset","id":"no-such-ticket"}"#)
+        let refused = await server.waitForLine { $0["event"] as? String == "error" }
+        #expect((refused?["message"] as? String)?.contains("no password reset") == true)
+
+        let app = try HeadlessProcess()
+        defer { app.process.terminate() }
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await app.waitForLine(timeout: 20, HeadlessRegistrationTests.onScreen("login") { $0["passwordReset"] as? Bool == true }) != nil)
+        app.send(#"{"action":"forgotPassword","email":"ada@example.com"}"#)
+        #expect(await app.waitForLine(timeout: 20, HeadlessPasswordResetTests.step("waiting")) != nil, "\(app.allLines.suffix(3))")
+        server.send(#"{"action":"pendingPasswordResets"}"#)
+        let pending = await server.waitForLine { $0["action"] as? String == "pendingPasswordResets" }
+        let resets = try #require(pending?["resets"] as? [[String: Any]])
+        #expect(resets.map { $0["email"] as? String } == ["ada@example.com"])
+        let ticket = try #require(resets.first?["id"] as? String)
+        server.send(#"{"action":"approvePasswordReset","id":"\#(ticket)"}"#)
+        let approved = await server.waitForLine { $0["action"] as? String == "approvePasswordReset" }
+        let code = try #require(approved?["code"] as? String)
+        #expect(await app.waitForLine(timeout: 20, HeadlessPasswordResetTests.step("enterCode")) != nil, "\(app.allLines.suffix(3))")
+        app.send(#"{"action":"resetPassword","code":"\#(code)","password":"difference-engine"}"#)
+        let signIn = await app.waitForLine(timeout: 20, HeadlessRegistrationTests.onScreen("login") { $0["reason"] as? String == "passwordChanged" })
+        #expect(signIn != nil, "\(app.allLines.suffix(3))")
+    }
 }

@@ -19,6 +19,8 @@ struct HeadlessCommandTests {
         .claimInvite: #"{"action":"claimInvite","link":"listenup://join/abc","password":"compiler-1952","displayName":"Grace"}"#,
         .register: #"{"action":"register","displayName":"Grace Hopper","email":"grace@example.com","password":"compiler-first"}"#,
         .backToSignIn: #"{"action":"backToSignIn"}"#,
+        .forgotPassword: #"{"action":"forgotPassword","email":"ada@example.com"}"#,
+        .resetPassword: #"{"action":"resetPassword","code":"ABCD-2345","confirmation":"difference-engine","password":"difference-engine"}"#,
         .reload: #"{"action":"reload"}"#,
         .logout: #"{"action":"logout"}"#,
         .search: #"{"action":"search","query":"dune"}"#,
@@ -89,6 +91,9 @@ struct HeadlessCommandTests {
         #expect(try HeadlessCommand.decode(line: Self.lines[.register] ?? "").get()
             == .register(displayName: "Grace Hopper", email: "grace@example.com", password: "compiler-first"))
         #expect(HeadlessCommand.Action.register.addressee == .screen && HeadlessCommand.Action.backToSignIn.addressee == .screen)
+        #expect(try HeadlessCommand.decode(line: #"{"action":"resetPassword","code":"abcd-2345","password":"difference-engine"}"#).get()
+            == .resetPassword(code: "abcd-2345", password: "difference-engine", confirmation: nil), "the confirmation is optional")
+        #expect(HeadlessCommand.Action.forgotPassword.addressee == .screen && HeadlessCommand.Action.resetPassword.addressee == .screen)
         #expect(try HeadlessCommand.decode(line: Self.lines[.setupAdmin] ?? "").get()
             == .setupAdmin(.init(firstName: "Ada King", lastName: "Lovelace", email: "ada@example.com",
                                  password: "analytical-engine", confirmation: "analytical-engine")))

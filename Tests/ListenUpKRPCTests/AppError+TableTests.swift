@@ -23,6 +23,11 @@ struct AppErrorTableTests {
         ("AuthError.RateLimited", "AUTH_RATE_LIMITED"),
         ("AuthError.WeakPassword", "AUTH_WEAK_PASSWORD"),
         ("AuthError.RegistrationNotFound", "AUTH_REGISTRATION_NOT_FOUND"),
+        // Upstream `api/error/AuthError.kt` (addendum §6.3, password reset).
+        ("AuthError.ResetRequestNotFound", "AUTH_RESET_NOT_FOUND"),
+        ("AuthError.ResetNotApproved", "AUTH_RESET_NOT_APPROVED"),
+        ("AuthError.ResetCodeIncorrect", "AUTH_RESET_CODE_INCORRECT"),
+        ("AuthError.ResetAttemptsExhausted", "AUTH_RESET_ATTEMPTS_EXHAUSTED"),
         ("SyncError.NotFound", "SYNC_NOT_FOUND"),
         ("SyncError.UnknownDomain", "SYNC_UNKNOWN_DOMAIN"),
         ("SyncError.TooManyIds", "SYNC_TOO_MANY_IDS"),

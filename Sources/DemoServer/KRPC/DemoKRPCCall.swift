@@ -74,6 +74,8 @@ enum DemoKRPCOutcome {
     /// `observeRegistrationPolicy`: the policy and its changes (or, past
     /// the address's bucket, one `RateLimited` error).
     case registrationPolicyWatch(rateLimited: Bool)
+    /// `observePasswordResetStatus`: a poll of `ticketID` every few seconds.
+    case passwordResetWatch(ticketID: String)
 }
 
 /// One call as a method sees it: the decoded argument object, the socket's

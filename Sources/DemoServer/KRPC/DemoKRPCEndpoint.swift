@@ -132,6 +132,14 @@ final class DemoKRPCEndpoint {
                 let watch = DemoKRPCRegistrationPolicyWatch(call: call, endpoint: self)
                 streams[call.callId] = watch
                 watch.start(rateLimited: rateLimited)
+            case .passwordResetWatch(let ticketID):
+                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
+                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
+                }
+                streams[call.callId]?.stop()
+                let watch = DemoKRPCPasswordResetWatch(call: call, endpoint: self)
+                streams[call.callId] = watch
+                watch.start(ticketID: ticketID, every: service.options.passwordResetPollInterval)
             }
         } catch let failure as DemoKRPCCallFailure {
             fail(call, failure)

@@ -27,6 +27,9 @@ enum DemoKRPCMethods {
             "observeRegistrationStatus": DemoKRPCMethod(isFlow: true) { try $0.observeRegistrationStatus($1) },
             "observeRegistrationPolicy": DemoKRPCMethod(isFlow: true) { try $0.observeRegistrationPolicy($1) },
             "refreshSession": DemoKRPCMethod { try $0.refreshSession($1) },
+            "requestPasswordReset": DemoKRPCMethod { try $0.requestPasswordReset($1) },
+            "observePasswordResetStatus": DemoKRPCMethod(isFlow: true) { try $0.observePasswordResetStatus($1) },
+            "completePasswordReset": DemoKRPCMethod { try $0.completePasswordReset($1) },
         ],
         "InviteServicePublic": [
             "lookupInvite": DemoKRPCMethod { try $0.lookupInvite($1) },

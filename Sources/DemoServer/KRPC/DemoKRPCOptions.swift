@@ -36,6 +36,9 @@ extension DemoServer {
         public var loginAttemptsPerMinute = 10
         /// `refreshSession` calls per minute and client address before `RateLimited`.
         public var refreshAttemptsPerMinute = 30
+        /// Seconds between the polls of `observePasswordResetStatus` (each
+        /// poll sends the status, repeats included).
+        public var passwordResetPollInterval: TimeInterval = 3
 
         /// The real server's values.
         public init() {}

@@ -47,6 +47,10 @@ public enum AuthEvent: Equatable, Sendable {
     /// Launch: no saved session, and a registration of the saved server
     /// waits for approval (saved in settings, without its password).
     case restoredPendingRegistration(PendingRegistration)
+    /// The user chose Sign in's *Forgot Password?* (with the email typed there).
+    case forgotPassword(email: String)
+    /// A password reset succeeded for `email`: Sign in with it filled.
+    case passwordResetCompleted(email: String)
 }
 
 extension AuthState {
@@ -74,6 +78,9 @@ extension AuthState {
     /// accountApproved ─signedIn→ authenticated
     /// creatingAccount | registrationDeclined | accountApproved ─changeServer→ needsServer
     /// initializing ─restoredPendingRegistration→ awaitingApproval
+    /// needsLogin | sessionLapsed | accountApproved | passwordChanged ─forgotPassword→ resettingPassword
+    /// resettingPassword ─passwordResetCompleted→ passwordChanged (Sign in, email filled)   ─backToSignIn→ needsLogin
+    /// passwordChanged ─signedIn→ authenticated   ─createAccount→ creatingAccount   ─changeServer→ needsServer
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
@@ -111,7 +118,28 @@ extension AuthState {
         case (.acceptingInvite(let start), .inviteClosed):
             return start.knownServer.map(AuthState.needsLogin) ?? .needsServer
         default:
-            return applyingRegistration(event)
+            return applyingRegistration(event) ?? applyingPasswordReset(event)
+        }
+    }
+
+    /// Where the password-reset events lead (the table's last rows).
+    private func applyingPasswordReset(_ event: AuthEvent) -> AuthState? {
+        switch (self, event) {
+        case (.needsLogin(let server), .forgotPassword(let email)), (.sessionLapsed(let server, _), .forgotPassword(let email)),
+             (.accountApproved(let server, _), .forgotPassword(let email)), (.passwordChanged(let server, _), .forgotPassword(let email)):
+            return .resettingPassword(server, email: email)
+        case (.resettingPassword(let server, _), .passwordResetCompleted(let email)):
+            return .passwordChanged(server, email: email)
+        case (.resettingPassword(let server, _), .backToSignIn):
+            return .needsLogin(server)
+        case (.passwordChanged, .signedIn(let session)):
+            return .authenticated(session)
+        case (.passwordChanged(let server, _), .createAccount):
+            return .creatingAccount(server)
+        case (.passwordChanged, .changeServer):
+            return .needsServer
+        default:
+            return nil
         }
     }
 
@@ -165,6 +193,8 @@ extension AuthEvent {
         case .registrationDeclined: "registrationDeclined"
         case .backToSignIn: "backToSignIn"
         case .restoredPendingRegistration: "restoredPendingRegistration"
+        case .forgotPassword: "forgotPassword"
+        case .passwordResetCompleted: "passwordResetCompleted"
         }
     }
 }

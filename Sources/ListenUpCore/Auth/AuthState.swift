@@ -36,6 +36,12 @@ public enum AuthState: Equatable, Sendable {
     /// A registration was approved while the password was no longer known
     /// (after a restart): Sign in, with its email filled.
     case accountApproved(KnownServer, email: String)
+    /// The user is resetting a forgotten password (PasswordReset/); `email`
+    /// is what Sign in had typed, to start the form with.
+    case resettingPassword(KnownServer, email: String)
+    /// A password reset succeeded (the server ended every session of the
+    /// account): Sign in, with its email filled and a notice.
+    case passwordChanged(KnownServer, email: String)
 }
 
 extension AuthState {
@@ -54,6 +60,7 @@ extension AuthState {
         case .authenticated(let session): session.serverURL
         case .acceptingInvite(let start): start.knownServer?.url
         case .creatingAccount(let server), .registrationDeclined(let server, _), .accountApproved(let server, _): server.url
+        case .resettingPassword(let server, _), .passwordChanged(let server, _): server.url
         case .awaitingApproval(let pending): pending.serverURL
         }
     }
@@ -73,6 +80,8 @@ extension AuthState {
         case .awaitingApproval: "awaitingApproval"
         case .registrationDeclined: "registrationDeclined"
         case .accountApproved: "accountApproved"
+        case .resettingPassword: "resettingPassword"
+        case .passwordChanged: "passwordChanged"
         }
     }
 }

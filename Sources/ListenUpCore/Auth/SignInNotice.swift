@@ -18,6 +18,9 @@ public enum SignInNotice: Equatable, Sendable {
     /// Not an ending: a registration that waited was approved after the
     /// app forgot its password (a restart); Sign in has the email filled.
     case accountApproved
+    /// Not an ending either: the user reset their password (every session
+    /// of the account was ended by the server); Sign in has the email filled.
+    case passwordChanged
 
     /// The sentence the sign-in page shows.
     public var message: String {
@@ -35,6 +38,8 @@ public enum SignInNotice: Equatable, Sendable {
             }
         case .accountApproved:
             tr("Your account was approved. Sign in to continue.")
+        case .passwordChanged:
+            tr("Your password was changed. Sign in with the new one.")
         }
     }
 
@@ -45,6 +50,7 @@ public enum SignInNotice: Equatable, Sendable {
         case .serverUpdated: "serverUpdated"
         case .accountRemoved: "accountRemoved"
         case .accountApproved: "accountApproved"
+        case .passwordChanged: "passwordChanged"
         }
     }
 

@@ -21,6 +21,8 @@ public final class LoginModel: ScreenModel {
         case useInvite
         /// Create Account… (where the server takes registrations).
         case createAccount
+        /// *Forgot Password?* (where the server can reset passwords).
+        case forgotPassword
     }
 
     public private(set) var email = ""
@@ -43,6 +45,10 @@ public final class LoginModel: ScreenModel {
     public private(set) var registrationMode: RegistrationMode?
     /// Whether *Create Account…* is offered.
     public var offersCreateAccount: Bool { registrationMode?.allowsSignUp == true }
+    /// Whether *Forgot Password?* is offered: only where the server can
+    /// reset passwords (kRPC); REST v1 has no reset, and a control that can
+    /// only say "no" is not shown (docs/architecture.md, Password reset).
+    public private(set) var offersPasswordReset: Bool
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -55,12 +61,15 @@ public final class LoginModel: ScreenModel {
     ///   - notice: why the session ended, when it did (the page says so).
     ///   - approvedEmail: the email of an account just approved (filled in,
     ///     and a notice says so).
+    ///   - filledEmail: an email to start the form with (after a password reset).
     public init(server: KnownServer?, dependencies: Dependencies, notice: SignInNotice? = nil, approvedEmail: String? = nil,
-                send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+                filledEmail: String? = nil, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
         self.dependencies = dependencies
         self.send = send
         signInNotice = notice
+        offersPasswordReset = server?.offersPasswordReset == true
+        if let filledEmail { email = filledEmail }
         if let approvedEmail {
             email = approvedEmail
             signInNotice = .accountApproved
@@ -125,6 +134,10 @@ public final class LoginModel: ScreenModel {
             guard status != .signingIn, registrationMode != .closed else { return }
             attempt?.cancel()
             send(.createAccount)
+        case .forgotPassword:
+            guard status != .signingIn, offersPasswordReset else { return }
+            attempt?.cancel()
+            send(.forgotPassword(email: email.trimmingCharacters(in: .whitespaces)))
         }
     }
 
@@ -157,7 +170,9 @@ public final class LoginModel: ScreenModel {
     }
 
     /// Previews only.
-    func showForPreview(email: String, password: Bool, status: Status, notice: SignInNotice? = nil, registration: RegistrationMode? = nil) {
+    func showForPreview(email: String, password: Bool, status: Status, notice: SignInNotice? = nil, registration: RegistrationMode? = nil,
+                        passwordReset: Bool = false) {
+        offersPasswordReset = passwordReset
         if let notice { signInNotice = notice }
         registrationMode = registration
         self.email = email
@@ -177,7 +192,7 @@ extension RouteNode {
         .login,
         serves: { state in
             switch state {
-            case .needsLogin, .sessionLapsed, .accountApproved: true
+            case .needsLogin, .sessionLapsed, .accountApproved, .passwordChanged: true
             default: false
             }
         },
@@ -189,6 +204,9 @@ extension RouteNode {
                 LoginModel(server: server, dependencies: context.dependencies, notice: notice, send: context.send)
             case .accountApproved(let server, let email):
                 LoginModel(server: server, dependencies: context.dependencies, approvedEmail: email, send: context.send)
+            case .passwordChanged(let server, let email):
+                LoginModel(server: server, dependencies: context.dependencies, notice: .passwordChanged, filledEmail: email,
+                           send: context.send)
             default:
                 // `--preview login`: no server.
                 LoginModel(server: nil, dependencies: context.dependencies, send: context.send)
@@ -209,6 +227,10 @@ extension RouteNode {
             },
             .init("sessionLapsed") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .sessionEnded) },
             .init("serverUpdated") { $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .serverUpdated) },
+            .init("passwordChanged") {
+                $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .passwordChanged,
+                                  passwordReset: true)
+            },
             .init("accountRemoved") {
                 $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .accountRemoved(reason: nil))
             },

@@ -16,6 +16,8 @@ public enum Route: String, CaseIterable, Sendable, Codable {
     case awaitingApproval
     /// A registration was declined.
     case registrationDeclined
+    /// Reset a forgotten password: ask, wait for an administrator, enter their code.
+    case resetPassword
     /// The signed-in user's books.
     case library
     /// Show a QR code for a companion device.

@@ -9,6 +9,7 @@ extension RouteRegistry {
         .createAccount,
         .awaitingApproval,
         .registrationDeclined,
+        .resetPassword,
         .library,
         .pairing,
         .player,

@@ -72,6 +72,22 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// - Throws: 404 for a registration the server does not know.
     func registrationStatus(userID: String) async throws(ServerError) -> AsyncThrowingStream<RegistrationStatus, any Error>
 
+    // MARK: Password reset (PasswordReset/PasswordReset.swift has what a connection without a server answers)
+
+    /// Asks for a password reset (kRPC `requestPasswordReset`; REST v1 has none).
+    /// Always answered with a ticket, whether or not the email has an account.
+    /// - Parameter deviceClaim: a secret this device minted (``DeviceClaim``).
+    func requestPasswordReset(email: String, deviceClaim: String) async throws(ServerError) -> PasswordResetTicket
+
+    /// Watches a reset request: the server repeats its status every 3 s
+    /// while pending or approved; the stream ends after a terminal status.
+    func passwordResetStatus(ticketID: String) async throws(ServerError) -> AsyncThrowingStream<PasswordResetStatus, any Error>
+
+    /// Completes an approved reset with the administrator's code (already
+    /// normalized) and the new password; the server then ends every session of the account.
+    /// - Throws: ``ServerError/passwordReset(_:)`` for the reset's own refusals.
+    func completePasswordReset(ticketID: String, claimSecret: String, code: String, newPassword: String) async throws(ServerError)
+
     /// How many books the signed-in user's library holds.
     func libraryBookCount() async throws(ServerError) -> Int
 

@@ -34,6 +34,8 @@ extension ServerError {
             tr("The server answered in a way this app doesn't understand.")
         case .invite(let refusal):
             refusal.userMessage
+        case .passwordReset(let refusal):
+            refusal.userMessage
         case .redirectRefused(let target):
             tr("The server tried to send you to another address (%@). For your safety, the app didn't follow.", target)
         }

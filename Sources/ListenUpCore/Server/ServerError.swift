@@ -24,6 +24,8 @@ public enum ServerError: Error, Equatable, Sendable {
     case redirectRefused(to: String)
     /// The server refused an invite: unknown, used, expired, or its email taken.
     case invite(InviteRefusal)
+    /// The server refused to complete a password reset.
+    case passwordReset(PasswordResetRefusal)
 
     /// Machine-readable code (headless `code`).
     public var code: String {
@@ -42,6 +44,7 @@ public enum ServerError: Error, Equatable, Sendable {
         case .protocolMismatch: "protocolMismatch"
         case .redirectRefused: "redirectRefused"
         case .invite(let refusal): refusal.code
+        case .passwordReset(let refusal): refusal.code
         }
     }
 }

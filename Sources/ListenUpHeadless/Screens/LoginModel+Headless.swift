@@ -11,6 +11,7 @@ extension LoginModel: HeadlessScreen {
             "notice": .optional(notice),
             "reason": .optional(signInNotice?.code),
             "registration": .optional(registrationMode?.rawValue),
+            "passwordReset": .bool(offersPasswordReset),
         ]
         switch status {
         case .editing: state["status"] = "editing"

@@ -35,6 +35,14 @@ enum KRPCErrorMapping {
             return .server(status: 403, message: RegistrationMessages.closed)
         case .authSessionExpired, .authSessionNotFound, .authInvalidRefreshToken, .authServerInstanceChanged:
             return .sessionLapsed
+        case .authResetRequestNotFound:
+            return .passwordReset(.notFound)
+        case .authResetNotApproved:
+            return .passwordReset(.notApproved)
+        case .authResetCodeIncorrect:
+            return .passwordReset(.codeIncorrect(attemptsRemaining: max(0, error.attemptsRemaining ?? 0)))
+        case .authResetAttemptsExhausted:
+            return .passwordReset(.attemptsExhausted)
         case .syncNotFound, .shelfNotFound, .authRegistrationNotFound:
             return .server(status: 404, message: "")
         case .shelfForbidden:

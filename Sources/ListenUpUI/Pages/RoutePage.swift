@@ -61,6 +61,7 @@ public struct PageRegistry: Sendable {
         .page(.login) { LoginPage(model: $0) },
         .page(.invite) { InvitePage(model: $0) },
         .page(.createAccount) { CreateAccountPage(model: $0) },
+        .page(.resetPassword) { ResetPasswordPage(model: $0) },
         .page(.awaitingApproval) { AwaitingApprovalPage(model: $0) },
         .page(.registrationDeclined) { RegistrationDeclinedPage(model: $0) },
         .page(.library) { LibraryPage(model: $0) },

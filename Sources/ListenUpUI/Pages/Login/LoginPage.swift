@@ -21,6 +21,8 @@ final class LoginPage: RoutePage {
     private let inviteLink: InviteLinkButton
     /// "Create Account…", shown where the server takes new accounts.
     let createAccountButton: Button
+    /// "Forgot Password?", shown where the server can reset passwords.
+    let forgotPasswordButton: Button
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
 
@@ -36,6 +38,12 @@ final class LoginPage: RoutePage {
         layout.card.append(noticeRow.widget)
         layout.card.append(emailField.widget)
         layout.card.append(passwordField.widget)
+        // A link-style button under the password, as GNOME apps place it.
+        forgotPasswordButton = Button(unchecked: newObject(gtk_button_new_with_label(tr("Forgot Password?"))))
+        forgotPasswordButton.addClasses(StyleClass("flat"), StyleClass("caption"))
+        gtk_widget_set_halign(forgotPasswordButton.pointer, GTK_ALIGN_END)
+        Widget(forgotPasswordButton.pointer).isVisible = false
+        layout.card.append(forgotPasswordButton)
         layout.card.append(signInButton.widget)
         createAccountButton = Button(unchecked: newObject(gtk_button_new_with_label(tr("Create Account…"))))
         createAccountButton.addClasses(StyleClass("flat"))
@@ -60,6 +68,7 @@ final class LoginPage: RoutePage {
         connections.append(changeServerButton.connect(.clicked) { [weak model] in model?.send(.changeServer) })
         connections.append(inviteButton.connect(.clicked) { [weak model] in model?.send(.useInvite) })
         connections.append(createAccountButton.connect(.clicked) { [weak model] in model?.send(.createAccount) })
+        connections.append(forgotPasswordButton.connect(.clicked) { [weak model] in model?.send(.forgotPassword) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -79,6 +88,8 @@ final class LoginPage: RoutePage {
         signInButton.widget.setAccessibleDescription(model.errorMessage ?? model.notice)
         Widget(createAccountButton.pointer).isVisible = model.offersCreateAccount
         Widget(createAccountButton.pointer).isSensitive = !busy
+        Widget(forgotPasswordButton.pointer).isVisible = model.offersPasswordReset
+        Widget(forgotPasswordButton.pointer).isSensitive = !busy
     }
 
     func focusDefault() {
