@@ -79,8 +79,9 @@ final class ServerFixture: Sendable {
     }
 }
 
-func openFileDescriptors() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// This process's open sockets, as `fd→socket:[inode]`.
+func openSockets() -> [String] {
+    descriptorTargets().filter { $0.contains("socket:[") }
 }
 
 /// Lines of /proc/net/tcp{,6} whose local port is in `ports` and whose state holds a
