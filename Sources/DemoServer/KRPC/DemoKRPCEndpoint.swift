@@ -108,38 +108,15 @@ final class DemoKRPCEndpoint {
                 send(.callSuccess(KRPCCallSuccess(callId: call.callId, serviceType: call.serviceType, data: result,
                                                   connectionId: call.connectionId, serviceId: call.serviceId)))
             case .eventStream(let since):
-                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
-                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
-                }
-                guard let principal else { return }
-                streams[call.callId]?.stop()
-                let stream = DemoKRPCEventStream(call: call, principal: principal, endpoint: self)
-                streams[call.callId] = stream
-                stream.start(since: since)
+                // The sync stream needs a principal (the authed socket has one).
+                startFlow(call, principal.map { DemoKRPCEventStream(call: call, principal: $0, endpoint: self) }) { $0.start(since: since) }
             case .registrationWatch(let userID, let rateLimited):
-                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
-                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
-                }
-                streams[call.callId]?.stop()
-                let watch = DemoKRPCRegistrationWatch(call: call, endpoint: self)
-                streams[call.callId] = watch
-                watch.start(userID: userID, rateLimited: rateLimited)
+                startFlow(call, DemoKRPCRegistrationWatch(call: call, endpoint: self)) { $0.start(userID: userID, rateLimited: rateLimited) }
             case .registrationPolicyWatch(let rateLimited):
-                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
-                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
-                }
-                streams[call.callId]?.stop()
-                let watch = DemoKRPCRegistrationPolicyWatch(call: call, endpoint: self)
-                streams[call.callId] = watch
-                watch.start(rateLimited: rateLimited)
+                startFlow(call, DemoKRPCRegistrationPolicyWatch(call: call, endpoint: self)) { $0.start(rateLimited: rateLimited) }
             case .passwordResetWatch(let ticketID):
-                guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
-                    return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
-                }
-                streams[call.callId]?.stop()
-                let watch = DemoKRPCPasswordResetWatch(call: call, endpoint: self)
-                streams[call.callId] = watch
-                watch.start(ticketID: ticketID, every: service.options.passwordResetPollInterval)
+                let every = service.options.passwordResetPollInterval
+                startFlow(call, DemoKRPCPasswordResetWatch(call: call, endpoint: self)) { $0.start(ticketID: ticketID, every: every) }
             }
         } catch let failure as DemoKRPCCallFailure {
             fail(call, failure)
@@ -150,6 +127,20 @@ final class DemoKRPCEndpoint {
                                               data: DemoKRPCWrap.failure(.internalError),
                                               connectionId: call.connectionId, serviceId: call.serviceId)))
         }
+    }
+
+    /// Runs `stream` for the Flow `call` (in place of one with its id),
+    /// started by `start`; a Flow called without the `-32763` marker is a
+    /// `CallException` instead, and no stream (nil) ends it there.
+    private func startFlow<Stream: DemoKRPCStream>(_ call: KRPCCallData, _ stream: @autoclosure () -> Stream?,
+                                                   start: (Stream) -> Void) {
+        guard call.pluginParams[.nonSuspendingServerFlowMarker] != nil else {
+            return fail(call, .flowWithoutMarker(serviceType: call.serviceType, method: call.method))
+        }
+        guard let made = stream() else { return }
+        streams[call.callId]?.stop()
+        streams[call.callId] = made
+        start(made)
     }
 
     private func fail(_ call: KRPCCallData, _ failure: DemoKRPCCallFailure) {

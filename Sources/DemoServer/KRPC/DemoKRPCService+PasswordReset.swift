@@ -65,17 +65,15 @@ extension DemoKRPCService {
 /// Confined to its socket's event loop; not Sendable.
 final class DemoKRPCPasswordResetWatch: DemoKRPCStream {
     let serviceType: String
-    private let call: KRPCCallData
-    private weak var endpoint: DemoKRPCEndpoint?
+    private let outlet: DemoKRPCFlowOutlet
     private let service: DemoService
     private let loop: any EventLoop
     private var poll: RepeatedTask?
     private var isStopped = false
 
     init(call: KRPCCallData, endpoint: DemoKRPCEndpoint) {
-        self.call = call
+        outlet = DemoKRPCFlowOutlet(call: call, endpoint: endpoint)
         serviceType = call.serviceType
-        self.endpoint = endpoint
         service = endpoint.service.service
         loop = endpoint.channel.eventLoop
     }
@@ -108,14 +106,11 @@ final class DemoKRPCPasswordResetWatch: DemoKRPCStream {
 
     private func send(_ data: String) {
         guard !isStopped else { return }
-        endpoint?.send(.streamMessage(KRPCStreamMessage(callId: call.callId, serviceType: call.serviceType, data: data,
-                                                        connectionId: call.connectionId, serviceId: call.serviceId)))
+        outlet.send(data)
     }
 
     private func finish() {
         stop()
-        endpoint?.send(.streamFinished(KRPCStreamFinished(callId: call.callId, serviceType: call.serviceType,
-                                                          connectionId: call.connectionId, serviceId: call.serviceId)))
-        endpoint?.streamFinished(callId: call.callId)
+        outlet.finish()
     }
 }

@@ -20,37 +20,8 @@ extension KRPCServerConnection {
     /// included; the model drops them), ending after a terminal one. A word
     /// this app does not know is skipped.
     public func passwordResetStatus(ticketID: String) async throws(ServerError) -> AsyncThrowingStream<PasswordResetStatus, any Error> {
-        let socket: KRPCSession
-        do { socket = try await self.socket(.public) } catch { throw KRPCErrorMapping.error(error) }
-        let events = await socket.events(.observePasswordResetStatus, arguments: ObservePasswordResetStatusArguments(ticketId: ticketID),
-                                         of: PasswordResetStatusEvent.self)
-        return AsyncThrowingStream { continuation in
-            let reader = Task {
-                do {
-                    for try await event in events {
-                        switch event {
-                        case .data(let event):
-                            guard let status = KRPCMapping.passwordResetStatus(event) else { continue }
-                            continuation.yield(status)
-                            if status.isTerminal {
-                                continuation.finish()
-                                return
-                            }
-                        case .error(let error):
-                            continuation.finish(throwing: KRPCErrorMapping.error(error))
-                            return
-                        case .complete:
-                            continuation.finish()
-                            return
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: KRPCErrorMapping.error(error))
-                }
-            }
-            continuation.onTermination = { _ in reader.cancel() }
-        }
+        try await publicFlow(.observePasswordResetStatus, arguments: ObservePasswordResetStatusArguments(ticketId: ticketID),
+                             of: PasswordResetStatusEvent.self, map: { KRPCMapping.passwordResetStatus($0) }, isLast: \.isTerminal)
     }
 
     /// `completePasswordReset(ticketId, claimSecret, code, newPassword)`.
