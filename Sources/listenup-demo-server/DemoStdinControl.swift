@@ -20,6 +20,10 @@ import Glibc
 ///     {"action":"approveRegistration","id":"…"}         → {…,"id":"…"}
 ///     {"action":"denyRegistration","id":"…","reason":"…"} → {…,"id":"…"}
 ///
+/// and what another reader does (kRPC's `activities`; the neighbour unless `email` names an account):
+///
+///     {"action":"recordActivity","type":"finished_book","bookId":"…","email":"…"} → {…,"id":"<activity id>"}
+///
 /// `monotonicNs` is `CLOCK_MONOTONIC` once the change is made and its
 /// live event handed to the open streams (Python's `time.monotonic()` reads
 /// the same clock). Anything else answers `{"event":"error","message":…}`.
@@ -70,6 +74,11 @@ enum DemoStdinControl {
                 : server.denyRegistration(userID: user, reason: object["reason"] as? String)
             guard decided else { return error("no registration with that id waits for a decision") }
             id = user
+        case "recordActivity":
+            guard let made = server.recordActivity(object["type"] as? String ?? "", bookID: object["bookId"] as? String,
+                                                   byUser: object["email"] as? String)
+            else { return error("recordActivity needs a known type and, if any, an account's email") }
+            id = made
         default:
             return error("unknown action")
         }

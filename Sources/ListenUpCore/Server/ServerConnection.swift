@@ -140,6 +140,13 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// the server leaves it to the client). Nil when the server keeps none.
     func listeningStats(days: Int) async throws(ServerError) -> ListeningStats?
 
+    // MARK: Discover
+
+    /// Whether the server syncs an activity feed (kRPC's `activities` and
+    /// `public_profiles`; REST v1 has no sync feed for them, addendum §7).
+    /// A connection without one answers false (ServerConnection+Shelves.swift).
+    nonisolated var hasActivityFeed: Bool { get }
+
     // MARK: Shelves (ServerConnection+Shelves.swift has what a connection without them answers)
 
     /// Whether a shelf can be private on this server (kRPC: yes; REST v1: no such flag).
