@@ -83,7 +83,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     // Browsing (any signed-in screen)
     case browse(by: BrowseKind)
     case open(kind: BrowsePageKind, id: String)
-    case home
+    case home, discover
     /// Where the account is signed in (signed in; today's server).
     case sessions
     /// Signs another device's session out.
@@ -109,7 +109,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
              undoJump, recentPositions
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
-        case browse, open, home
+        case browse, open, home, discover
         case sessions, revokeSession, signOutOthers
         case createShelf, renameShelf, deleteShelf, addToShelf, removeFromShelf
 
@@ -122,7 +122,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
-            case .browse, .open, .home, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
+            case .browse, .open, .home, .discover, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
             case .sessions, .revokeSession, .signOutOthers: .account
             default: .screen
             }
@@ -284,6 +284,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
             self = .open(kind: kind, id: try nonEmpty("id"))
         case .home: self = .home
+        case .discover: self = .discover
         case .sessions: self = .sessions
         case .revokeSession: self = .revokeSession(id: try nonEmpty("id"))
         case .signOutOthers: self = .signOutOthers
@@ -377,6 +378,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         case .home: return (.home, [:])
+        case .discover: return (.discover, [:])
         case .sessions: return (.sessions, [:])
         case .revokeSession(let id): return (.revokeSession, ["id": .string(id)])
         case .signOutOthers: return (.signOutOthers, [:])
