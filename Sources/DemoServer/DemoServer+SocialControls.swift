@@ -3,8 +3,8 @@ import ListenUpKRPC
 
 /// Test controls of the social domains (DemoSocial.swift): what another
 /// reader of the server does, seen through the kRPC `activities` and
-/// `public_profiles` domains and their live events. REST v1 has no sync
-/// feed for them (addendum §7), so on REST these record only.
+/// `public_profiles` domains and their live events, or REST v1's
+/// `GET /api/v1/social/feed` at the next read (the Go server sends no event).
 extension DemoServer {
     /// The neighbour (``DemoShelfNeighbour``): the other reader of the demo library.
     public static var neighbourUserID: String { DemoShelfNeighbour.userID }

@@ -1,4 +1,5 @@
 import Foundation
+import ListenUpAPI
 import ListenUpKRPC
 
 /// The social domains of the demo server (contract addendum §2.1, §2.2):
@@ -89,5 +90,37 @@ extension DemoKRPCMapping {
         default:
             return "{}"
         }
+    }
+}
+
+extension DemoService {
+    /// `GET /api/v1/social/feed?limit=` as the Go server answers it
+    /// (`internal/api/social_handlers.go`, `handleGetActivityFeed`): the
+    /// newest activities first, `limit` 20 by default and at most 50, each
+    /// with the user's name and the book's title joined in, empty fields
+    /// omitted, and `next_cursor` (`<RFC 3339>|<id>`) when the page is full.
+    func socialFeed(_ request: DemoRequest) -> DemoResponse {
+        let asked = Int(request.query["limit"] ?? "") ?? 20
+        let limit = asked <= 0 ? 20 : min(asked, 50)
+        let rows = state.withLock { state -> [ActivityFeedResponse.Activity] in
+            var names: [String: String] = [DemoShelfNeighbour.userID: DemoShelfNeighbour.name]
+            for user in state.users { names[user.id] = user.shownName }
+            let titles = Dictionary(state.books.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+            let live = (state.ledger.latest[.activities] ?? [:]).values.compactMap { change -> ActivitySyncPayload? in
+                guard change.kind != .deleted, case .activity(let row) = change.row else { return nil }
+                return row
+            }
+            return live.sorted { ($0.occurredAt, $0.id) > ($1.occurredAt, $1.id) }.prefix(limit).map { row in
+                let at = Date(timeIntervalSince1970: Double(row.occurredAt) / 1000)
+                return ActivityFeedResponse.Activity(
+                    id: row.id, type: row.type, createdAt: RFC3339.string(from: at), userID: row.userId,
+                    userDisplayName: names[row.userId] ?? "", userAvatarColor: "#6b5b95", userAvatarType: "auto", bookID: row.bookId,
+                    bookTitle: row.bookId.flatMap { titles[$0] }, isReread: row.isReread ? true : nil,
+                    milestoneValue: row.milestoneValue == 0 ? nil : row.milestoneValue, milestoneUnit: row.milestoneUnit,
+                    shelfID: row.shelfId, shelfName: row.shelfName)
+            }
+        }
+        let next = rows.count == limit ? rows.last.map { "\($0.createdAt)|\($0.id)" } : nil
+        return .envelope(ActivityFeedResponse(activities: rows, nextCursor: next))
     }
 }

@@ -10,7 +10,9 @@ import ListenUpCore
 ///   profile is not kept, `bookId` null for an activity without a book,
 ///   `at` RFC 3339), then again whenever the feed changes (a sync, a live
 ///   event) for the rest of the session.
-/// - A server without a feed (REST v1, addendum §7) answers `unsupported`.
+/// - On REST v1 the feed is the Go server's `/social/feed` as of the last
+///   sync (no live event for it). A connection with no feed at all (offline,
+///   nothing kept) answers `unsupported`.
 extension HeadlessPresenter {
     static func discoverLine(_ entries: [ActivityFeedEntry]) -> JSONValue {
         ["event": "discover", "activities": .array(entries.map { entry in

@@ -54,6 +54,14 @@ extension SQLiteLibraryStore {
                 changed += db.changesCount
             }
         case .activities(let page):
+            if page.replacesAll {
+                // REST v1's feed is its newest rows: those kept that it lacks are gone.
+                let kept = Set(page.entities.map(\.id))
+                for id in try String.fetchAll(db, sql: "SELECT id FROM activity") where !kept.contains(id) {
+                    try db.execute(sql: "DELETE FROM activity WHERE id = ?", arguments: [id])
+                    changed += 1
+                }
+            }
             for row in page.entities {
                 try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO activity (id, userID, kind, bookID, isReread, durationMs, milestoneValue, milestoneUnit,

@@ -55,13 +55,42 @@ struct SocialSyncTests {
         #expect(server.activityCount == count && again.count == feed.count)
     }
 
-    @Test func restHasNoFeed() async throws {
-        let (server, client) = try await sync.signedIn(.rest, books: 3)
+    @Test(arguments: [0, 1])
+    func restReadsTheGoServersFeedOnEachSync(storeIndex: Int) async throws {
+        let (server, client) = try await sync.signedIn(.rest, books: 4)
         defer { Task { await server.stop() } }
-        #expect(!client.hasActivityFeed)
-        server.recordActivity("finished_book", bookID: server.libraryBookIDs.first)
-        let store = InMemoryLibraryStore()
+        #expect(client.hasActivityFeed, "GET /api/v1/social/feed")
+        let books = server.libraryBookIDs
+        let first = try #require(server.recordActivity("finished_book", bookID: books[0]))
+        let store = ShelvesSyncTests.stores[storeIndex]()
         try await synced(client, into: store)
-        #expect(try store.activityFeed(limit: 10).isEmpty, "REST v1 has no sync feed for activities")
+        var feed = try store.activityFeed(limit: 10)
+        #expect(feed.map(\.id) == [first])
+        #expect(feed.first?.userName == DemoServer.neighbourName && feed.first?.kind == .finishedBook)
+        #expect(feed.first?.bookTitle == (try store.book(id: books[0]))?.title)
+
+        // The next sync brings what happened since, newest first.
+        let second = try #require(server.recordActivity("started_book", bookID: books[1]))
+        try await synced(client, into: store)
+        feed = try store.activityFeed(limit: 10)
+        #expect(feed.map(\.id) == [second, first])
+        let again = try await RESTSocialRows.sameAgain(client)
+        #expect(try store.apply(again, state: LibrarySyncState()) == 0, "an unchanged feed is no change")
+    }
+
+    @Test func theGoShapeOmitsEmptyFieldsAndCapsTheLimit() throws {
+        let text = #"{"activities":[{"id":"a1","type":"streak_milestone","created_at":"2026-01-02T03:04:05Z","user_id":"u1","#
+            + #""user_display_name":"Grace","user_avatar_color":"teal","user_avatar_type":"auto","milestone_value":7,"milestone_unit":"days"}]}"#
+        let feed = try ListenUpJSON.decoder.decode(ActivityFeedResponse.self, from: Data(text.utf8))
+        #expect(feed.activities.first?.bookID == nil && feed.activities.first?.milestoneValue == 7 && feed.nextCursor == nil)
+        #expect(Endpoint.activityFeed(limit: 500).percentEncodedQuery == "limit=50")
+        #expect(Endpoint.activityFeed(limit: 0).percentEncodedQuery == "limit=1")
+    }
+}
+
+/// A second read of the REST feed, as the next sync would hand it to the cache.
+enum RESTSocialRows {
+    static func sameAgain(_ client: any ServerConnection) async throws -> BrowseRows {
+        try await client.syncBrowse(.activities, limit: 50, cursor: nil, updatedAfter: nil)
     }
 }

@@ -56,9 +56,11 @@ struct HeadlessDiscoverTests {
         app.send(#"{"action":"quit"}"#)
     }
 
-    @Test func restHasNoFeed() async throws {
+    @Test func restShowsTheGoServersFeedAfterEachSync() async throws {
         let (server, url) = try await Browse.startServer(.rest, books: 3)
         defer { Task { await server.stop() } }
+        let books = server.libraryBookIDs
+        let finished = try #require(server.recordActivity("finished_book", bookID: books[0]))
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-discover-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try HeadlessProcess(home: home, environment: Listening.sink)
@@ -67,7 +69,15 @@ struct HeadlessDiscoverTests {
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"discover"}"#)
-        #expect(await app.waitForLine(Browse.event("error") { $0["code"] as? String == "unsupported" }) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Self.holds(finished, type: "finished_book", bookID: books[0])) != nil, "\(app.allLines.suffix(3))")
+
+        // The Go server sends no event for it: the next sync (a reload) brings it.
+        let started = try #require(server.recordActivity("started_book", bookID: books[1]))
+        app.send(#"{"action":"reload"}"#)
+        let both = await app.waitForLine(Browse.event("discover") { line in
+            Self.activities(line).compactMap { $0["id"] as? String } == [started, finished]
+        })
+        #expect(both != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"quit"}"#)
     }
 }

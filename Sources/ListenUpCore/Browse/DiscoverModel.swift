@@ -10,8 +10,10 @@ import Observation
 /// The feed is kRPC's `activities` domain joined with `public_profiles`
 /// and the cached books (``BrowseStore/activityFeed(limit:)``), read off
 /// the main actor, and again when a sync or a live event changed the cache
-/// (``cacheChanged()``). REST v1 has no feed to sync (addendum §7), so
-/// there Discover is not offered (``isAvailable``).
+/// (``cacheChanged()``). REST v1 has no sync feed for it (addendum §7): its
+/// client reads the newest of `GET /api/v1/social/feed` on each sync
+/// instead. A connection with neither (an offline start with nothing kept)
+/// offers no Discover (``isAvailable``).
 ///
 /// The session makes one beside the library (``SignedInSession/discover``).
 /// Main actor only.
@@ -25,8 +27,8 @@ public final class DiscoverModel {
     /// How many reads of the cache ended (tests and the headless front wait on it).
     public private(set) var reads = 0
 
-    /// Whether this server has a feed: kRPC's `activities` domain, or a
-    /// feed kept from one (an offline start).
+    /// Whether this server has a feed (kRPC's `activities` domain, REST
+    /// v1's `/social/feed`), or a feed was kept from one (an offline start).
     public var isAvailable: Bool { previewAvailable || (server?.hasActivityFeed ?? false) || !entries.isEmpty }
 
     @ObservationIgnored private let server: (any ServerConnection)?

@@ -20,6 +20,14 @@ struct SocialTables: Sendable {
             }
             for id in page.deletedIDs where profiles.removeValue(forKey: id) != nil { changed += 1 }
         case .activities(let page):
+            if page.replacesAll {
+                // REST v1's feed is its newest rows: those kept that it lacks are gone.
+                let kept = Set(page.entities.map(\.id))
+                for id in activities.keys where !kept.contains(id) {
+                    activities[id] = nil
+                    changed += 1
+                }
+            }
             for activity in page.entities where activities[activity.id] == nil {
                 activities[activity.id] = activity
                 changed += 1

@@ -142,9 +142,10 @@ public protocol ServerConnection: AnyObject, Sendable {
 
     // MARK: Discover
 
-    /// Whether the server syncs an activity feed (kRPC's `activities` and
-    /// `public_profiles`; REST v1 has no sync feed for them, addendum §7).
-    /// A connection without one answers false (ServerConnection+Shelves.swift).
+    /// Whether the server has an activity feed (kRPC's `activities` and
+    /// `public_profiles` domains; REST v1's `GET /api/v1/social/feed`, read
+    /// whole on each sync as it has no sync feed, addendum §7). A connection
+    /// without one answers false (ServerConnection+Shelves.swift).
     nonisolated var hasActivityFeed: Bool { get }
 
     // MARK: Shelves (ServerConnection+Shelves.swift has what a connection without them answers)
