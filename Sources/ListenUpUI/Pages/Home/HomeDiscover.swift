@@ -77,6 +77,7 @@ final class HomeDiscover {
                 rowBooks[Int(bitPattern: row.pointer)] = bookID
             } else {
                 gtk_list_box_row_set_activatable(row.pointer.cast(to: GtkListBoxRow.self), 0)
+                ui.child("chevron", as: Image.self).isVisible = false
             }
             rows[entry.id] = row
             list.append(row)
