@@ -121,9 +121,10 @@ extension DemoService.State {
     /// completion cascade does; any other position write shows in them at
     /// the next event, finish or heal (`StatsRecorder`).
     mutating func storeProgress(_ progress: ListeningState.Progress, userID: String, bookID: String, now: Date) {
-        let wasFinished = listening.progress[userID]?[bookID]?.finished ?? false
+        let before = listening.progress[userID]?[bookID]
         listening.progress[userID, default: [:]][bookID] = progress
         ledger.record(.playbackPositions, id: progress.id, ownerID: userID, row: .position(bookID: bookID, progress), at: now)
-        if progress.finished, !wasFinished { refreshUserStats(userID: userID, now: now) }
+        if progress.finished, before?.finished != true { refreshUserStats(userID: userID, now: now) }
+        recordProgressActivities(userID: userID, bookID: bookID, before: before, after: progress, now: now)
     }
 }

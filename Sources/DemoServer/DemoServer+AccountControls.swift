@@ -34,6 +34,8 @@ extension DemoServer {
             state.users.removeAll { $0.id == userID }
             state.sessions = state.sessions.filter { $0.value.userID != userID }
             state.accessTokens = state.accessTokens.filter { $0.value.userID != userID }
+            // Their public profile goes too (a tombstone with the full row).
+            state.refreshPublicProfiles(now: Date())
         }
         return true
     }

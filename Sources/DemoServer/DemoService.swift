@@ -215,6 +215,8 @@ final class DemoService: Sendable {
             return authorized(request) { user in self.listeningEvents(request, user: user) }
         case ("GET", "/api/v1/listening/progress"):
             return authorized(request) { user in self.progressList(request, user: user) }
+        case ("GET", "/api/v1/social/feed"):
+            return authorized(request) { _ in self.socialFeed(request) }
         case ("GET", "/api/v1/listening/stats"):
             return authorized(request) { user in self.listeningStats(request, user: user) }
         case ("GET", "/api/v1/listening/continue"):

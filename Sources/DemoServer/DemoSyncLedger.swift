@@ -28,6 +28,10 @@ enum DemoSyncDomain: String, Sendable, CaseIterable {
     case shelves
     /// `shelf_books`: one row per book put on a shelf (user-scoped).
     case shelfBooks = "shelf_books"
+    /// `public_profiles`: one row per user, everyone's (DemoSocial.swift).
+    case publicProfiles = "public_profiles"
+    /// `activities`: the append-only feed, everyone's.
+    case activities
 }
 
 /// A row as it was at one revision: what a sync page or event carries.
@@ -56,6 +60,10 @@ enum DemoSyncRow: Sendable {
     case shelf(DemoShelf)
     /// A book on a shelf (for a tombstone: as it was when taken off).
     case shelfBook(DemoShelfBook)
+    /// A user's public profile (for a tombstone: as it was when the user went).
+    case publicProfile(PublicProfileSyncPayload)
+    /// One activity of the feed.
+    case activity(ActivitySyncPayload)
 }
 
 /// One write to a row, at a global revision.

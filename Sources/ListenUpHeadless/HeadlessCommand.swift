@@ -5,13 +5,11 @@ import ListenUpCore
 /// One command of the headless front: a line of JSON on stdin,
 /// `{"action":"…", …arguments}` (README, "Headless mode", has the table).
 ///
-/// Every command the front takes is a case here, decoded in one place
-/// (``init(action:arguments:)``) with its arguments checked and typed, so
-/// the screens, the player, the downloads and the preferences switch over
-/// cases, never over action strings. Encoding writes the same line back
-/// (the tests use it). Lenient where the protocol always was: a missing
-/// `url`, `email`, `password` or `query` is an empty string, a `select`
-/// without a string `id` closes the details.
+/// Every command the front takes is a case here, decoded in one place (``init(action:arguments:)``)
+/// with its arguments checked and typed, so the screens, the player, the downloads and the
+/// preferences switch over cases, never over action strings. Encoding writes the same line back
+/// (the tests use it). Lenient where the protocol always was: a missing `url`, `email`,
+/// `password` or `query` is an empty string, a `select` without a string `id` closes the details.
 ///
 /// A line that is not a command decodes to a ``Problem``, which the
 /// presenter turns into the `error` line the protocol promises.
@@ -84,7 +82,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     // Browsing (any signed-in screen)
     case browse(by: BrowseKind)
     case open(kind: BrowsePageKind, id: String)
-    case home
+    case home, discover
     /// Where the account is signed in (signed in; today's server).
     case sessions
     /// Signs another device's session out.
@@ -110,7 +108,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
              undoJump, recentPositions
         case preferences, setPreferences
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
-        case browse, open, home
+        case browse, open, home, discover
         case sessions, revokeSession, signOutOthers
         case createShelf, renameShelf, deleteShelf, addToShelf, removeFromShelf
 
@@ -123,7 +121,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             case .preferences, .setPreferences: .preferences
             case .download, .pauseDownload, .resumeDownload, .cancelDownload, .removeDownload, .pauseDownloads,
                  .resumeDownloads, .removeDownloads: .downloads
-            case .browse, .open, .home, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
+            case .browse, .open, .home, .discover, .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf: .browse
             case .sessions, .revokeSession, .signOutOthers: .account
             default: .screen
             }
@@ -286,6 +284,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
             guard let kind = arguments["kind"]?.stringValue.flatMap(BrowsePageKind.init(rawValue:)) else { throw .badArguments(action) }
             self = .open(kind: kind, id: try nonEmpty("id"))
         case .home: self = .home
+        case .discover: self = .discover
         case .sessions: self = .sessions
         case .revokeSession: self = .revokeSession(id: try nonEmpty("id"))
         case .signOutOthers: self = .signOutOthers
@@ -380,6 +379,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .browse(let by): return (.browse, ["by": .string(by.rawValue)])
         case .open(let kind, let id): return (.open, ["kind": .string(kind.rawValue), "id": .string(id)])
         case .home: return (.home, [:])
+        case .discover: return (.discover, [:])
         case .sessions: return (.sessions, [:])
         case .revokeSession(let id): return (.revokeSession, ["id": .string(id)])
         case .signOutOthers: return (.signOutOthers, [:])

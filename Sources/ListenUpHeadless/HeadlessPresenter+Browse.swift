@@ -48,6 +48,8 @@ extension HeadlessPresenter {
             guard let home = navigator.signedIn?.home else { return }
             homeRequestedAfter = home.refreshes
             home.refresh()
+        case .discover:
+            handleDiscover()
         case .createShelf, .renameShelf, .deleteShelf, .addToShelf, .removeFromShelf:
             handleShelves(command)
         default:

@@ -39,8 +39,7 @@ public final class HeadlessPresenter {
     private var lastState: JSONValue?
     private let qrPNGPath: String?
     private var pairingObservation: StateObservation?
-    private var lastPairingURI: String?
-    private var lastRequestID: UUID?
+    private var lastPairingURI: String?, lastRequestID: UUID?
     /// The session's player, downloads and preferences, followed as the
     /// navigator replaces them (checked on each route change, so their
     /// lines keep their order with the route's).
@@ -58,12 +57,12 @@ public final class HeadlessPresenter {
     /// The session's browsing, followed while a `browse` or `open` waits
     /// for its list or page (HeadlessPresenter+Browse.swift).
     var browse: ModelFollower<BrowseModel>?
-    var browseRequest: BrowseKind?
-    var lastPageLine: JSONValue?
+    var browseRequest: BrowseKind?, lastPageLine: JSONValue?
+    /// Discover, followed once asked (HeadlessPresenter+Discover.swift).
+    var discover: ModelFollower<DiscoverModel>?, discoverLine: JSONValue?
     var lastMissingPage: BrowseModel.PageKey?
     /// Home, followed while a `home` waits for its refresh to end.
-    var home: ModelFollower<HomeModel>?
-    var homeRequestedAfter: Int?
+    var home: ModelFollower<HomeModel>?, homeRequestedAfter: Int?
     /// Signed-in devices: HeadlessPresenter+Sessions.swift.
     var accountSessions: ModelFollower<AccountSessionsModel>?, sessionsPrinted: [String]?, sessionsRequests = 0
 
@@ -109,6 +108,7 @@ public final class HeadlessPresenter {
         browse?.cancel()
         home?.cancel()
         accountSessions?.cancel()
+        discover?.cancel()
     }
 
     /// What the caller should do after a command line.

@@ -210,6 +210,9 @@ extension SQLiteLibraryStore {
             case .shelfBooks:
                 domain = .shelfBooks
                 changed += try Self.applyShelves(rows, in: db)
+            case .publicProfiles, .activities:
+                domain = rows.domain
+                changed += try Self.applySocial(rows, in: db)
             default:
                 domain = rows.domain
                 changed += try Self.applyFacets(rows, in: db)

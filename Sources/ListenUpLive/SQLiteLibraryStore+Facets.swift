@@ -67,7 +67,7 @@ extension SQLiteLibraryStore {
         case .bookMoods: ("membership", "moods")
         case .collectionBooks: ("membership", "collections")
         case .genres: ("genre", "")
-        case .contributors, .series, .shelves, .shelfBooks: nil
+        case .contributors, .series, .shelves, .shelfBooks, .publicProfiles, .activities: nil
         }
     }
 
@@ -103,7 +103,7 @@ extension SQLiteLibraryStore {
             """
         let deleted: [String]
         switch rows {
-        case .contributors, .series, .shelves, .shelfBooks, .allShelves:
+        case .contributors, .series, .shelves, .shelfBooks, .allShelves, .publicProfiles, .activities:
             return 0
         case .genres(let page):
             if page.replacesAll { try replace(keeping: page.entities.map(\.id)) }

@@ -119,6 +119,7 @@ public final class SQLiteLibraryStore: LibraryStore {
         registerBrowseMigration(&migrator)
         registerFacetsMigration(&migrator)
         registerShelvesMigration(&migrator)
+        registerSocialMigration(&migrator)
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }

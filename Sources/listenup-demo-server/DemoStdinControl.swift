@@ -23,6 +23,10 @@ import Glibc
 ///     {"action":"approvePasswordReset","id":"<ticket>"} → {…,"id":"…","code":"ABCD-2345"}
 ///     {"action":"denyPasswordReset","id":"<ticket>"}    → {…,"id":"…"}
 ///
+/// and what another reader does (kRPC's `activities`; the neighbour unless `email` names an account):
+///
+///     {"action":"recordActivity","type":"finished_book","bookId":"…","email":"…"} → {…,"id":"<activity id>"}
+///
 /// `monotonicNs` is `CLOCK_MONOTONIC` once the change is made and its
 /// live event handed to the open streams (Python's `time.monotonic()` reads
 /// the same clock). Anything else answers `{"event":"error","message":…}`.
@@ -85,6 +89,11 @@ enum DemoStdinControl {
                 guard server.denyPasswordReset(ticketID: ticket) else { return error("no password reset with that id waits") }
             }
             id = ticket
+        case "recordActivity":
+            guard let made = server.recordActivity(object["type"] as? String ?? "", bookID: object["bookId"] as? String,
+                                                   byUser: object["email"] as? String)
+            else { return error("recordActivity needs a known type and, if any, an account's email") }
+            id = made
         default:
             return error("unknown action")
         }

@@ -60,6 +60,7 @@ struct HeadlessCommandTests {
         .browse: #"{"action":"browse","by":"narrators"}"#,
         .open: #"{"action":"open","kind":"series","id":"series-1"}"#,
         .home: #"{"action":"home"}"#,
+        .discover: #"{"action":"discover"}"#,
         .sessions: #"{"action":"sessions"}"#,
         .revokeSession: #"{"action":"revokeSession","id":"session-2"}"#,
         .signOutOthers: #"{"action":"signOutOthers"}"#,

@@ -206,7 +206,7 @@ struct BrowseWireTests {
                 "an event type this build does not know is skipped")
         #expect(Self.translated(Self.frame("series", #"{"type":"SyncEvent.Updated","id":"s1","revision":12,"occurredAt":1,"payload":{}}"#))
             .isEmpty, "an unreadable row is skipped; the next sync brings it")
-        #expect(Self.translated(Self.frame("activities", #"{"type":"SyncEvent.Deleted","id":"g1","revision":12,"occurredAt":1}"#)).isEmpty,
+        #expect(Self.translated(Self.frame("collection_shares", #"{"type":"SyncEvent.Deleted","id":"g1","revision":12,"occurredAt":1}"#)).isEmpty,
                 "a domain the library does not keep is skipped")
     }
 }

@@ -127,8 +127,11 @@ struct KRPCMappingTests {
         #expect(KRPCLiveEvents.translate(stale, duration: { _ in nil }) == .finish)
         let access = Self.frame("control", revision: nil, #"{"type":"SyncControl.AccessChanged"}"#)
         #expect(KRPCLiveEvents.translate(access, duration: { _ in nil }) == .emit([ServerSentEvent(type: "library.access_mode_changed", data: "{}")]))
-        let other = Self.frame("activities", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
+        let other = Self.frame("library_folders", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
         #expect(KRPCLiveEvents.translate(other, duration: { _ in nil }) == .emit([]), "a domain the library does not keep")
+        let activity = Self.frame("activities", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
+        #expect(KRPCLiveEvents.translate(activity, duration: { _ in nil })
+                    == .emit([ServerSentEvent(type: "activity.deleted", data: #"{"id":"t"}"#)]), "the feed (Discover) follows it")
         let tag = Self.frame("tags", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
         #expect(KRPCLiveEvents.translate(tag, duration: { _ in nil }) == .emit([ServerSentEvent(type: "tag.deleted", data: #"{"id":"t"}"#)]))
     }

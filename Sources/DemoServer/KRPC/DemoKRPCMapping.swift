@@ -141,6 +141,8 @@ enum DemoKRPCMapping {
             return json(shelfBook(row, revision: change.revision, deletedAt: change.kind == .deleted ? change.occurredAt : nil))
         case .genre, .label, .collection, .membership:
             return facetJSON(change) ?? "{}"
+        case .publicProfile, .activity:
+            return socialJSON(change)
         }
     }
 

@@ -34,6 +34,9 @@ extension DemoKRPCService {
                 // The real server heals a stale row on pull (addendum §4.3):
                 // the rolling windows and the streak as of now.
                 if known == .userStats { state.healUserStats(userID: userID, now: Date()) }
+                // Every account has its profile (made as the real server's
+                // `PublicProfileMaintainer` keeps them, DemoSocial.swift).
+                if known == .publicProfiles { state.refreshPublicProfiles(now: Date()) }
                 return state.ledger.rows(known, visibleTo: userID, after: after, limit: size)
             }
         } ?? []
@@ -56,7 +59,7 @@ extension DemoKRPCService {
         guard wanted.count <= Self.maxTargetedIDs else {
             return .result(DemoKRPCWrap.failure(.tooManyIds(requested: wanted.count, maxIds: Self.maxTargetedIDs)))
         }
-        let byBook = name == DemoSyncDomain.playbackPositions.rawValue || name == DemoSyncDomain.listeningEvents.rawValue
+        let byBook = [DemoSyncDomain.playbackPositions, .listeningEvents, .activities].map(\.rawValue).contains(name)
         guard column == "id" || (column == "book_id" && byBook) else {
             return .result(DemoKRPCWrap.failure(.unsupportedMatch(domain: name, match: column.uppercased())))
         }
@@ -99,7 +102,8 @@ extension DemoKRPCService {
     private static func bookID(of change: DemoSyncChange) -> String {
         switch change.row {
         case .book(let book): return book.id
-        case .contributor, .series, .userStats, .genre, .label, .collection, .shelf, .shelfBook: return ""
+        case .contributor, .series, .userStats, .genre, .label, .collection, .shelf, .shelfBook, .publicProfile: return ""
+        case .activity(let row): return row.bookId ?? ""
         case .membership(let row, _): return row.bookID
         case .position(let bookID, _): return bookID
         case .listeningEvent(let event, _): return event.bookID

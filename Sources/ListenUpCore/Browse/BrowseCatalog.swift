@@ -232,6 +232,10 @@ public protocol BrowseStore: AnyObject, Sendable {
 
     /// Keeps others' shelves (``ServerConnection/discoverShelves()``) for the next start.
     func saveDiscoveredShelves(_ shelves: [Shelf]) throws
+
+    /// The activity feed, newest first, at most `limit` entries shown
+    /// (``ActivityFeedEntry/isShown``), each with its user's and book's names.
+    func activityFeed(limit: Int) throws -> [ActivityFeedEntry]
 }
 
 /// A book's links to the lists beside the books, read from its sync row.

@@ -128,6 +128,8 @@ extension BrowseRows {
         case .collectionBooks: .collectionBooks
         case .shelves, .allShelves: .shelves
         case .shelfBooks: .shelfBooks
+        case .publicProfiles: .publicProfiles
+        case .activities: .activities
         }
     }
 
@@ -145,6 +147,8 @@ extension BrowseRows {
         case .collectionBooks: .collectionBooks(EntityPage(entities: []))
         case .shelves: .shelves(EntityPage(entities: []))
         case .shelfBooks: .shelfBooks(EntityPage(entities: []))
+        case .publicProfiles: .publicProfiles(EntityPage(entities: []))
+        case .activities: .activities(EntityPage(entities: []))
         }
     }
 
@@ -154,7 +158,7 @@ extension BrowseRows {
             (page.entities.count + page.deletedIDs.count, page.nextCursor, page.hasMore, dates.max())
         }
         switch self {
-        case .contributors, .series, .shelves, .shelfBooks, .allShelves: return nil
+        case .contributors, .series, .shelves, .shelfBooks, .allShelves, .publicProfiles, .activities: return nil
         case .genres(let page): return summary(page, page.entities.map(\.updatedAt))
         case .tags(let page), .moods(let page): return summary(page, page.entities.map(\.updatedAt))
         case .collections(let page): return summary(page, page.entities.map(\.updatedAt))

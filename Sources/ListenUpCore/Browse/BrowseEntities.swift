@@ -92,6 +92,10 @@ public enum BrowseDomain: String, CaseIterable, Sendable, Codable {
     case shelves
     /// The books on them, one row each (kRPC; REST v1 lists them with the shelves).
     case shelfBooks = "shelf_books"
+    /// Every user's public profile (BrowseEntities+Social.swift; kRPC only).
+    case publicProfiles = "public_profiles"
+    /// The activity feed, append-only (kRPC only).
+    case activities
 }
 
 /// A page of one browse domain's rows.
@@ -112,6 +116,10 @@ public enum BrowseRows: Sendable, Equatable {
     /// Every shelf of the user with its books (REST v1, which has no sync
     /// feed): what the cache keeps is replaced by it.
     case allShelves([Shelf])
+    /// Every user's public profile (kRPC's `public_profiles` rows).
+    case publicProfiles(EntityPage<PublicProfile>)
+    /// The activity feed's rows (kRPC's `activities`): kept once, never rewritten.
+    case activities(EntityPage<Activity>)
 
     /// How many rows it changes or deletes.
     public var count: Int {
@@ -121,6 +129,8 @@ public enum BrowseRows: Sendable, Equatable {
         case .shelves(let page): page.entities.count + page.deletedIDs.count
         case .shelfBooks(let page): page.entities.count + page.deletedIDs.count
         case .allShelves(let shelves): shelves.count
+        case .publicProfiles(let page): page.entities.count + page.deletedIDs.count
+        case .activities(let page): page.entities.count + page.deletedIDs.count
         default: facetSummary?.count ?? 0
         }
     }
@@ -132,6 +142,8 @@ public enum BrowseRows: Sendable, Equatable {
         case .shelves(let page): page.nextCursor
         case .shelfBooks(let page): page.nextCursor
         case .allShelves: nil
+        case .publicProfiles(let page): page.nextCursor
+        case .activities(let page): page.nextCursor
         default: facetSummary?.nextCursor
         }
     }
@@ -143,6 +155,8 @@ public enum BrowseRows: Sendable, Equatable {
         case .shelves(let page): page.hasMore
         case .shelfBooks(let page): page.hasMore
         case .allShelves: false
+        case .publicProfiles(let page): page.hasMore
+        case .activities(let page): page.hasMore
         default: facetSummary?.hasMore ?? false
         }
     }
@@ -155,6 +169,8 @@ public enum BrowseRows: Sendable, Equatable {
         case .shelves(let page): page.entities.map(\.updatedAt).max()
         case .shelfBooks(let page): page.entities.map(\.updatedAt).max()
         case .allShelves(let shelves): shelves.map(\.updatedAt).max()
+        case .publicProfiles(let page): page.entities.map(\.updatedAt).max()
+        case .activities(let page): page.entities.map(\.updatedAt).max()
         default: facetSummary?.newest
         }
     }

@@ -51,6 +51,8 @@ public final class HomeModel {
     @ObservationIgnored var now: @Sendable () -> Date = { Date() }
     /// The session's shelves: a refresh asks for others' shelves too.
     @ObservationIgnored public weak var shelves: ShelvesModel?
+    /// The session's activity feed (Home's Discover section); nil in previews without one.
+    @ObservationIgnored public var discover: DiscoverModel?
     @ObservationIgnored var calendar = Calendar.current
 
     /// How many books *Recently added* shows.

@@ -15,7 +15,7 @@ struct FacetContents: Sendable {
     /// Applies a page of a facet domain; how many rows it changed.
     mutating func apply(_ rows: BrowseRows) -> Int {
         switch rows {
-        case .contributors, .series, .shelves, .shelfBooks, .allShelves: 0
+        case .contributors, .series, .shelves, .shelfBooks, .allShelves, .publicProfiles, .activities: 0
         case .genres(let page): Self.apply(page, to: &genres)
         case .tags(let page): Self.apply(page, to: &labels[.tags, default: [:]])
         case .moods(let page): Self.apply(page, to: &labels[.moods, default: [:]])

@@ -22,6 +22,8 @@ public final class InMemoryLibraryStore: LibraryStore {
     let contents = LockedValue(Contents())
     /// The shelves (InMemoryLibraryStore+Shelves.swift).
     let shelfTables = LockedValue(ShelfTables())
+    /// The profiles and the activity feed (InMemoryLibraryStore+Social.swift).
+    let socialTables = LockedValue(SocialTables())
 
     public init() {}
 
@@ -243,6 +245,9 @@ extension InMemoryLibraryStore {
             case .shelfBooks:
                 changed = shelfTables.withLock { $0.apply(rows) }
                 contents.browseStates[.shelfBooks] = state
+            case .publicProfiles, .activities:
+                changed = socialTables.withLock { $0.apply(rows) }
+                contents.browseStates[rows.domain] = state
             default:
                 changed = contents.facets.apply(rows)
                 contents.browseStates[rows.domain] = state

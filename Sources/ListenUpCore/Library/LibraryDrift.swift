@@ -188,6 +188,7 @@ private final class PulledBooks: LibraryStore {
     func shelves() throws -> [Shelf] { try base.shelves() }
     func discoveredShelves() throws -> [Shelf] { try base.discoveredShelves() }
     func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
+    func activityFeed(limit: Int) throws -> [ActivityFeedEntry] { try base.activityFeed(limit: limit) }
 
     func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         let changed = try base.apply(books, deleting: deleted, state: state)

@@ -156,6 +156,10 @@ public struct LibraryLiveUpdates: Sendable {
                 // off (the Go server's `shelf.*`, kRPC's shelf domains): no
                 // book row names its shelves, so the shelves alone.
                 return .browseChanged([.shelves, .shelfBooks])
+            case let type where type.hasPrefix("activity.") || type.hasPrefix("public_profile."):
+                // kRPC's `activities` and `public_profiles` (KRPCLiveEvents.swift):
+                // someone did something, or a name changed; no book row says so.
+                return .browseChanged([.publicProfiles, .activities])
             default:
                 // connected, heartbeat and events the library does not show.
                 return nil

@@ -51,3 +51,17 @@ extension LibraryModel {
         public var links = BookLinks()
     }
 }
+
+extension LibraryModel {
+    /// The cached books among `ids`, by id (one pass over the library:
+    /// for a few dozen rows that show covers, such as Discover's).
+    public func books(ids: Set<String>) -> [String: Book] {
+        var found: [String: Book] = [:]
+        guard !ids.isEmpty else { return found }
+        for position in index.entries.indices where ids.contains(index.entries[position].book.id) {
+            let book = book(at: position)
+            found[book.id] = book
+        }
+        return found
+    }
+}

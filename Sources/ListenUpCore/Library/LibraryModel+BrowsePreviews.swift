@@ -9,7 +9,8 @@ extension LibraryModel {
     /// book's details with its links.
     /// With `images`, the pages' photo and cover arrive (``previewImage(_:)``);
     /// without, the person shows their initials and the series no cover.
-    func browseForPreview(_ intents: [BrowseModel.Intent], query: String = "", selected: String? = nil, images: Bool = false) {
+    func browseForPreview(_ intents: [BrowseModel.Intent], query: String = "", selected: String? = nil, images: Bool = false,
+                          activities: Bool = true) {
         showForPreview(LibraryModel.previewBooks, status: .loaded, query: query, selected: selected, progress: LibraryModel.previewProgress)
         let store = Self.previewBrowseStore()
         // Selecting a book reads its details and links from it.
@@ -27,6 +28,11 @@ extension LibraryModel {
         self.shelves = shelves
         home?.shelves = shelves
         shelves.start()
+        // Others' activity (LibraryModel+DiscoverPreviews.swift).
+        if activities { Self.addPreviewActivities(to: store, now: Date()) }
+        let discover = DiscoverModel(previewStore: store, dependencies: dependencies)
+        home?.discover = discover
+        discover.start()
         if !query.isEmpty { browse.send(.search(query)) }
         for intent in intents { browse.send(intent) }
         if selected != nil, let id = selection?.book.id {
@@ -39,6 +45,7 @@ extension LibraryModel {
     /// search of a list.
     nonisolated static let browsePreviews: [PreviewState<LibraryModel>] = [
         .init("home", player: "playing") { $0.browseForPreview([.showHome]) },
+        .init("home-discover-empty", player: "idle") { $0.browseForPreview([.showHome], activities: false) },
         .init("series") { $0.browseForPreview([.show(.series)]) },
         .init("authors") { $0.browseForPreview([.show(.authors)]) },
         .init("narrators") { $0.browseForPreview([.show(.narrators)]) },

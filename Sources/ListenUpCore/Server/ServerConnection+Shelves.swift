@@ -5,6 +5,8 @@ import Foundation
 /// server that does not understand it. Both protocols' clients (in the
 /// live layer) and ``OfflineServerConnection`` answer for themselves.
 extension ServerConnection {
+    public var hasActivityFeed: Bool { false }
+
     public var shelvesHavePrivacy: Bool { false }
 
     public var shelfNameLimit: Int { 100 }

@@ -156,6 +156,14 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// the server leaves it to the client). Nil when the server keeps none.
     func listeningStats(days: Int) async throws(ServerError) -> ListeningStats?
 
+    // MARK: Discover
+
+    /// Whether the server has an activity feed (kRPC's `activities` and
+    /// `public_profiles` domains; REST v1's `GET /api/v1/social/feed`, read
+    /// whole on each sync as it has no sync feed, addendum §7). A connection
+    /// without one answers false (ServerConnection+Shelves.swift).
+    nonisolated var hasActivityFeed: Bool { get }
+
     // MARK: Shelves (ServerConnection+Shelves.swift has what a connection without them answers)
 
     /// Whether a shelf can be private on this server (kRPC: yes; REST v1: no such flag).

@@ -37,6 +37,8 @@ public final class SignedInSession {
     public let accountSessions: AccountSessionsModel
     /// The user's shelves and others' (Home, a book's *Add to Shelf*).
     public let shelves: ShelvesModel
+    /// What others on the server listen to (Discover).
+    public let discover: DiscoverModel
     /// The library cache every model of the session reads and writes.
     let store: any LibraryStore
     private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -72,8 +74,11 @@ public final class SignedInSession {
         shelves = ShelvesModel(dependencies: dependencies, server: session.connection, store: store, library: library)
         home.shelves = shelves
         library.shelves = shelves
+        discover = DiscoverModel(dependencies: dependencies, server: session.connection, store: store)
+        home.discover = discover
         library.start(store: store, readAhead: readAhead, events: self)
         shelves.start()
+        discover.start()
         player.libraryChanged = { [weak library] bookID, progress in
             library?.progressChanged(bookID, progress)
         }
@@ -89,6 +94,7 @@ public final class SignedInSession {
         browse.stop()
         home.stop()
         shelves.stop()
+        discover.stop()
         accountSessions.stop()
         accountPreferences.stop()
         player.libraryChanged = nil
@@ -140,5 +146,6 @@ extension SignedInSession: LibrarySessionEvents {
         guard !left else { return }
         browse.cacheChanged()
         shelves.cacheChanged()
+        discover.cacheChanged()
     }
 }

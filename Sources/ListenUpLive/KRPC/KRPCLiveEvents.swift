@@ -76,6 +76,10 @@ enum KRPCLiveEvents {
             case SyncDomain.shelfBooks.rawValue:
                 // A book put on or taken off: the shelf changed.
                 return .emit(browseChanged("shelf", try frame.event(as: ShelfBookSyncPayload.self)) { _ in false })
+            case SyncDomain.publicProfiles.rawValue:
+                return .emit(browseChanged("public_profile", try frame.event(as: PublicProfileSyncPayload.self)) { $0.isDeleted })
+            case SyncDomain.activities.rawValue:
+                return .emit(browseChanged("activity", try frame.event(as: ActivitySyncPayload.self)) { $0.isDeleted })
             default:
                 return .emit([])
             }

@@ -52,7 +52,7 @@ extension KRPCMapping {
             case .bookMoods: return BrowseRows.bookMoods(entities)
             default: return BrowseRows.collectionBooks(entities)
             }
-        case .contributors, .series, .shelves, .shelfBooks:
+        case .contributors, .series, .shelves, .shelfBooks, .publicProfiles, .activities:
             return nil
         }
     }
@@ -71,6 +71,8 @@ extension KRPCMapping {
         case .collectionBooks: .collectionBooks
         case .shelves: .shelves
         case .shelfBooks: .shelfBooks
+        case .publicProfiles: .publicProfiles
+        case .activities: .activities
         }
     }
 }

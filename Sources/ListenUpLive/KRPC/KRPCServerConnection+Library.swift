@@ -49,6 +49,8 @@ extension KRPCServerConnection {
             case .series: return .series(try KRPCMapping.seriesPage(page, since: since))
             case .shelves: return .shelves(try KRPCMapping.shelvesPage(page, since: since))
             case .shelfBooks: return .shelfBooks(try KRPCMapping.shelfBooksPage(page, since: since))
+            case .publicProfiles: return .publicProfiles(try KRPCMapping.publicProfilesPage(page, since: since))
+            case .activities: return .activities(try KRPCMapping.activitiesPage(page, since: since))
             default: return try KRPCMapping.facetPage(domain, page, since: since) ?? .empty(domain)
             }
         } catch {

@@ -11,6 +11,9 @@ extension KRPCServerConnection {
     /// True: today's server keeps a private flag on each shelf.
     public nonisolated var shelvesHavePrivacy: Bool { true }
 
+    /// True: the `activities` and `public_profiles` domains (KRPCMapping+Social.swift).
+    public nonisolated var hasActivityFeed: Bool { true }
+
     /// `ShelfService` trims the name and takes 1…200 characters.
     public nonisolated var shelfNameLimit: Int { 200 }
 

@@ -20,6 +20,9 @@ extension APIClient {
         case .shelfBooks:
             // Listed with the shelves (APIClient+Shelves.swift).
             return .shelfBooks(EntityPage(entities: []))
+        case .publicProfiles, .activities:
+            // No sync feed for them on REST v1 (addendum §7): the feed's newest (APIClient+Social.swift).
+            return try await syncSocial(domain)
         default:
             return try await syncFacets(domain)
         }

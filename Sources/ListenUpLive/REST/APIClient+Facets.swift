@@ -49,7 +49,7 @@ extension APIClient {
                 return .collectionBooks(EntityPage(entities: rows, replacesAll: true))
             case .bookTags, .moods, .bookMoods:
                 return .empty(domain)
-            case .contributors, .series, .shelves, .shelfBooks:
+            case .contributors, .series, .shelves, .shelfBooks, .publicProfiles, .activities:
                 throw ServerError.protocolMismatch("\(domain.rawValue) is not a facet")
             }
         } catch .server(status: 403, _), .server(status: 404, _) {

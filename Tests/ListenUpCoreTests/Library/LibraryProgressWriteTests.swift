@@ -46,6 +46,7 @@ struct LibraryProgressWriteTests {
         func shelves() throws -> [Shelf] { try base.shelves() }
         func discoveredShelves() throws -> [Shelf] { try base.discoveredShelves() }
         func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
+        func activityFeed(limit: Int) throws -> [ActivityFeedEntry] { try base.activityFeed(limit: limit) }
     }
 
     func settle(_ done: () -> Bool) async {

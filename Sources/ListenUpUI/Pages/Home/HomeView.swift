@@ -7,7 +7,8 @@ import ListenUpCore
 /// *Continue Listening*: *This Week* (the week's minutes as a chart, the
 /// streak, the total and the top genres, from ``HomeModel``) and *Recently
 /// Added* (the newest books; choosing one opens it, through
-/// ``onOpenBook``). The stats are read again each time Home is shown
+/// ``onOpenBook``), and *Discover* (others' activity, ``HomeDiscover``).
+/// The stats are read again each time Home is shown
 /// (``refresh()``).
 @MainActor
 final class HomeView {
@@ -34,6 +35,8 @@ final class HomeView {
     private(set) var recentButtons: [String: Button] = [:]
     /// My Shelves and Shelves from Others (nil without the session's shelves: previews).
     private(set) var shelvesSection: HomeShelves?
+    /// Discover (nil without the session's feed: previews without one).
+    private(set) var discoverSection: HomeDiscover?
 
     init(home: HomeModel, library: LibraryModel) {
         self.home = home
@@ -45,6 +48,8 @@ final class HomeView {
         days = (0..<7).map { ui.child("day-\($0)") }
         (recent, recentItems) = (ui.child("recent"), ui.child("recent-items"))
         shelvesSection = library.shelves.map { HomeShelves(template: ui, shelves: $0) }
+        discoverSection = home.discover.map { HomeDiscover(template: ui, discover: $0, library: library) }
+        discoverSection?.onOpenBook = { [weak self] id in self?.onOpenBook?(id) }
         observation = StateObservation { [weak self] in self?.render() }
     }
 
@@ -54,7 +59,9 @@ final class HomeView {
     }
 
     /// What Home shows has been read once (screenshots wait for it).
-    var isSettled: Bool { home.refreshes > 0 && !home.isRefreshing && (library.shelves?.reads ?? 1) > 0 }
+    var isSettled: Bool {
+        home.refreshes > 0 && !home.isRefreshing && (library.shelves?.reads ?? 1) > 0 && (discoverSection?.isSettled ?? true)
+    }
 
     private func render() {
         renderWeek(home.summary)
@@ -115,6 +122,7 @@ final class HomeView {
 
     func teardown() {
         shelvesSection?.teardown()
+        discoverSection?.teardown()
         observation?.cancel()
         covers.forEach { $0.cancel() }
         recentConnections = []

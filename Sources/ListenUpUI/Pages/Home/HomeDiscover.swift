@@ -1,0 +1,161 @@
+import CAdwaita
+import Foundation
+import GtkBridge
+import ListenUpCore
+
+/// Home's *Discover* (`home-view.ui`'s `discover`): what the other readers
+/// of the server listen to and finish, newest first (``DiscoverModel``), a
+/// row each (`activity-row.ui`: the book's cover, "Grace Hopper finished
+/// *Middlemarch*", how long ago). A row with a book opens it (``onOpenBook``).
+/// With nothing yet it says so; on a server without a feed (REST v1) the
+/// section stays hidden. Rows are made again when the feed changes (fifty at most).
+@MainActor
+final class HomeDiscover {
+    private let discover: DiscoverModel
+    private let library: LibraryModel
+    private let box: Box
+    private let empty: Label
+    private let list: ListBox
+    private var observation: StateObservation?
+    private var connections: [SignalConnection] = []
+    private var covers: [Task<Void, Never>] = []
+    private var shown: [ActivityFeedEntry]?
+    /// The rows' book ids, by the row's address.
+    private var rowBooks: [Int: String] = [:]
+    /// The rows, by activity id (tests).
+    private(set) var rows: [String: ActionRow] = [:]
+    /// Opens a book (its details).
+    var onOpenBook: (String) -> Void = { _ in }
+    /// The time the rows' "how long ago" is counted from (previews fix it).
+    var now: () -> Date = Date.init
+
+    init(template ui: Template, discover: DiscoverModel, library: LibraryModel) {
+        self.discover = discover
+        self.library = library
+        (box, empty, list) = (ui.child("discover"), ui.child("discover-empty"), ui.child("discover-list"))
+        connections.append(list.connect(.rowActivated) { [weak self] row in
+            guard let self, let id = self.rowBooks[Int(bitPattern: row)] else { return }
+            self.onOpenBook(id)
+        })
+        observation = StateObservation { [weak self] in self?.render() }
+    }
+
+    /// The feed has been read once (screenshots wait for it).
+    var isSettled: Bool { discover.reads > 0 }
+
+    /// Whether the section shows its "Nothing yet" (tests).
+    var showsEmptyState: Bool { box.isVisible && empty.isVisible }
+
+    private func render() {
+        let (entries, reads, available) = (discover.entries, discover.reads, discover.isAvailable)
+        box.isVisible = reads > 0 && available
+        empty.isVisible = entries.isEmpty
+        list.isVisible = !entries.isEmpty
+        guard entries != shown else { return }
+        shown = entries
+        covers.forEach { $0.cancel() }
+        covers = []
+        rowBooks = [:]
+        rows = [:]
+        while let row = list.row(at: 0) { list.remove(row) }
+        let books = library.books(ids: Set(entries.compactMap(\.activity.bookID)))
+        for entry in entries { add(entry, book: entry.activity.bookID.flatMap { books[$0] }) }
+    }
+
+    private func add(_ entry: ActivityFeedEntry, book: LibraryModel.Book?) {
+        let ui = PageTemplates.load("activity-row")
+        withExtendedLifetime(ui) {
+            let row: ActionRow = ui.child("root")
+            let sentence = Self.sentence(entry)
+            row.title = sentence
+            row.subtitle = Self.ago(entry.activity.occurredAt, now: now())
+            row.setAccessibleLabel(sentence)
+            let cover = CoverView(size: 40)
+            cover.showPlaceholder(for: entry.bookTitle ?? entry.userName ?? "")
+            adw_action_row_add_prefix(row.pointer.cast(to: AdwActionRow.self), cover.widget)
+            if let bookID = entry.activity.bookID {
+                rowBooks[Int(bitPattern: row.pointer)] = bookID
+            } else {
+                gtk_list_box_row_set_activatable(row.pointer.cast(to: GtkListBoxRow.self), 0)
+                ui.child("chevron", as: Image.self).isVisible = false
+            }
+            rows[entry.id] = row
+            list.append(row)
+            if let book {
+                let library = library
+                covers.append(Task { [weak cover] in
+                    guard let data = await library.cover(for: book), let texture = await CoverTexture.decode(data.bytes, size: 80)
+                    else { return }
+                    cover?.show(texture)
+                })
+            }
+        }
+    }
+
+    /// Who did what, in words: "Grace Hopper finished Middlemarch".
+    static func sentence(_ entry: ActivityFeedEntry) -> String {
+        // TRANSLATORS: Discover on Home: someone whose profile is not known yet.
+        let name = entry.userName ?? tr("Someone")
+        let title = entry.bookTitle ?? ""
+        let activity = entry.activity
+        switch entry.kind {
+        case .startedBook:
+            // TRANSLATORS: Discover on Home: a person, then a book's title.
+            return tr("%@ started %@", name, title)
+        case .finishedBook:
+            return activity.isReread
+                // TRANSLATORS: Discover on Home: a person, then a book's title.
+                ? tr("%@ finished %@ again", name, title)
+                // TRANSLATORS: Discover on Home: a person, then a book's title.
+                : tr("%@ finished %@", name, title)
+        case .listeningSession:
+            let minutes = Int(activity.durationMs / 60_000)
+            // TRANSLATORS: Discover on Home: a person, how many minutes, then a book's title.
+            return trn("%@ listened to %@ minute of %@", "%@ listened to %@ minutes of %@", count: minutes, name,
+                       Localization.number(minutes), title)
+        case .streakMilestone:
+            // TRANSLATORS: Discover on Home: a person, then a number of days in a row.
+            return trn("%@ listened %@ day in a row", "%@ listened %@ days in a row", count: activity.milestoneValue, name,
+                       Localization.number(activity.milestoneValue))
+        case .listeningMilestone:
+            // TRANSLATORS: Discover on Home: a person, then a number of hours in all.
+            return trn("%@ reached %@ hour of listening", "%@ reached %@ hours of listening", count: activity.milestoneValue, name,
+                       Localization.number(activity.milestoneValue))
+        case .shelfCreated:
+            // TRANSLATORS: Discover on Home: a person, then a shelf's name.
+            return tr("%@ made the shelf %@", name, activity.shelfName ?? "")
+        case .userJoined, nil:
+            // TRANSLATORS: Discover on Home: a person who just made their account.
+            return tr("%@ joined", name)
+        }
+    }
+
+    /// How long ago, in words: "just now", "5 minutes ago", "3 hours ago", "2 days ago", else the date.
+    static func ago(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60:
+            // TRANSLATORS: Discover on Home: when something happened.
+            return tr("Just now")
+        case ..<3600:
+            let minutes = seconds / 60
+            return trn("%@ minute ago", "%@ minutes ago", count: minutes, Localization.number(minutes))
+        case ..<86_400:
+            let hours = seconds / 3600
+            return trn("%@ hour ago", "%@ hours ago", count: hours, Localization.number(hours))
+        case ..<(7 * 86_400):
+            let days = seconds / 86_400
+            return trn("%@ day ago", "%@ days ago", count: days, Localization.number(days))
+        default:
+            return Localization.dateAndTime(date)
+        }
+    }
+
+    func teardown() {
+        observation?.cancel()
+        observation = nil
+        covers.forEach { $0.cancel() }
+        connections.forEach { $0.disconnect() }
+        connections = []
+    }
+}
