@@ -81,7 +81,11 @@ struct HeadlessGenerationsTests {
         #expect(settled != nil, "\(first.allLines.suffix(5))\n\(first.stderr.suffix(3000))")
         #expect(Journey.state(settled)?["user"] as? String == "Ada Lovelace")
 
-        // A live update: a book added on the server shows up by itself.
+        // A live update: a book added on the server shows up by itself,
+        // once the live events are open (REST v1 replays none: a book added
+        // before the stream opens waits for the next sync).
+        for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        try #require(server.eventStreamCount > 0, "the live events are open")
         let added = server.addBook(title: "A Brand New Book")
         let grown = await first.waitForLine(timeout: 15, Journey.libraryLoaded(books + 1))
         #expect(grown != nil, "\(first.allLines.suffix(3))")
