@@ -19,6 +19,18 @@ struct HeadlessJourneyTests {
 
     static func state(_ line: [String: Any]?) -> [String: Any]? { line?["state"] as? [String: Any] }
 
+    /// The first `failed` sign-in state after a `signingIn` one, among the
+    /// lines after the first `mark`.
+    static func failedAttempt(after mark: Int) -> ([String: Any]) -> Bool {
+        let (seen, signingIn) = (HeadlessGenerationsTests.LineCount(), HeadlessGenerationsTests.LineCount())
+        return { line in
+            seen.value += 1
+            guard seen.value > mark, let status = state(line)?["status"] as? String else { return false }
+            if status == "signingIn" { signingIn.value = 1 }
+            return signingIn.value == 1 && status == "failed"
+        }
+    }
+
     static func onRoute(_ route: String) -> ([String: Any]) -> Bool {
         { $0["event"] as? String == "route" && $0["route"] as? String == route }
     }
@@ -114,11 +126,16 @@ struct HeadlessJourneyTests {
         let app = try HeadlessProcess()
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         _ = await app.waitForLine(Self.onRoute("login"))
+        // Each attempt's own answer: the first failure after its signingIn
+        // (the page prints its state again when other things change, so a
+        // count of failed lines could run ahead and send a login while the
+        // last one is under way, which the page ignores).
+        var failures: [[String: Any]] = []
         for attempt in 1...11 {
+            let mark = app.allLines.count
             app.send(#"{"action":"login","email":"ada@example.com","password":"wrong-\#(attempt)"}"#)
-            _ = await app.waitForLines(count: attempt) { Self.state($0)?["status"] as? String == "failed" }
+            if let failed = await app.waitForLine(Self.failedAttempt(after: mark)) { failures.append(failed) }
         }
-        let failures = await app.waitForLines(count: 11) { Self.state($0)?["status"] as? String == "failed" }
         #expect(failures.count == 11, "\(app.allLines)")
         #expect(failures.prefix(10).allSatisfy { Self.state($0)?["code"] as? String == "invalidCredentials" })
         let last = Self.state(failures.last)
