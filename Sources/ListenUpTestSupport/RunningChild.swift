@@ -46,24 +46,16 @@ public final class RunningChild: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
+        try process.run()
         collect(output) { $0.stdout.append($1) }
         collect(errors) { $0.stderr.append($1) }
-        try process.run()
     }
 
     private func collect(_ pipe: Pipe, into append: @escaping @Sendable (RunningChild, Data) -> Void) {
-        // At end of file the handler is called again and again with no
-        // data: it is removed at the first.
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { handle.readabilityHandler = nil; return }
+        PipeDrain.start(pipe) { [weak self] data in
+            guard let self else { return }
             self.state.lock()
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self.openPipes -= 1
-            } else {
-                append(self, data)
-            }
+            if data.isEmpty { self.openPipes -= 1 } else { append(self, data) }
             self.state.broadcast()
             self.state.unlock()
         }
@@ -96,8 +88,6 @@ public final class RunningChild: @unchecked Sendable {
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
         stop()
     }
 }

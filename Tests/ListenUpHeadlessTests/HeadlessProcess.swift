@@ -66,21 +66,12 @@ final class HeadlessProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        // At end of file a readability handler is called again and again
-        // with no data (a thread spinning until the handler goes): each is
-        // removed at its pipe's end.
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.received(data)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
+        try process.run()
+        PipeDrain.start(output) { [weak self] data in self?.received(data) }
+        PipeDrain.start(errors) { [weak self] data in
             guard let self else { return }
             self.lock.lock(); self.stderrData.append(data); self.lock.unlock()
         }
-        try process.run()
     }
 
     private func received(_ data: Data) {
@@ -190,8 +181,6 @@ final class HeadlessProcess: @unchecked Sendable {
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
         if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
