@@ -58,13 +58,20 @@ extension DemoServer {
         krpc == nil ? service.events.count : service.state.withLock { $0.ledger.observerCount }
     }
 
-    /// Closes every event stream, as a restarting server or a dropped
-    /// network would (kRPC: every WebSocket is dropped, without a close frame).
     /// Open kRPC sockets (kRPC mode; 0 otherwise): `dropEventStreams()`
     /// closes them on their event loops, and a test that must not reach an
     /// old one waits for this to fall to 0.
     public var kRPCSocketCount: Int { krpc?.openSocketCount ?? 0 }
 
+    /// REST only: while true, `/api/v1/sync/events` answers 503, as a
+    /// proxy restarting in front of the server would; the app keeps trying.
+    public var refuseEventStreams: Bool {
+        get { service.state.withLock { $0.eventStreamsRefused } }
+        set { service.state.withLock { $0.eventStreamsRefused = newValue } }
+    }
+
+    /// Closes every event stream, as a restarting server or a dropped
+    /// network would (kRPC: every WebSocket is dropped, without a close frame).
     public func dropEventStreams() {
         service.events.dropAll()
         krpc?.dropSockets()

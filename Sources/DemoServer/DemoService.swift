@@ -85,6 +85,8 @@ final class DemoService: Sendable {
         /// after which the next response is cut.
         var audioRefusal: (status: Int, remaining: Int)?
         var audioCut: Int?
+        /// While set, `/api/v1/sync/events` answers 503 (``DemoServer/refuseEventStreams``).
+        var eventStreamsRefused = false
         /// Every audio request served, oldest first (at most ``DemoService/audioRequestsKept``).
         var audioRequests: [DemoServer.AudioRequest] = []
         /// Bytes per second each audio response is held to; nil: as fast as the socket goes.
@@ -116,8 +118,12 @@ final class DemoService: Sendable {
     /// Why `/api/v1/sync/events` is refused (the real server's text/plain
     /// 401), or nil to open the stream.
     func refuseEventStream(_ request: DemoRequest) -> DemoResponse? {
-        state.withLock { $0.requestCounts[request.path, default: 0] += 1 }
-        return bearer(request) == nil ? .text(401, "Unauthorized") : nil
+        let refused = state.withLock { state in
+            state.requestCounts[request.path, default: 0] += 1
+            return state.eventStreamsRefused
+        }
+        if bearer(request) == nil { return .text(401, "Unauthorized") }
+        return refused ? .text(503, "Service Unavailable") : nil
     }
 
     init(configuration: DemoServer.Configuration, logger: Logger) {

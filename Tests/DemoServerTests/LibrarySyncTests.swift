@@ -72,16 +72,20 @@ struct LibrarySyncTests {
             dependencies.connectREST = Dependencies.restV1Connection
             dependencies.openLibrary = { _, _ in store }
             dependencies.openCoverCache = { _, _ in nil }
+            let (deltas, streams) = (server.requestCount("/api/v1/sync/books"), server.requestCount("/api/v1/sync/events"))
             let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
-            let streams = server.requestCount("/api/v1/sync/events")
-            // Live updates start once the sync is over.
-            for _ in 0..<300 where server.requestCount("/api/v1/sync/events") == streams { try await Task.sleep(for: .milliseconds(20)) }
+            // Live updates start once the sync is over; once they are
+            // connected, the books' delta runs once more (REST v1's events
+            // are not replayed): both done before the test goes on.
+            for _ in 0..<300 where server.requestCount("/api/v1/sync/events") == streams || server.requestCount("/api/v1/sync/books") < deltas + 2 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             return (model, logs)
         }
         func cacheReads(_ logs: LogCapture) -> Int { logs.text.components(separatedBy: "Library cache read").count - 1 }
 
         let (unchanged, quiet) = try await start()
-        #expect(server.requestCount("/api/v1/sync/books") == 2, "the first sync, then the model's delta")
+        #expect(server.requestCount("/api/v1/sync/books") == 3, "the first sync, the model's delta, and its catch-up once live")
         #expect(unchanged.books.count == 30)
         #expect(cacheReads(quiet) == 1)
         unchanged.deactivate()
@@ -92,6 +96,37 @@ struct LibrarySyncTests {
         defer { changed.deactivate() }
         #expect(cacheReads(busy) == 2, "read at start, and again for the delta")
         #expect(changed.books.first { $0.id == renamed }?.title == "Renamed While Away")
+    }
+
+    /// REST v1 replays no events: a book added after the sync read the
+    /// books but before the live events opened (its event reached no
+    /// stream) is caught up once they open, however soon after the sync.
+    @MainActor
+    @Test func aBookAddedBeforeTheLiveEventsOpenShowsOnceTheyDo() async throws {
+        let (server, client) = try await signedIn(books: 5)
+        defer { Task { await server.stop() } }
+        let session = try #require(await client.currentSession)
+        let store = SQLiteLibraryStore.inMemory()
+        var dependencies = Dependencies.test(transport: .live, sessions: .inMemory([session]), logger: logs.logger)
+        dependencies.connectREST = Dependencies.restV1Connection
+        dependencies.openLibrary = { _, _ in store }
+        dependencies.openCoverCache = { _, _ in nil }
+        dependencies.liveUpdatesBackoff = .init(initial: .milliseconds(200), maximum: .milliseconds(200))
+        server.refuseEventStreams = true
+        let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
+        defer { model.deactivate() }
+        for _ in 0..<300 where model.books.count < 5 || server.requestCount("/api/v1/sync/events") == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(model.books.count == 5, "synced, and the live events refused once")
+
+        let added = server.addBook(title: "Added Before The Stream")
+        server.refuseEventStreams = false
+        for _ in 0..<300 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(server.eventStreamCount > 0, "the live events opened")
+        // Within the five seconds after a sync that a whole sync would skip.
+        for _ in 0..<200 where !model.books.contains(where: { $0.id == added }) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(model.books.contains { $0.id == added }, "\(model.books.map(\.title))")
     }
 
     /// A page stored again as it is changes nothing; a changed book and a

@@ -22,6 +22,14 @@ struct HeadlessAccountRemovedTests {
         #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
         for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
         try #require(server.eventStreamCount > 0, "the live events are open")
+        // On REST v1 the app then reads the books' delta once more (events
+        // are not replayed); removed during that read, the account's 401
+        // would win the race against the event that says why.
+        if wire == .rest {
+            for _ in 0..<200 where !app.stderr.contains("Caught up on the books after connecting") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
 
         #expect(server.removeAccount(email: "ada@example.com", reason: "Moved to the family server"))
         let login = await app.waitForLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["reason"] is String }

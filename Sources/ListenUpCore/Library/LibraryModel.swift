@@ -161,7 +161,7 @@ public final class LibraryModel: ScreenModel {
                                   logger: dependencies.logger)
         coversAvailable = true
         let syncSession = LibrarySyncSession(server: server, store: store, dependencies: dependencies, screen: self,
-                                             events: events)
+                                             events: events, replaysLiveEvents: session.generation == .krpc)
         self.syncSession = syncSession
         let send = send
         startTask = Task { [weak self] in

@@ -93,6 +93,7 @@ final class LibrarySyncSession {
     private let dependencies: Dependencies
     private weak var screen: (any LibrarySyncScreen)?
     private weak var events: (any LibrarySessionEvents)?
+    private let replaysLiveEvents: Bool
 
     private var syncTask: Task<Void, Never>?
     private var liveTask: Task<Void, Never>?
@@ -114,8 +115,12 @@ final class LibrarySyncSession {
     /// What the drift checks after each sync remember (LibraryDrift.swift).
     private let drift = LibraryDriftCheck.Memory()
 
+    /// - Parameter replaysLiveEvents: the live stream resumes where the sync
+    ///   left off (kRPC's `observeEvents` from the sync's revision), so
+    ///   nothing changes unseen between the two; REST v1's stream does not.
     init(server: any ServerConnection, store: any LibraryStore, dependencies: Dependencies, screen: any LibrarySyncScreen,
-         events: (any LibrarySessionEvents)?) {
+         events: (any LibrarySessionEvents)?, replaysLiveEvents: Bool = false) {
+        self.replaysLiveEvents = replaysLiveEvents
         self.server = server
         self.store = store
         self.dependencies = dependencies
@@ -246,15 +251,50 @@ final class LibrarySyncSession {
         }
     }
 
+    /// The books' delta alone (no browse domains, no drift check), shown
+    /// when it changed something. A sync under way gets another after it.
+    private func catchUpBooks() {
+        guard !isSyncing else {
+            syncAgain = true
+            return
+        }
+        isSyncing = true
+        let (server, store, logger) = (server, store, dependencies.logger)
+        syncTask = Task { [weak self] in
+            defer {
+                self?.isSyncing = false
+                if self?.syncAgain == true, !Task.isCancelled {
+                    self?.syncAgain = false
+                    self?.sync()
+                }
+            }
+            do throws(ServerError) {
+                let changed = try await LibrarySync(server: server, store: store, logger: logger).run()
+                logger.debug("Caught up on the books after connecting", metadata: ["changed": "\(changed)"])
+                guard !Task.isCancelled, let self, changed > 0 else { return }
+                await self.screen?.synced(changed: changed)
+                self.events?.libraryCacheChanged()
+            } catch {
+                logger.debug("Could not catch up on the books after connecting", metadata: ["reason": "\(error)"])
+            }
+        }
+    }
+
     private func apply(_ change: LibraryLiveUpdates.Change) {
         switch change {
         case .connected:
             screen?.liveChanged(true)
             events?.serverUnreachable(false)
             events?.accountPreferencesMayHaveChanged()
-            // Events are not replayed: catch up on what was missed, unless
-            // a sync has just run.
-            if let lastSync, ContinuousClock.now - lastSync < .seconds(5) { return }
+            // Events are not replayed on REST v1: catch up on what was
+            // missed. Just after a whole sync, its books' delta alone (the
+            // browse domains and the drift check ran after the books were
+            // read, and a book changed meanwhile is in neither); on kRPC the
+            // stream resumes from the sync's revision, so nothing.
+            if let lastSync, ContinuousClock.now - lastSync < .seconds(5) {
+                if !replaysLiveEvents { catchUpBooks() }
+                return
+            }
             sync()
         case .disconnected:
             screen?.liveChanged(false)
