@@ -37,8 +37,9 @@ public enum AuthEvent: Equatable, Sendable {
     /// The account was registered and waits for an administrator.
     case registrationPending(PendingRegistration)
     /// The pending account was approved, and the password is not known
-    /// any more: Sign in with `email` filled.
-    case registrationApproved(email: String)
+    /// any more, or signing in with it failed (`signInFailure`): Sign in
+    /// with `email` filled.
+    case registrationApproved(email: String, signInFailure: ServerError?)
     /// The pending account was declined, with the server's reason if any.
     case registrationDeclined(message: String?)
     /// Back to Sign in from Create Account, Waiting for Approval (which
@@ -126,7 +127,7 @@ extension AuthState {
     private func applyingPasswordReset(_ event: AuthEvent) -> AuthState? {
         switch (self, event) {
         case (.needsLogin(let server), .forgotPassword(let email)), (.sessionLapsed(let server, _), .forgotPassword(let email)),
-             (.accountApproved(let server, _), .forgotPassword(let email)), (.passwordChanged(let server, _), .forgotPassword(let email)):
+             (.accountApproved(let server, _, _), .forgotPassword(let email)), (.passwordChanged(let server, _), .forgotPassword(let email)):
             return .resettingPassword(server, email: email)
         case (.resettingPassword(let server, _), .passwordResetCompleted(let email)):
             return .passwordChanged(server, email: email)
@@ -147,14 +148,14 @@ extension AuthState {
     private func applyingRegistration(_ event: AuthEvent) -> AuthState? {
         switch (self, event) {
         case (.needsLogin(let server), .createAccount), (.sessionLapsed(let server, _), .createAccount),
-             (.accountApproved(let server, _), .createAccount):
+             (.accountApproved(let server, _, _), .createAccount):
             return .creatingAccount(server)
         case (.creatingAccount, .registrationPending(let pending)):
             return .awaitingApproval(pending)
         case (.creatingAccount, .signedIn(let session)), (.awaitingApproval, .signedIn(let session)), (.accountApproved, .signedIn(let session)):
             return .authenticated(session)
-        case (.awaitingApproval(let pending), .registrationApproved(let email)):
-            return .accountApproved(pending.server, email: email)
+        case (.awaitingApproval(let pending), .registrationApproved(let email, let failure)):
+            return .accountApproved(pending.server, email: email, signInFailure: failure)
         case (.awaitingApproval(let pending), .registrationDeclined(let message)):
             return .registrationDeclined(pending.server, message: message)
         case (.creatingAccount(let server), .backToSignIn), (.registrationDeclined(let server, _), .backToSignIn):

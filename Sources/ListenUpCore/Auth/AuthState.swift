@@ -34,8 +34,9 @@ public enum AuthState: Equatable, Sendable {
     /// An administrator declined the registration (the server's reason, if any).
     case registrationDeclined(KnownServer, message: String?)
     /// A registration was approved while the password was no longer known
-    /// (after a restart): Sign in, with its email filled.
-    case accountApproved(KnownServer, email: String)
+    /// (after a restart), or signing in with it failed (`signInFailure`,
+    /// said on the page): Sign in, with its email filled.
+    case accountApproved(KnownServer, email: String, signInFailure: ServerError?)
     /// The user is resetting a forgotten password (PasswordReset/); `email`
     /// is what Sign in had typed, to start the form with.
     case resettingPassword(KnownServer, email: String)
@@ -59,7 +60,7 @@ extension AuthState {
         case .needsAdminSetup(let server), .needsLogin(let server), .sessionLapsed(let server, _): server.url
         case .authenticated(let session): session.serverURL
         case .acceptingInvite(let start): start.knownServer?.url
-        case .creatingAccount(let server), .registrationDeclined(let server, _), .accountApproved(let server, _): server.url
+        case .creatingAccount(let server), .registrationDeclined(let server, _), .accountApproved(let server, _, _): server.url
         case .resettingPassword(let server, _), .passwordChanged(let server, _): server.url
         case .awaitingApproval(let pending): pending.serverURL
         }

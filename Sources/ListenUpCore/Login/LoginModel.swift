@@ -61,9 +61,11 @@ public final class LoginModel: ScreenModel {
     ///   - notice: why the session ended, when it did (the page says so).
     ///   - approvedEmail: the email of an account just approved (filled in,
     ///     and a notice says so).
+    ///   - failure: why signing in to the account just approved failed,
+    ///     shown as this page's own failed attempt.
     ///   - filledEmail: an email to start the form with (after a password reset).
     public init(server: KnownServer?, dependencies: Dependencies, notice: SignInNotice? = nil, approvedEmail: String? = nil,
-                filledEmail: String? = nil, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
+                filledEmail: String? = nil, failure: ServerError? = nil, send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
         self.dependencies = dependencies
         self.send = send
@@ -74,6 +76,7 @@ public final class LoginModel: ScreenModel {
             email = approvedEmail
             signInNotice = .accountApproved
         }
+        if let failure { status = .failed(code: failure.code, message: Self.approvedButFailed(failure)) }
         if let server { followRegistrationMode(server) }
     }
 
@@ -96,6 +99,12 @@ public final class LoginModel: ScreenModel {
                 self?.registrationMode = mode
             }
         }
+    }
+
+    /// The page shows one message: after an approval, the failure says the
+    /// account was approved too.
+    static func approvedButFailed(_ failure: ServerError) -> String {
+        tr("Your account was approved, but signing in failed. %@", failure.userMessage)
     }
 
     /// Whether Sign in can be pressed.
@@ -202,8 +211,8 @@ extension RouteNode {
                 LoginModel(server: server, dependencies: context.dependencies, send: context.send)
             case .sessionLapsed(let server, let notice):
                 LoginModel(server: server, dependencies: context.dependencies, notice: notice, send: context.send)
-            case .accountApproved(let server, let email):
-                LoginModel(server: server, dependencies: context.dependencies, approvedEmail: email, send: context.send)
+            case .accountApproved(let server, let email, let failure):
+                LoginModel(server: server, dependencies: context.dependencies, approvedEmail: email, failure: failure, send: context.send)
             case .passwordChanged(let server, let email):
                 LoginModel(server: server, dependencies: context.dependencies, notice: .passwordChanged, filledEmail: email,
                            send: context.send)
@@ -233,6 +242,11 @@ extension RouteNode {
             },
             .init("accountRemoved") {
                 $0.showForPreview(email: "ada@example.com", password: false, status: .editing, notice: .accountRemoved(reason: nil))
+            },
+            .init("approvedSignInFailed") {
+                $0.showForPreview(email: "ada@example.com", password: false,
+                                  status: .failed(code: "unreachable", message: LoginModel.approvedButFailed(.transport(.unreachable("")))),
+                                  notice: .accountApproved)
             },
             .init("unreachable") {
                 $0.showForPreview(email: "ada@example.com", password: true,

@@ -112,7 +112,7 @@ public final class AwaitingApprovalModel: ScreenModel {
             send(.registrationDeclined(message: message))
         case .approved:
             guard let password = pending.password else {
-                send(.registrationApproved(email: pending.email))
+                send(.registrationApproved(email: pending.email, signInFailure: nil))
                 return
             }
             self.status = .signingIn
@@ -124,7 +124,7 @@ public final class AwaitingApprovalModel: ScreenModel {
                 guard !Task.isCancelled, let self else { return }
                 switch result {
                 case .success(let session): self.send(.signedIn(session))
-                case .failure: self.send(.registrationApproved(email: pending.email))
+                case .failure(let error): self.send(.registrationApproved(email: pending.email, signInFailure: error))
                 }
             }
         }

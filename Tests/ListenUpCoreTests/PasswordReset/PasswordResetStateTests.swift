@@ -12,7 +12,7 @@ struct PasswordResetStateTests {
     nonisolated static let session = Session.offline(serverURL: URL(string: "http://127.0.0.1:9")!)
     nonisolated static let states: [AuthState] = [
         .initializing, .needsServer, .needsLogin(server), .authenticated(session), .sessionLapsed(server, .sessionEnded),
-        .creatingAccount(server), .accountApproved(server, email: "ada@example.com"),
+        .creatingAccount(server), .accountApproved(server, email: "ada@example.com", signInFailure: nil),
         .resettingPassword(server, email: "ada@example.com"), .passwordChanged(server, email: "ada@example.com"),
     ]
     nonisolated static let events: [AuthEvent] = [

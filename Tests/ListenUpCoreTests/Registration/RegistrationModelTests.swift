@@ -63,6 +63,31 @@ struct RegistrationModelTests {
         model.deactivate()
     }
 
+    /// Approved, but signing in with the password typed a moment ago
+    /// failed: Sign in says the account was approved and why signing in did
+    /// not work, with the email filled.
+    @Test func aFailedSignInAfterApprovalSaysWhy() {
+        let pending = PendingRegistration(server: .closedLoopback, userID: "user-1", email: "ada@example.com")
+        let navigator = AppNavigator(registry: .standard, dependencies: .test())
+        navigator.update(.awaitingApproval(pending))
+        navigator.send(.registrationApproved(email: "ada@example.com", signInFailure: .rateLimitedFor(seconds: 30)))
+        let model = navigator.activeModel(.login)
+        #expect(navigator.activeRoute == .login)
+        #expect(model?.email == "ada@example.com")
+        #expect(model?.signInNotice == .accountApproved)
+        let failure = ServerError.rateLimitedFor(seconds: 30)
+        #expect(model?.errorMessage == "Your account was approved, but signing in failed. \(failure.userMessage)")
+        #expect(model?.status == .failed(code: failure.code, message: LoginModel.approvedButFailed(failure)))
+        model?.send(.passwordChanged("analytical-engine"))
+        #expect(model?.errorMessage == nil, "typing clears it, as after a failed attempt of its own")
+        model?.deactivate()
+
+        navigator.update(.awaitingApproval(pending))
+        navigator.send(.registrationApproved(email: "ada@example.com", signInFailure: nil))
+        #expect(navigator.activeModel(.login)?.errorMessage == nil, "approved after a restart: nothing failed")
+        navigator.activeModel(.login)?.deactivate()
+    }
+
     @Test func theAppReopensOnTheWaitingPage() async {
         var settings = AppSettings(serverURL: "http://127.0.0.1:9")
         settings.pendingRegistration = PendingRegistration(server: .closedLoopback, userID: "user-1", email: "ada@example.com")

@@ -15,10 +15,10 @@ struct RegistrationStateTests {
     static let states: [AuthState] = [
         .initializing, .needsServer, .needsAdminSetup(server), .needsLogin(server), .authenticated(session), .sessionLapsed(server, .sessionEnded),
         .creatingAccount(server), .awaitingApproval(pending), .registrationDeclined(server, message: "no"),
-        .accountApproved(server, email: "ada@example.com"),
+        .accountApproved(server, email: "ada@example.com", signInFailure: nil),
     ]
     static let events: [AuthEvent] = [
-        .createAccount, .registrationPending(pending), .registrationApproved(email: "ada@example.com"),
+        .createAccount, .registrationPending(pending), .registrationApproved(email: "ada@example.com", signInFailure: nil),
         .registrationDeclined(message: "no"), .backToSignIn, .restoredPendingRegistration(pending), .signedIn(session), .changeServer,
     ]
 
@@ -29,7 +29,7 @@ struct RegistrationStateTests {
         case (.needsLogin, .createAccount), (.sessionLapsed, .createAccount), (.accountApproved, .createAccount):
             .creatingAccount(server)
         case (.creatingAccount, .registrationPending(let pending)): .awaitingApproval(pending)
-        case (.awaitingApproval, .registrationApproved(let email)): .accountApproved(server, email: email)
+        case (.awaitingApproval, .registrationApproved(let email, let failure)): .accountApproved(server, email: email, signInFailure: failure)
         case (.awaitingApproval, .registrationDeclined(let message)): .registrationDeclined(server, message: message)
         case (.creatingAccount, .backToSignIn), (.awaitingApproval, .backToSignIn), (.registrationDeclined, .backToSignIn):
             .needsLogin(server)
