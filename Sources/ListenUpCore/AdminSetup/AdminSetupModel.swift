@@ -26,17 +26,17 @@ public final class AdminSetupModel: ScreenModel {
     public static let minimumPasswordLength = AccountFormRules.passwordLengths.lowerBound
     public static let maximumPasswordLength = AccountFormRules.passwordLengths.upperBound
 
-    public private(set) var firstName = ""
-    public private(set) var lastName = ""
-    public private(set) var email = ""
-    @ObservationIgnored private var password = ""
-    @ObservationIgnored private var confirmation = ""
-    /// Password lengths, observable without holding the text in a snapshot.
-    public private(set) var passwordLength = 0
-    public private(set) var confirmationMatches = true
+    /// The form's texts and what the user has touched (the password held
+    /// here, seen by the page only as a length and a match).
+    private var form = AccountFormFields<Field>(password: .password, confirmation: .confirmation)
+    public var firstName: String { form[.firstName] }
+    public var lastName: String { form[.lastName] }
+    public var email: String { form[.email] }
+    public var passwordLength: Int { form.passwordLength }
+    public var confirmationMatches: Bool { form.confirmationMatches }
     public private(set) var status: Status = .editing
     /// Fields the user has left at least once: their errors show from then on.
-    public private(set) var touched: Set<Field> = []
+    public var touched: Set<Field> { form.touched }
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -58,22 +58,17 @@ public final class AdminSetupModel: ScreenModel {
     /// The local problem with `field`, if any (shown once touched or after Create).
     public func error(for field: Field) -> String? {
         switch field {
-        case .firstName:
-            return firstName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your first name.") : nil
-        case .lastName:
-            return lastName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your last name.") : nil
-        case .email:
-            return AccountFormRules.emailProblem(email)
-        case .password:
-            return AccountFormRules.passwordProblem(length: passwordLength)
-        case .confirmation:
-            return confirmationMatches ? nil : tr("The passwords don't match.")
+        case .firstName: form.trimmed(.firstName).isEmpty ? tr("Enter your first name.") : nil
+        case .lastName: form.trimmed(.lastName).isEmpty ? tr("Enter your last name.") : nil
+        case .email: AccountFormRules.emailProblem(email)
+        case .password: form.passwordProblem
+        case .confirmation: form.confirmationProblem
         }
     }
 
     /// The error to show under `field` now.
     public func visibleError(for field: Field) -> String? {
-        touched.contains(field) ? error(for: field) : nil
+        form.visible(error(for: field), for: field)
     }
 
     /// Whether every field is valid.
@@ -90,24 +85,10 @@ public final class AdminSetupModel: ScreenModel {
     public func send(_ intent: Intent) {
         switch intent {
         case .changed(let field, let text):
-            // A page writing the model's own text back is not an edit.
-            guard text != value(of: field) else { return }
-            switch field {
-            case .firstName: firstName = text
-            case .lastName: lastName = text
-            case .email: email = text
-            case .password:
-                password = text
-                passwordLength = text.count
-                touched.insert(.password)
-            case .confirmation:
-                confirmation = text
-                touched.insert(.confirmation)
-            }
-            confirmationMatches = password == confirmation
+            guard form.set(field, to: text) else { return }
             if case .failed = status { status = .editing }
         case .create:
-            touched = Set(Field.allCases)
+            form.touch(Field.allCases)
             guard canCreate, isValid else { return }
             create()
         case .changeServer:
@@ -116,26 +97,15 @@ public final class AdminSetupModel: ScreenModel {
         }
     }
 
-    private func value(of field: Field) -> String {
-        switch field {
-        case .firstName: firstName
-        case .lastName: lastName
-        case .email: email
-        case .password: password
-        case .confirmation: confirmation
-        }
-    }
-
     /// Marks `field` as left by the user (its error may show).
     public func touch(_ field: Field) {
-        touched.insert(field)
+        form.touch(field)
     }
 
     private func create() {
         guard let server else { return }
         status = .creating
-        let (first, last, email, password) = (firstName.trimmingCharacters(in: .whitespaces), lastName.trimmingCharacters(in: .whitespaces),
-                                              email.trimmingCharacters(in: .whitespaces), password)
+        let (first, last, email, password) = (form.trimmed(.firstName), form.trimmed(.lastName), form.trimmed(.email), form[.password])
         let dependencies = dependencies
         attempt = Task { [weak self] in
             let result = await dependencies.signIn(to: server) { connection throws(ServerError) in
@@ -144,8 +114,7 @@ public final class AdminSetupModel: ScreenModel {
             guard !Task.isCancelled, let self else { return }
             switch result {
             case .success(let session):
-                self.password = ""
-                self.confirmation = ""
+                self.form.forgetPassword()
                 self.send(.signedIn(session))
             case .failure(.server(409, _)):
                 // Someone finished setup first: sign in instead.

@@ -79,19 +79,20 @@ public final class ResetPasswordModel: ScreenModel {
     }
 
     public private(set) var step: Step = .enterEmail
-    public private(set) var email: String
-    public private(set) var code = ""
-    /// Kept only in memory, never in a snapshot or a log.
-    @ObservationIgnored private var password = ""
-    @ObservationIgnored private var confirmation = ""
-    /// The new password's length, observable without holding the text.
-    public private(set) var passwordLength = 0
-    /// Whether the confirmation differs from the password (observable without the texts).
-    public private(set) var confirmationMatches = true
+    /// The form's texts and what the user has touched (the new password
+    /// held here, kept only in memory, seen by the page only as a length
+    /// and a match).
+    private var form = AccountFormFields<Field>(password: .password, confirmation: .confirmation)
+    public var email: String { form[.email] }
+    public var code: String { form[.code] }
+    /// The new password's length.
+    public var passwordLength: Int { form.passwordLength }
+    /// Whether the confirmation repeats the password.
+    public var confirmationMatches: Bool { form.confirmationMatches }
     /// The last refusal or failure on the current form: machine-readable code and sentence.
     public private(set) var failure: (code: String, message: String)?
     /// Fields the user has left at least once: their errors show from then on.
-    public private(set) var touched: Set<Field> = []
+    public var touched: Set<Field> { form.touched }
     /// When the open request expires, once the server answered.
     public private(set) var expiresAt: Date?
     /// Every change of status the watch saw, in order (repeats dropped).
@@ -122,10 +123,10 @@ public final class ResetPasswordModel: ScreenModel {
     public init(server: KnownServer?, email: String, dependencies: Dependencies, retryDelay: Duration = ResetPasswordModel.retryDelay,
                 send: @escaping @MainActor @Sendable (AuthEvent) -> Void) {
         self.server = server
-        self.email = email
         self.dependencies = dependencies
         self.send = send
         firstRetryDelay = retryDelay
+        form.set(.email, to: email)
     }
 
     /// The local problem with `field`, if any.
@@ -133,14 +134,14 @@ public final class ResetPasswordModel: ScreenModel {
         switch field {
         case .email: AccountFormRules.emailProblem(email)
         case .code: PasswordResetCode.isComplete(code) ? nil : tr("Enter the 8-character code your administrator gave you.")
-        case .password: AccountFormRules.passwordProblem(length: passwordLength)
-        case .confirmation: confirmationMatches ? nil : tr("The passwords don't match.")
+        case .password: form.passwordProblem
+        case .confirmation: form.confirmationProblem
         }
     }
 
     /// The error to show under `field` now.
     public func visibleError(for field: Field) -> String? {
-        touched.contains(field) ? error(for: field) : nil
+        form.visible(error(for: field), for: field)
     }
 
     /// The failure's sentence, if any.
@@ -148,7 +149,7 @@ public final class ResetPasswordModel: ScreenModel {
 
     /// Marks `field` as left by the user (its error may show).
     public func touch(_ field: Field) {
-        touched.insert(field)
+        form.touch(field)
     }
 
     public func send(_ intent: Intent) {
@@ -156,18 +157,18 @@ public final class ResetPasswordModel: ScreenModel {
         case .changed(let field, let text):
             change(field, to: text)
         case .request:
-            touched.insert(.email)
+            form.touch(.email)
             guard step == .enterEmail, error(for: .email) == nil else { return }
             request()
         case .complete:
-            touched.formUnion([.code, .password, .confirmation])
+            form.touch(.code, .password, .confirmation)
             guard step == .enterCode, [Field.code, .password, .confirmation].allSatisfy({ error(for: $0) == nil }) else { return }
             complete()
         case .startAgain:
             guard case .ended = step else { return }
             forgetRequest()
             failure = nil
-            touched = []
+            form.untouch()
             step = .enterEmail
         case .cancel:
             forgetRequest()
@@ -177,22 +178,7 @@ public final class ResetPasswordModel: ScreenModel {
     }
 
     private func change(_ field: Field, to text: String) {
-        switch field {
-        case .email:
-            guard text != email else { return }
-            email = text
-        case .code:
-            guard text != code else { return }
-            code = text
-        case .password:
-            password = text
-            passwordLength = text.count
-            touched.insert(.password)
-        case .confirmation:
-            confirmation = text
-        }
-        if field == .confirmation { touched.insert(.confirmation) }
-        confirmationMatches = confirmation == password
+        guard form.set(field, to: text) else { return }
         if failure != nil, step == .enterEmail || step == .enterCode { failure = nil }
     }
 
@@ -201,7 +187,7 @@ public final class ResetPasswordModel: ScreenModel {
         step = .requesting
         failure = nil
         let claim = DeviceClaim.mint()
-        let email = email.trimmingCharacters(in: .whitespaces)
+        let email = form.trimmed(.email)
         let connection = dependencies.connect(to: server)
         attempt = Task { [weak self] in
             let result: Result<PasswordResetTicket, ServerError>
@@ -281,7 +267,7 @@ public final class ResetPasswordModel: ScreenModel {
         guard let server, let ticket, let claim else { return }
         step = .completing
         failure = nil
-        let (code, password, email) = (PasswordResetCode.normalized(code), password, email.trimmingCharacters(in: .whitespaces))
+        let (code, password, email) = (PasswordResetCode.normalized(code), form[.password], form.trimmed(.email))
         let connection = dependencies.connect(to: server)
         attempt = Task { [weak self] in
             var failed: ServerError?
@@ -327,11 +313,8 @@ public final class ResetPasswordModel: ScreenModel {
         ticket = nil
         claim = nil
         expiresAt = nil
-        code = ""
-        password = ""
-        confirmation = ""
-        passwordLength = 0
-        confirmationMatches = true
+        form.set(.code, to: "")
+        form.forgetPassword()
     }
 
     public func deactivate() {
@@ -344,8 +327,10 @@ public final class ResetPasswordModel: ScreenModel {
     /// Previews only.
     func showForPreview(step: Step, code: String = "", passwordLength: Int = 0, failure: (code: String, message: String)? = nil) {
         self.step = step
-        self.code = code
-        self.passwordLength = passwordLength
+        form.set(.code, to: code)
+        // Any text of that length: previews hold no password.
+        form.set(.password, to: String(repeating: "x", count: passwordLength))
+        form.set(.confirmation, to: String(repeating: "x", count: passwordLength))
         self.failure = failure
         if step != .enterEmail { expiresAt = Date(timeIntervalSinceNow: 14 * 60) }
     }

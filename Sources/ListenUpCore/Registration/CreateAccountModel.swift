@@ -26,15 +26,15 @@ public final class CreateAccountModel: ScreenModel {
         case cancel
     }
 
-    public private(set) var displayName = ""
-    public private(set) var email = ""
-    /// Kept only in memory, never in a snapshot or a log.
-    @ObservationIgnored private var password = ""
-    /// The password's length, observable without holding the text.
-    public private(set) var passwordLength = 0
+    /// The form's texts and what the user has touched (the password held
+    /// here, kept only in memory, seen by the page only as a length).
+    private var form = AccountFormFields<Field>(password: .password)
+    public var displayName: String { form[.displayName] }
+    public var email: String { form[.email] }
+    public var passwordLength: Int { form.passwordLength }
     public private(set) var status: Status = .editing
     /// Fields the user has left at least once: their errors show from then on.
-    public private(set) var touched: Set<Field> = []
+    public var touched: Set<Field> { form.touched }
     /// The server the account is made on (nil only in previews).
     public let server: KnownServer?
     /// The server's address, as the page shows it.
@@ -55,18 +55,15 @@ public final class CreateAccountModel: ScreenModel {
     /// Create admin (an email like `a@b.c`, a password of 8 to 1024 characters).
     public func error(for field: Field) -> String? {
         switch field {
-        case .displayName:
-            return displayName.trimmingCharacters(in: .whitespaces).isEmpty ? tr("Enter your name.") : nil
-        case .email:
-            return AccountFormRules.emailProblem(email)
-        case .password:
-            return AccountFormRules.passwordProblem(length: passwordLength)
+        case .displayName: form.trimmed(.displayName).isEmpty ? tr("Enter your name.") : nil
+        case .email: AccountFormRules.emailProblem(email)
+        case .password: form.passwordProblem
         }
     }
 
     /// The error to show under `field` now.
     public func visibleError(for field: Field) -> String? {
-        touched.contains(field) ? error(for: field) : nil
+        form.visible(error(for: field), for: field)
     }
 
     /// Whether every field is valid.
@@ -83,18 +80,10 @@ public final class CreateAccountModel: ScreenModel {
     public func send(_ intent: Intent) {
         switch intent {
         case .changed(let field, let text):
-            guard text != value(of: field) else { return }
-            switch field {
-            case .displayName: displayName = text
-            case .email: email = text
-            case .password:
-                password = text
-                passwordLength = text.count
-                touched.insert(.password)
-            }
+            guard form.set(field, to: text) else { return }
             if case .failed = status { status = .editing }
         case .create:
-            touched = Set(Field.allCases)
+            form.touch(Field.allCases)
             guard canCreate, isValid else { return }
             create()
         case .cancel:
@@ -105,21 +94,13 @@ public final class CreateAccountModel: ScreenModel {
 
     /// Marks `field` as left by the user (its error may show).
     public func touch(_ field: Field) {
-        touched.insert(field)
-    }
-
-    private func value(of field: Field) -> String {
-        switch field {
-        case .displayName: displayName
-        case .email: email
-        case .password: password
-        }
+        form.touch(field)
     }
 
     private func create() {
         guard let server else { return }
         status = .creating
-        let (name, email, password) = (displayName.trimmingCharacters(in: .whitespaces), email.trimmingCharacters(in: .whitespaces), password)
+        let (name, email, password) = (form.trimmed(.displayName), form.trimmed(.email), form[.password])
         let dependencies = dependencies
         let connection = dependencies.connect(to: server)
         attempt = Task { [weak self] in
@@ -132,10 +113,10 @@ public final class CreateAccountModel: ScreenModel {
             guard !Task.isCancelled, let self else { return }
             switch result {
             case .success(.signedIn(let stored)):
-                self.password = ""
+                self.form.forgetPassword()
                 self.send(.signedIn(Session(stored, connection: connection, generation: server.generation)))
             case .success(.pendingApproval(let userID)):
-                self.password = ""
+                self.form.forgetPassword()
                 let pending = PendingRegistration(server: server, userID: userID, email: email, password: HeldPassword(password))
                 dependencies.savePendingRegistration(pending)
                 self.send(.registrationPending(pending))
