@@ -4,17 +4,13 @@ import Observation
 /// Create admin: the server has no users yet (`setup_required`); the first
 /// account becomes its admin and is signed in.
 @MainActor @Observable
-public final class AdminSetupModel: ScreenModel {
+public final class AdminSetupModel: ScreenModel, AccountFormModel {
     /// A field of the form.
     public enum Field: String, CaseIterable, Sendable {
         case firstName, lastName, email, password, confirmation
     }
 
-    public enum Status: Equatable, Sendable {
-        case editing
-        case creating
-        case failed(code: String, message: String)
-    }
+    public typealias Status = AccountFormStatus
 
     public enum Intent: Equatable, Sendable {
         case changed(Field, String)
@@ -28,15 +24,13 @@ public final class AdminSetupModel: ScreenModel {
 
     /// The form's texts and what the user has touched (the password held
     /// here, seen by the page only as a length and a match).
-    private var form = AccountFormFields<Field>(password: .password, confirmation: .confirmation)
+    public private(set) var form = AccountFormFields<Field>(password: .password, confirmation: .confirmation)
     public var firstName: String { form[.firstName] }
     public var lastName: String { form[.lastName] }
     public var email: String { form[.email] }
     public var passwordLength: Int { form.passwordLength }
     public var confirmationMatches: Bool { form.confirmationMatches }
     public private(set) var status: Status = .editing
-    /// Fields the user has left at least once: their errors show from then on.
-    public var touched: Set<Field> { form.touched }
 
     @ObservationIgnored private let dependencies: Dependencies
     @ObservationIgnored private let send: @MainActor @Sendable (AuthEvent) -> Void
@@ -64,22 +58,6 @@ public final class AdminSetupModel: ScreenModel {
         case .password: form.passwordProblem
         case .confirmation: form.confirmationProblem
         }
-    }
-
-    /// The error to show under `field` now.
-    public func visibleError(for field: Field) -> String? {
-        form.visible(error(for: field), for: field)
-    }
-
-    /// Whether every field is valid.
-    public var isValid: Bool { Field.allCases.allSatisfy { error(for: $0) == nil } }
-
-    /// Whether Create can be pressed.
-    public var canCreate: Bool { status != .creating }
-
-    public var errorMessage: String? {
-        if case .failed(_, let message) = status { return message }
-        return nil
     }
 
     public func send(_ intent: Intent) {

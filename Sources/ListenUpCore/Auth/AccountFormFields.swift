@@ -21,11 +21,12 @@ public struct AccountFormFields<Field: Hashable & Sendable>: Sendable {
         self.confirmation = confirmation
     }
 
-    /// The text of `field` as typed.
-    public subscript(field: Field) -> String { texts[field] ?? "" }
+    /// The text of `field` as typed (the module's own: a page reads the
+    /// model's named properties, and never a password).
+    subscript(field: Field) -> String { texts[field] ?? "" }
 
     /// The text of `field` without surrounding spaces (what is sent).
-    public func trimmed(_ field: Field) -> String {
+    func trimmed(_ field: Field) -> String {
         self[field].trimmingCharacters(in: .whitespaces)
     }
 
@@ -82,4 +83,48 @@ extension AccountFormFields: CustomStringConvertible, CustomDebugStringConvertib
     /// Never a text: a password may be among them.
     public var description: String { "AccountFormFields(\(texts.count) fields, \(touched.count) touched)" }
     public var debugDescription: String { description }
+}
+
+/// Where a form that makes an account stands (Create admin, Create Account).
+public enum AccountFormStatus: Equatable, Sendable {
+    case editing
+    case creating
+    /// The server refused, or could not be reached; `code` is machine-readable.
+    case failed(code: String, message: String)
+}
+
+/// A screen whose form makes an account (Create admin, Create Account):
+/// what its page reads is the same; each model has its own fields, rules
+/// and request.
+@MainActor
+public protocol AccountFormModel: AnyObject {
+    associatedtype Field: Hashable & CaseIterable & Sendable
+    var form: AccountFormFields<Field> { get }
+    var status: AccountFormStatus { get }
+    /// The local problem with `field`, if any.
+    func error(for field: Field) -> String?
+    /// Marks `field` as left by the user (its error may show).
+    func touch(_ field: Field)
+}
+
+extension AccountFormModel {
+    /// The error to show under `field` now.
+    public func visibleError(for field: Field) -> String? {
+        form.visible(error(for: field), for: field)
+    }
+
+    /// Whether every field is valid.
+    public var isValid: Bool { Field.allCases.allSatisfy { error(for: $0) == nil } }
+
+    /// Whether Create can be pressed.
+    public var canCreate: Bool { status != .creating }
+
+    /// The failure's sentence, if any.
+    public var errorMessage: String? {
+        if case .failed(_, let message) = status { return message }
+        return nil
+    }
+
+    /// Fields the user has left at least once: their errors show from then on.
+    public var touched: Set<Field> { form.touched }
 }

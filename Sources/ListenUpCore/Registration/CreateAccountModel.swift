@@ -6,18 +6,13 @@ import Observation
 /// checked as Create admin checks them; then the user is signed in (open)
 /// or waits for an administrator (approval).
 @MainActor @Observable
-public final class CreateAccountModel: ScreenModel {
+public final class CreateAccountModel: ScreenModel, AccountFormModel {
     /// A field of the form.
     public enum Field: String, CaseIterable, Sendable {
         case displayName, email, password
     }
 
-    public enum Status: Equatable, Sendable {
-        case editing
-        case creating
-        /// The server refused, or could not be reached; `code` is machine-readable.
-        case failed(code: String, message: String)
-    }
+    public typealias Status = AccountFormStatus
 
     public enum Intent: Equatable, Sendable {
         case changed(Field, String)
@@ -28,13 +23,11 @@ public final class CreateAccountModel: ScreenModel {
 
     /// The form's texts and what the user has touched (the password held
     /// here, kept only in memory, seen by the page only as a length).
-    private var form = AccountFormFields<Field>(password: .password)
+    public private(set) var form = AccountFormFields<Field>(password: .password)
     public var displayName: String { form[.displayName] }
     public var email: String { form[.email] }
     public var passwordLength: Int { form.passwordLength }
     public private(set) var status: Status = .editing
-    /// Fields the user has left at least once: their errors show from then on.
-    public var touched: Set<Field> { form.touched }
     /// The server the account is made on (nil only in previews).
     public let server: KnownServer?
     /// The server's address, as the page shows it.
@@ -59,22 +52,6 @@ public final class CreateAccountModel: ScreenModel {
         case .email: AccountFormRules.emailProblem(email)
         case .password: form.passwordProblem
         }
-    }
-
-    /// The error to show under `field` now.
-    public func visibleError(for field: Field) -> String? {
-        form.visible(error(for: field), for: field)
-    }
-
-    /// Whether every field is valid.
-    public var isValid: Bool { Field.allCases.allSatisfy { error(for: $0) == nil } }
-
-    /// Whether Create can be pressed.
-    public var canCreate: Bool { status != .creating }
-
-    public var errorMessage: String? {
-        if case .failed(_, let message) = status { return message }
-        return nil
     }
 
     public func send(_ intent: Intent) {

@@ -43,17 +43,8 @@ final class AdminSetupPage: RoutePage {
         layout.card.append(createButton.widget)
         changeServerButton = layout.appendChangeServer()
 
-        let order = AdminSetupModel.Field.allCases
-        for (index, field) in order.enumerated() {
-            guard let textField = fields[field] else { continue }
-            textField.onChange { [weak model] in model?.send(.changed(field, $0)) }
-            let next = index + 1 < order.count ? fields[order[index + 1]] : nil
-            textField.onActivate { [weak model] in
-                model?.touch(field)
-                if let next { next.grabFocus() } else { model?.send(.create) }
-            }
-        }
-        createButton.onClick { [weak model] in model?.send(.create) }
+        AccountFormControls.connect(fields, in: AdminSetupModel.Field.allCases, createButton: createButton, to: model,
+                                    changed: { $0.send(.changed($1, $2)) }, create: { $0.send(.create) })
         connections.append(changeServerButton.connect(.clicked) { [weak model] in model?.send(.changeServer) })
         observation = StateObservation { [weak self] in self?.render() }
     }
@@ -62,14 +53,7 @@ final class AdminSetupPage: RoutePage {
         fields[.firstName]?.text = model.firstName
         fields[.lastName]?.text = model.lastName
         fields[.email]?.text = model.email
-        for (field, textField) in fields {
-            textField.errorText = model.visibleError(for: field)
-        }
-        let busy = model.status == .creating
-        createButton.setLoading(busy)
-        for textField in fields.values { Widget(textField.entry).isSensitive = !busy }
-        noticeRow.show(model.errorMessage, isError: true)
-        createButton.widget.setAccessibleDescription(model.errorMessage)
+        AccountFormControls.render(model, fields: fields, createButton: createButton, noticeRow: noticeRow)
     }
 
     func focusDefault() {

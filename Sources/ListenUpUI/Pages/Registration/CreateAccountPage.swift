@@ -39,17 +39,8 @@ final class CreateAccountPage: RoutePage {
         layout.card.append(createButton.widget)
         layout.appendToColumn(backButton)
 
-        let order = CreateAccountModel.Field.allCases
-        for (index, field) in order.enumerated() {
-            guard let textField = fields[field] else { continue }
-            textField.onChange { [weak model] in model?.send(.changed(field, $0)) }
-            let next = index + 1 < order.count ? fields[order[index + 1]] : nil
-            textField.onActivate { [weak model] in
-                model?.touch(field)
-                if let next { next.grabFocus() } else { model?.send(.create) }
-            }
-        }
-        createButton.onClick { [weak model] in model?.send(.create) }
+        AccountFormControls.connect(fields, in: CreateAccountModel.Field.allCases, createButton: createButton, to: model,
+                                    changed: { $0.send(.changed($1, $2)) }, create: { $0.send(.create) })
         connections.append(backButton.connect(.clicked) { [weak model] in model?.send(.cancel) })
         observation = StateObservation { [weak self] in self?.render() }
     }
@@ -57,14 +48,7 @@ final class CreateAccountPage: RoutePage {
     private func render() {
         fields[.displayName]?.text = model.displayName
         fields[.email]?.text = model.email
-        for (field, textField) in fields {
-            textField.errorText = model.visibleError(for: field)
-        }
-        let busy = model.status == .creating
-        createButton.setLoading(busy)
-        for textField in fields.values { Widget(textField.entry).isSensitive = !busy }
-        noticeRow.show(model.errorMessage, isError: true)
-        createButton.widget.setAccessibleDescription(model.errorMessage)
+        AccountFormControls.render(model, fields: fields, createButton: createButton, noticeRow: noticeRow)
     }
 
     func focusDefault() {
