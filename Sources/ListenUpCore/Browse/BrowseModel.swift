@@ -86,10 +86,8 @@ public final class BrowseModel {
     @ObservationIgnored private let dependencies: Dependencies
     /// Every item of each list read, unfiltered and unsorted.
     private var all: [BrowseKind: [BrowseItem]] = [:]
-    @ObservationIgnored private var readTask: Task<Void, Never>?
+    @ObservationIgnored private let latest = LatestRead()
     @ObservationIgnored private var libraryObservation: StateObservation?
-    /// Bumped by every change that a read under way may predate.
-    @ObservationIgnored private var version = 0
 
     public init(dependencies: Dependencies, store: (any BrowseStore)?, library: LibraryModel?) {
         self.dependencies = dependencies
@@ -161,8 +159,7 @@ public final class BrowseModel {
 
     /// Stops reading.
     public func stop() {
-        readTask?.cancel()
-        readTask = nil
+        latest.cancel()
         libraryObservation?.cancel()
         libraryObservation = nil
     }
@@ -186,29 +183,26 @@ public final class BrowseModel {
     /// Reads the wanted lists and the open pages again, off the main actor.
     private func reread() {
         guard let store else { return }
-        version &+= 1
-        let (kinds, keys, readVersion, logger) = (wantedKinds, pages.map(\.key), version, dependencies.logger)
-        readTask?.cancel()
-        readTask = Task { [weak self] in
-            let read = await Task.detached(priority: .userInitiated) { () -> ([BrowseKind: [BrowseItem]], [PageKey: BrowsePageContents]) in
-                var lists: [BrowseKind: [BrowseItem]] = [:]
-                var pages: [PageKey: BrowsePageContents] = [:]
-                do {
-                    for kind in kinds { lists[kind] = try store.browseItems(kind) }
-                    for key in keys { pages[key] = try store.browsePage(key.kind, id: key.id) }
-                } catch {
-                    logger.warning("Could not read the browse lists", metadata: ["reason": "\(error)"])
-                }
-                return (lists, pages)
-            }.value
-            guard let self, !Task.isCancelled, readVersion == self.version else { return }
+        let (kinds, keys, logger) = (wantedKinds, pages.map(\.key), dependencies.logger)
+        latest.start({ () -> ([BrowseKind: [BrowseItem]], [PageKey: BrowsePageContents]) in
+            var lists: [BrowseKind: [BrowseItem]] = [:]
+            var pages: [PageKey: BrowsePageContents] = [:]
+            do {
+                for kind in kinds { lists[kind] = try store.browseItems(kind) }
+                for key in keys { pages[key] = try store.browsePage(key.kind, id: key.id) }
+            } catch {
+                logger.warning("Could not read the browse lists", metadata: ["reason": "\(error)"])
+            }
+            return (lists, pages)
+        }, show: { [weak self] read in
+            guard let self else { return }
             self.all.merge(read.0) { $1 }
             for kind in read.0.keys { self.ordered[kind] = nil }
             // A page whose subject is gone from the cache closes.
             self.pages = self.pages.compactMap { page in read.1[page.key].map { self.resolved($0) } }
             self.refilter()
             self.reads += 1
-        }
+        })
     }
 
     private func open(_ key: PageKey) {

@@ -34,8 +34,7 @@ public final class DiscoverModel {
     @ObservationIgnored private let server: (any ServerConnection)?
     @ObservationIgnored private let store: (any BrowseStore)?
     @ObservationIgnored private let logger: Logger
-    @ObservationIgnored private var readTask: Task<Void, Never>?
-    @ObservationIgnored private var version = 0
+    @ObservationIgnored private let latest = LatestRead()
     @ObservationIgnored private var previewAvailable = false
 
     public init(dependencies: Dependencies, server: (any ServerConnection)?, store: (any BrowseStore)?) {
@@ -63,27 +62,22 @@ public final class DiscoverModel {
     }
 
     public func stop() {
-        readTask?.cancel()
-        readTask = nil
+        latest.cancel()
     }
 
     @discardableResult
     private func reread() -> Task<Void, Never>? {
         guard let store else { return nil }
-        version &+= 1
-        let (readVersion, logger) = (version, logger)
-        readTask?.cancel()
-        readTask = Task { [weak self] in
-            let read = await Task.detached(priority: .userInitiated) { () -> [ActivityFeedEntry]? in
-                do { return try store.activityFeed(limit: Self.limit) } catch {
-                    logger.warning("Could not read the activity feed", metadata: ["reason": "\(error)"])
-                    return nil
-                }
-            }.value
-            guard let self, !Task.isCancelled, readVersion == self.version else { return }
+        let logger = logger
+        return latest.start({ () -> [ActivityFeedEntry]? in
+            do { return try store.activityFeed(limit: Self.limit) } catch {
+                logger.warning("Could not read the activity feed", metadata: ["reason": "\(error)"])
+                return nil
+            }
+        }, show: { [weak self] read in
+            guard let self else { return }
             if let read, read != self.entries { self.entries = read }
             self.reads += 1
-        }
-        return readTask
+        })
     }
 }

@@ -49,8 +49,7 @@ public final class ShelvesModel {
     @ObservationIgnored private let store: (any BrowseStore)?
     @ObservationIgnored private weak var library: LibraryModel?
     @ObservationIgnored private let logger: Logger
-    @ObservationIgnored private var readTask: Task<Void, Never>?
-    @ObservationIgnored private var version = 0
+    @ObservationIgnored private let latest = LatestRead()
 
     public init(dependencies: Dependencies, server: (any ServerConnection)?, store: (any BrowseStore)?, library: LibraryModel?) {
         self.server = server
@@ -149,26 +148,21 @@ public final class ShelvesModel {
     }
 
     public func stop() {
-        readTask?.cancel()
-        readTask = nil
+        latest.cancel()
     }
 
     @discardableResult
     private func reread() -> Task<Void, Never>? {
         guard let store else { return nil }
-        version &+= 1
-        let (readVersion, logger) = (version, logger)
-        readTask?.cancel()
-        readTask = Task { [weak self] in
-            let read = await Task.detached(priority: .userInitiated) { () -> ([Shelf], [Shelf])? in
-                do { return (try store.shelves(), try store.discoveredShelves()) } catch {
-                    logger.warning("Could not read the shelves", metadata: ["reason": "\(error)"])
-                    return nil
-                }
-            }.value
-            guard let self, !Task.isCancelled, readVersion == self.version else { return }
-            if let read {
-                let (mine, discovered) = read
+        let logger = logger
+        return latest.start({ () -> ([Shelf], [Shelf])? in
+            do { return (try store.shelves(), try store.discoveredShelves()) } catch {
+                logger.warning("Could not read the shelves", metadata: ["reason": "\(error)"])
+                return nil
+            }
+        }, show: { [weak self] read in
+            guard let self else { return }
+            if let (mine, discovered) = read {
                 self.mine = mine.sorted { ($0.name.localizedLowercase, $0.id) < ($1.name.localizedLowercase, $1.id) }
                 self.discovered = discovered.sorted {
                     (($0.owner?.name ?? "").localizedLowercase, $0.name.localizedLowercase, $0.id)
@@ -176,7 +170,6 @@ public final class ShelvesModel {
                 }
             }
             self.reads += 1
-        }
-        return readTask
+        })
     }
 }
