@@ -126,5 +126,6 @@ extension DemoService.State {
         ledger.record(.playbackPositions, id: progress.id, ownerID: userID, row: .position(bookID: bookID, progress), at: now)
         if progress.finished, before?.finished != true { refreshUserStats(userID: userID, now: now) }
         recordProgressActivities(userID: userID, bookID: bookID, before: before, after: progress, now: now)
+        notePresence(userID: userID, bookID: bookID, finished: progress.finished, now: now)
     }
 }

@@ -25,6 +25,29 @@ extension DemoServer {
         }
     }
 
+    /// The neighbour (or the account `email`) starts listening to `bookID`
+    /// now, as a position write would start their session; nil `bookID`
+    /// ends it. kRPC event streams get `SyncControl.ActiveSessionsChanged`;
+    /// REST's `currently-listening` says so at the next read.
+    /// - Returns: false for an unknown user.
+    @discardableResult
+    public func setListening(bookID: String?, byUser email: String? = nil) -> Bool {
+        let known = service.state.withLock { state -> Bool in
+            var userID: String? = DemoShelfNeighbour.userID
+            if let email { userID = state.users.first { $0.email.caseInsensitiveCompare(email) == .orderedSame }?.id }
+            guard let userID else { return false }
+            let now = Date()
+            if let bookID {
+                state.notePresence(userID: userID, bookID: bookID, finished: false, now: now)
+            } else if let current = state.presence[userID] {
+                state.notePresence(userID: userID, bookID: current.bookID, finished: true, now: now)
+            }
+            return true
+        }
+        krpc?.announcePresenceIfChanged()
+        return known
+    }
+
     /// How many activities the server keeps (tombstones included).
     public var activityCount: Int {
         service.state.withLock { $0.ledger.latest[.activities]?.count ?? 0 }

@@ -87,6 +87,10 @@ final class DemoService: Sendable {
         var audioCut: Int?
         /// While set, `/api/v1/sync/events` answers 503 (``DemoServer/refuseEventStreams``).
         var eventStreamsRefused = false
+        /// Who listens now, by user id (DemoPresence.swift), and a count of
+        /// its changes (the kRPC side nudges event streams when it moves).
+        var presence: [String: DemoPresence] = [:]
+        var presenceRevision = 0
         /// Every audio request served, oldest first (at most ``DemoService/audioRequestsKept``).
         var audioRequests: [DemoServer.AudioRequest] = []
         /// Bytes per second each audio response is held to; nil: as fast as the socket goes.
@@ -223,6 +227,8 @@ final class DemoService: Sendable {
             return authorized(request) { user in self.progressList(request, user: user) }
         case ("GET", "/api/v1/social/feed"):
             return authorized(request) { _ in self.socialFeed(request) }
+        case ("GET", "/api/v1/social/currently-listening"):
+            return authorized(request) { user in self.currentlyListeningREST(request, viewer: user.id) }
         case ("GET", "/api/v1/listening/stats"):
             return authorized(request) { user in self.listeningStats(request, user: user) }
         case ("GET", "/api/v1/listening/continue"):

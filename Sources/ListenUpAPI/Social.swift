@@ -81,3 +81,60 @@ extension Endpoint where Response == ActivityFeedResponse {
         Endpoint(method: .get, path: "/api/v1/social/feed", query: [("limit", String(min(max(limit, 1), 50)))], requiresAuth: true)
     }
 }
+
+/// `GET /api/v1/social/currently-listening` (the Go server's
+/// `internal/api/social_handlers.go`, `CurrentlyListeningResponse`): the
+/// books other readers have an active session on, each with up to three
+/// of them. No times: every reader named is listening now.
+public struct CurrentlyListeningResponse: Codable, Equatable, Sendable {
+    public struct Reader: Codable, Equatable, Sendable {
+        public var userID: String
+        public var displayName: String
+        public var avatarType: String?
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id"
+            case displayName = "display_name"
+            case avatarType = "avatar_type"
+        }
+
+        public init(userID: String, displayName: String, avatarType: String? = "auto") {
+            self.userID = userID
+            self.displayName = displayName
+            self.avatarType = avatarType
+        }
+    }
+
+    public struct Book: Codable, Equatable, Sendable {
+        public var id: String
+        public var title: String
+        public var readers: [Reader]
+        public var totalReaderCount: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, readers
+            case totalReaderCount = "total_reader_count"
+        }
+
+        public init(id: String, title: String, readers: [Reader], totalReaderCount: Int? = nil) {
+            self.id = id
+            self.title = title
+            self.readers = readers
+            self.totalReaderCount = totalReaderCount
+        }
+    }
+
+    public var books: [Book]
+
+    public init(books: [Book]) {
+        self.books = books
+    }
+}
+
+extension Endpoint where Response == CurrentlyListeningResponse {
+    /// `GET /api/v1/social/currently-listening?limit=` (1…50 books; the server's default is 10).
+    public static func currentlyListening(limit: Int) -> Endpoint {
+        Endpoint(method: .get, path: "/api/v1/social/currently-listening", query: [("limit", String(min(max(limit, 1), 50)))],
+                 requiresAuth: true)
+    }
+}

@@ -5,17 +5,21 @@ import ListenUpCore
 /// Discover headless (signed in only, from any screen):
 ///
 /// - `{"action":"discover"}` prints
-///   `{"event":"discover","activities":[{"id","userId","userName","type","bookId","at"}…]}`
-///   (the activity feed, newest first; `userName` null when the user's
-///   profile is not kept, `bookId` null for an activity without a book,
-///   `at` RFC 3339), then again whenever the feed changes (a sync, a live
-///   event) for the rest of the session.
+///   `{"event":"discover","listeningNow":[{"userId","userName","bookId","live","at"}…],"activities":[{"id","userId","userName","type","bookId","at"}…]}`
+///   (who else listens now, live ones first, `at` null where the server
+///   gives no time (REST v1); the activity feed, newest first; `userName`
+///   null when the user's profile is not kept, `bookId` null for an
+///   activity without a book, `at` RFC 3339), then again whenever either
+///   changes (a sync, a live event) for the rest of the session.
 /// - On REST v1 the feed is the Go server's `/social/feed` as of the last
 ///   sync (no live event for it). A connection with no feed at all (offline,
 ///   nothing kept) answers `unsupported`.
 extension HeadlessPresenter {
-    static func discoverLine(_ entries: [ActivityFeedEntry]) -> JSONValue {
-        ["event": "discover", "activities": .array(entries.map { entry in
+    static func discoverLine(_ entries: [ActivityFeedEntry], listeningNow: [ListeningNow] = []) -> JSONValue {
+        ["event": "discover", "listeningNow": .array(listeningNow.map { row in
+            ["userId": .string(row.userID), "userName": .string(row.displayName), "bookId": .string(row.bookID), "live": .bool(row.isLive),
+             "at": .optional(row.lastActiveAt.map(rfc3339))]
+        }), "activities": .array(entries.map { entry in
             ["id": .string(entry.id), "userId": .string(entry.activity.userID), "userName": .optional(entry.userName),
              "type": .string(entry.activity.kind), "bookId": .optional(entry.activity.bookID),
              "at": .string(rfc3339(entry.activity.occurredAt))]
@@ -47,9 +51,9 @@ extension HeadlessPresenter {
     /// The feed was read (again): printed when it changed since the last line.
     func discoverChanged(_ model: DiscoverModel) {
         // The model's state is read first: the observation follows what this reads.
-        let (entries, reads) = (model.entries, model.reads)
+        let (entries, reads, listeningNow) = (model.entries, model.reads, model.listeningNow)
         guard reads > 0 else { return }
-        let line = Self.discoverLine(entries)
+        let line = Self.discoverLine(entries, listeningNow: listeningNow)
         guard line != discoverLine else { return }
         discoverLine = line
         emit(line)

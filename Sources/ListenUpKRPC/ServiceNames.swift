@@ -172,7 +172,7 @@ public struct KRPCMethod: Hashable, Sendable, CustomStringConvertible {
         .listSessions, .revokeSession, .pullByIds, .digest, .observeEvents, .prepare, .getPosition, .recordPosition, .recordListeningEvent,
         .getRecentlyListened, .getBook, .getMyPreferences, .updateMyPreferences,
         .createShelf, .updateShelf, .deleteShelf, .addBookToShelf, .removeBookFromShelf, .getShelf, .discoverShelves,
-        .lookupInvite, .claimInvite,
+        .lookupInvite, .claimInvite, .currentlyListening,
     ]
 
     /// `Service.method`, for logs.

@@ -78,6 +78,35 @@ struct SocialSyncTests {
         #expect(try store.apply(again, state: LibrarySyncState()) == 0, "an unchanged feed is no change")
     }
 
+    /// Who listens now, through both clients: the neighbour's session shows
+    /// (kRPC dated from its start, REST v1 undated), the caller's own never
+    /// does, and an ended session leaves nothing (the neighbour keeps no
+    /// unfinished position to fill in with).
+    @Test(arguments: [DemoProtocol.krpc, DemoProtocol.rest])
+    func whoListensNowComesFromTheServer(wire: DemoProtocol) async throws {
+        let (server, client) = try await sync.signedIn(wire, books: 3)
+        defer { Task { await server.stop() } }
+        let books = server.libraryBookIDs
+        #expect(try await client.currentlyListening().isEmpty)
+
+        let before = Date()
+        #expect(server.setListening(bookID: books[1]))
+        server.recordPositionFromAnotherDevice(bookID: books[0], positionMs: 60_000, finished: false)
+        let rows = try await client.currentlyListening()
+        #expect(rows.map(\.userID) == [DemoServer.neighbourUserID], "the caller is never listed")
+        let row = try #require(rows.first)
+        #expect(row.bookID == books[1] && row.isLive && row.displayName == DemoServer.neighbourName)
+        if wire == .krpc {
+            #expect(try #require(row.lastActiveAt).timeIntervalSince(before) > -1, "the session's start")
+        } else {
+            #expect(row.lastActiveAt == nil, "the Go server gives no time")
+        }
+
+        #expect(server.setListening(bookID: nil))
+        #expect(try await client.currentlyListening().isEmpty)
+        #expect(!server.setListening(bookID: books[0], byUser: "nobody@example.com"))
+    }
+
     @Test func theGoShapeOmitsEmptyFieldsAndCapsTheLimit() throws {
         let text = #"{"activities":[{"id":"a1","type":"streak_milestone","created_at":"2026-01-02T03:04:05Z","user_id":"u1","#
             + #""user_display_name":"Grace","user_avatar_color":"teal","user_avatar_type":"auto","milestone_value":7,"milestone_unit":"days"}]}"#

@@ -80,4 +80,45 @@ struct HeadlessDiscoverTests {
         #expect(both != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"quit"}"#)
     }
+
+    static func listeningNow(_ line: [String: Any]) -> [[String: Any]] { line["listeningNow"] as? [[String: Any]] ?? [] }
+
+    /// Who else listens now: the neighbour starts a book and stops. kRPC's
+    /// `SyncControl.ActiveSessionsChanged` brings each change live; the Go
+    /// server sends nothing, so on REST v1 the next sync (a reload) does.
+    @Test(arguments: [DemoProtocol.krpc, DemoProtocol.rest])
+    func whoListensNowFollowsTheServer(wire: DemoProtocol) async throws {
+        let (server, url) = try await Browse.startServer(wire, books: 4)
+        defer { Task { await server.stop() } }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-discover-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try HeadlessProcess(home: home, environment: Listening.sink)
+        app.send(#"{"action":"connect","url":"\#(url)"}"#)
+        #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
+        app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
+        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
+        for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        let books = server.libraryBookIDs
+        app.send(#"{"action":"discover"}"#)
+        #expect(await app.waitForLine(Browse.event("discover") { $0["listeningNow"] is [Any] && Self.listeningNow($0).isEmpty }) != nil,
+                "\(app.allLines.suffix(3))")
+
+        #expect(server.setListening(bookID: books[2]))
+        if wire == .rest { app.send(#"{"action":"reload"}"#) }
+        let listening = await app.waitForLine(Browse.event("discover") { line in
+            let rows = Self.listeningNow(line)
+            guard rows.count == 1, let row = rows.first else { return false }
+            return row["userId"] as? String == DemoServer.neighbourUserID && row["userName"] as? String == DemoServer.neighbourName
+                && row["bookId"] as? String == books[2] && row["live"] as? Bool == true
+                // kRPC says since when; the Go server does not.
+                && (wire == .krpc ? (row["at"] as? String)?.hasSuffix("Z") == true : row["at"] is NSNull)
+        })
+        #expect(listening != nil, "\(app.allLines.suffix(3))")
+
+        #expect(server.setListening(bookID: nil))
+        if wire == .rest { app.send(#"{"action":"reload"}"#) }
+        let stopped = await app.waitForLine(Browse.event("discover") { Self.listeningNow($0).isEmpty })
+        #expect(stopped != nil, "\(app.allLines.suffix(3))")
+        app.send(#"{"action":"quit"}"#)
+    }
 }

@@ -6,7 +6,8 @@ import XCTest
 @testable import ListenUpUI
 
 /// Home's Discover in a real window over the preview cache (two readers'
-/// activity): newest first, in words with how long ago, a row with a book
+/// activity, one listening now and one who stopped): who listens first,
+/// then the feed newest first, in words with how long ago, a row with a book
 /// opening its details, and the empty state.
 final class DiscoverUITests: XCTestCase {
     @MainActor
@@ -26,7 +27,7 @@ final class DiscoverUITests: XCTestCase {
             let browser = try XCTUnwrap(page.browser)
             let section = try XCTUnwrap(browser.homeView?.discoverSection, "Home has Discover with a feed")
             adw_view_stack_set_visible_child_name(browser.tabs.opaque, "home")
-            XCTAssertTrue(MainContext.iterate(until: { section.isSettled && section.rows.count == 4 }), "the feed is read")
+            XCTAssertTrue(MainContext.iterate(until: { section.isSettled && section.rows.count == 6 }), "the feed is read")
             window.settle()
             let title = { (id: String) in model.books.first { $0.id == id }?.title ?? "?" }
             let finished = try XCTUnwrap(section.rows["activity-1"])
@@ -40,8 +41,19 @@ final class DiscoverUITests: XCTestCase {
             XCTAssertEqual(gtk_list_box_row_get_activatable(finished.pointer.cast(to: GtkListBoxRow.self)), 1)
             XCTAssertEqual(section.rows["activity-4"]?.title, "Mara Lindqvist finished \(title("book-5")) again")
             XCTAssertEqual(section.rows["activity-4"]?.subtitle, "3 days ago")
-            XCTAssertEqual(gtk_list_box_row_get_index(finished.pointer.cast(to: GtkListBoxRow.self)), 0, "newest first")
-            XCTAssertEqual(gtk_list_box_row_get_index(try XCTUnwrap(section.rows["activity-4"]).pointer.cast(to: GtkListBoxRow.self)), 3)
+            let rows = section.rows
+            func index(_ id: String) throws -> Int32 {
+                gtk_list_box_row_get_index(try XCTUnwrap(rows[id]).pointer.cast(to: GtkListBoxRow.self))
+            }
+            // Who listens now comes first: live, then the book someone left.
+            XCTAssertEqual(section.rows["listening-user-mara"]?.title, "Mara Lindqvist is listening to \(title("book-0"))")
+            XCTAssertEqual(section.rows["listening-user-mara"]?.subtitle, "Listening now")
+            XCTAssertEqual(section.rows["listening-user-grace"]?.title, "Grace Hopper was listening to \(title("book-4"))")
+            XCTAssertEqual(section.rows["listening-user-grace"]?.subtitle, "3 hours ago")
+            XCTAssertEqual(try index("listening-user-mara"), 0)
+            XCTAssertEqual(try index("listening-user-grace"), 1)
+            XCTAssertEqual(try index("activity-1"), 2, "then the feed, newest first")
+            XCTAssertEqual(try index("activity-4"), 5)
             XCTAssertFalse(section.showsEmptyState)
 
             Self.activate(finished.pointer)

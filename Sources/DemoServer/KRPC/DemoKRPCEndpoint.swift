@@ -102,6 +102,8 @@ final class DemoKRPCEndpoint {
         guard let arguments = try? KRPCJSON.decode([String: JSONValue].self, from: call.data) else {
             return fail(call, .undecodable("The call's data is not a JSON object"))
         }
+        // A position write may start or end a session: the streams hear of it.
+        defer { service.announcePresenceIfChanged() }
         do {
             switch try method.run(service, DemoKRPCCall(arguments: arguments, principal: principal, remoteHost: remoteHost)) {
             case .result(let result):

@@ -75,6 +75,9 @@ enum DemoKRPCMethods {
             "getShelf": DemoKRPCMethod { try $0.getShelf($1) },
             "discoverShelves": DemoKRPCMethod { try $0.discoverShelves($1) },
         ],
+        "SocialService": [
+            "currentlyListening": DemoKRPCMethod { try $0.currentlyListening($1) },
+        ],
         "UserPreferencesService": [
             "getMyPreferences": DemoKRPCMethod { try $0.getMyPreferences($1) },
             "updateMyPreferences": DemoKRPCMethod { try $0.updateMyPreferences($1) },

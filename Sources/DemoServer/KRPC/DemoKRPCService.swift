@@ -30,6 +30,8 @@ final class DemoKRPCService: Sendable {
     let preferences = Locked<[String: UserPreferencesDto]>([:])
     /// Open event streams that take control frames, by token: whose they are and how to hand one over.
     private let controlStreams = Locked<[UUID: (userID: String, deliver: @Sendable (String) -> Void)]>([:])
+    /// The presence revision last announced (DemoKRPCService+Social.swift).
+    let announcedPresence = Locked(0)
 
     init(service: DemoService, logger: Logger) {
         self.service = service
@@ -140,6 +142,12 @@ final class DemoKRPCService: Sendable {
     /// (the real server's `ChangeBus.publishControl(…, userId)`).
     func publishControl(_ frame: String, to userID: String) {
         let targets = controlStreams.withLock { $0.values.filter { $0.userID == userID }.map(\.deliver) }
+        for deliver in targets { deliver(frame) }
+    }
+
+    /// Hands a control frame to every open event stream (a broadcast).
+    func publishControlToEveryone(_ frame: String) {
+        let targets = controlStreams.withLock { $0.values.map(\.deliver) }
         for deliver in targets { deliver(frame) }
     }
 

@@ -101,3 +101,28 @@ public struct ActivityFeedEntry: Equatable, Sendable, Identifiable {
         return activity.bookID == nil || bookTitle != nil
     }
 }
+
+/// Another reader listening to a book now, or the book they last played and
+/// did not finish (kRPC `CurrentlyListeningSession`, addendum §3.7; REST v1's
+/// `currently-listening` readers, all live).
+public struct ListeningNow: Equatable, Sendable, Identifiable {
+    public var userID: String
+    public var displayName: String
+    public var bookID: String
+    /// When they started listening (live) or last played it; nil when the
+    /// server does not say (REST v1).
+    public var lastActiveAt: Date?
+    /// Listening right now.
+    public var isLive: Bool
+
+    public init(userID: String, displayName: String, bookID: String, lastActiveAt: Date?, isLive: Bool) {
+        self.userID = userID
+        self.displayName = displayName
+        self.bookID = bookID
+        self.lastActiveAt = lastActiveAt
+        self.isLive = isLive
+    }
+
+    /// One row per reader.
+    public var id: String { userID }
+}

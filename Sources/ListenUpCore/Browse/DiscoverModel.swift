@@ -26,16 +26,23 @@ public final class DiscoverModel {
     public private(set) var entries: [ActivityFeedEntry] = []
     /// How many reads of the cache ended (tests and the headless front wait on it).
     public private(set) var reads = 0
+    /// Who else listens now, live rows first (``ServerConnection/currentlyListening()``):
+    /// asked of the server, not kept in the cache, when the session starts,
+    /// when the server says it changed, and after each sync.
+    public private(set) var listeningNow: [ListeningNow] = []
 
     /// Whether this server has a feed (kRPC's `activities` domain, REST
     /// v1's `/social/feed`), or a feed was kept from one (an offline start).
-    public var isAvailable: Bool { previewAvailable || (server?.hasActivityFeed ?? false) || !entries.isEmpty }
+    public var isAvailable: Bool { previewAvailable || (server?.hasActivityFeed ?? false) || !entries.isEmpty || !listeningNow.isEmpty }
 
     @ObservationIgnored private let server: (any ServerConnection)?
     @ObservationIgnored private let store: (any BrowseStore)?
     @ObservationIgnored private let logger: Logger
     @ObservationIgnored private let latest = LatestRead()
     @ObservationIgnored private var previewAvailable = false
+    @ObservationIgnored private var listeningNowTask: Task<Void, Never>?
+    /// Asked again while a read was under way: one more follows it.
+    @ObservationIgnored private var listeningNowAgain = false
 
     public init(dependencies: Dependencies, server: (any ServerConnection)?, store: (any BrowseStore)?) {
         self.server = server
@@ -43,10 +50,12 @@ public final class DiscoverModel {
         logger = dependencies.logger
     }
 
-    /// A feed read from `store` as if the server had one (previews, which have no server).
-    public init(previewStore store: any BrowseStore, dependencies: Dependencies) {
+    /// A feed read from `store` as if the server had one, and `listeningNow`
+    /// as if it had answered so (previews, which have no server).
+    public init(previewStore store: any BrowseStore, listeningNow: [ListeningNow] = [], dependencies: Dependencies) {
         server = nil
         self.store = store
+        self.listeningNow = listeningNow
         logger = dependencies.logger
         previewAvailable = true
     }
@@ -54,6 +63,31 @@ public final class DiscoverModel {
     /// Reads the feed from the cache (the first time).
     public func start() {
         reread()
+        listeningNowMayHaveChanged()
+    }
+
+    /// Asks the server who listens now (one question at a time; asked
+    /// again meanwhile, once more after it). A failure keeps what was shown.
+    public func listeningNowMayHaveChanged() {
+        guard let server else { return }
+        guard listeningNowTask == nil else {
+            listeningNowAgain = true
+            return
+        }
+        let logger = logger
+        listeningNowTask = Task { [weak self] in
+            repeat {
+                self?.listeningNowAgain = false
+                do throws(ServerError) {
+                    let rows = try await server.currentlyListening()
+                    guard let self, !Task.isCancelled else { return }
+                    if rows != self.listeningNow { self.listeningNow = rows }
+                } catch {
+                    logger.debug("Could not ask who listens now", metadata: ["code": "\(error.code)"])
+                }
+            } while self?.listeningNowAgain == true && !Task.isCancelled
+            self?.listeningNowTask = nil
+        }
     }
 
     /// The cache changed (a sync, a live event): the feed is read again.
@@ -63,6 +97,8 @@ public final class DiscoverModel {
 
     public func stop() {
         latest.cancel()
+        listeningNowTask?.cancel()
+        listeningNowTask = nil
     }
 
     @discardableResult

@@ -33,6 +33,8 @@ public struct LibraryLiveUpdates: Sendable {
         /// The account's playback preferences changed on the server
         /// (`preferences.changed`): read them again.
         case preferencesChanged
+        /// Someone started or stopped listening: ask who listens now again.
+        case listeningNowChanged
     }
 
     /// Waits between attempts: 1 s doubling to `maximum`, ±20 % jitter.
@@ -143,6 +145,8 @@ public struct LibraryLiveUpdates: Sendable {
                 return .userDeleted(reason: reason)
             case LibraryLiveUpdates.preferencesChangedEvent:
                 return .preferencesChanged
+            case LibraryLiveUpdates.listeningNowChangedEvent:
+                return .listeningNowChanged
             case let type where type.hasPrefix("contributor.") || type.hasPrefix("series."):
                 // A person or a series renamed, described, merged or
                 // deleted: a delta of the browse domains brings the rows.
@@ -177,6 +181,11 @@ extension LibraryLiveUpdates {
     /// stream turns today's server's `SyncControl.PreferencesChanged` into
     /// it (no payload: the account's preferences are read again).
     public static let preferencesChangedEvent = "preferences.changed"
+
+    /// `listening_now.changed`: this app's own too. The kRPC live stream
+    /// turns `SyncControl.ActiveSessionsChanged` (someone started or stopped
+    /// listening, addendum §2.3) into it; the Go server pushes none.
+    public static let listeningNowChangedEvent = "listening_now.changed"
 
     /// The facets' live events: kRPC's domain events as the stream names
     /// them (KRPCLiveEvents.swift: `genre.*`, `tag.*`, `mood.*`,

@@ -30,7 +30,8 @@ extension LibraryModel {
         shelves.start()
         // Others' activity (LibraryModel+DiscoverPreviews.swift).
         if activities { Self.addPreviewActivities(to: store, now: Date()) }
-        let discover = DiscoverModel(previewStore: store, dependencies: dependencies)
+        let discover = DiscoverModel(previewStore: store, listeningNow: activities ? Self.previewListeningNow(now: Date()) : [],
+                                     dependencies: dependencies)
         home?.discover = discover
         discover.start()
         if !query.isEmpty { browse.send(.search(query)) }

@@ -23,4 +23,12 @@ extension LibraryModel {
             // An in-memory store does not fail; the preview would show less.
         }
     }
+
+    /// Who listens now in previews: one reader live, one who stopped a while ago.
+    nonisolated static func previewListeningNow(now: Date) -> [ListeningNow] {
+        [ListeningNow(userID: "user-mara", displayName: "Mara Lindqvist", bookID: "book-0", lastActiveAt: now.addingTimeInterval(-12 * 60),
+                      isLive: true),
+         ListeningNow(userID: "user-grace", displayName: "Grace Hopper", bookID: "book-4", lastActiveAt: now.addingTimeInterval(-3 * 3600),
+                      isLive: false)]
+    }
 }

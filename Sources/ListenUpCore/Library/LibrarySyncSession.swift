@@ -49,6 +49,10 @@ protocol LibrarySessionEvents: AnyObject {
     /// A sync or a live event changed the cached books or what browsing
     /// reads (series, contributors): the browse lists and pages are read again.
     func libraryCacheChanged()
+    /// Who else listens now may have changed: the server said so (kRPC),
+    /// the live events (re)connected (a nudge may have been missed), or a
+    /// sync finished (REST v1 says nothing otherwise).
+    func listeningNowMayHaveChanged()
 }
 
 /// What live events changed in the cache since the screen last read it.
@@ -166,6 +170,7 @@ final class LibrarySyncSession {
                 self.events?.serverUnreachable(false)
                 await self.screen?.synced(changed: changed + repaired)
                 if changed + repaired + browsed > 0 { self.events?.libraryCacheChanged() }
+                self.events?.listeningNowMayHaveChanged()
                 self.followLiveEvents()
             } catch {
                 guard !Task.isCancelled, let self, error != .sessionLapsed else { return }
@@ -286,6 +291,7 @@ final class LibrarySyncSession {
             screen?.liveChanged(true)
             events?.serverUnreachable(false)
             events?.accountPreferencesMayHaveChanged()
+            events?.listeningNowMayHaveChanged()
             // Events are not replayed on REST v1: catch up on what was
             // missed. Just after a whole sync, its books' delta alone (the
             // browse domains and the drift check ran after the books were
@@ -314,6 +320,8 @@ final class LibrarySyncSession {
             events?.accountDeleted(reason: reason)
         case .preferencesChanged:
             events?.accountPreferencesMayHaveChanged()
+        case .listeningNowChanged:
+            events?.listeningNowMayHaveChanged()
         }
     }
 

@@ -7,6 +7,8 @@ import Foundation
 extension ServerConnection {
     public var hasActivityFeed: Bool { false }
 
+    public func currentlyListening() async throws(ServerError) -> [ListeningNow] { [] }
+
     public var shelvesHavePrivacy: Bool { false }
 
     public var shelfNameLimit: Int { 100 }

@@ -164,6 +164,12 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// without one answers false (ServerConnection+Shelves.swift).
     nonisolated var hasActivityFeed: Bool { get }
 
+    /// Who else listens to what (kRPC `SocialService.currentlyListening`;
+    /// REST v1 `GET /api/v1/social/currently-listening`): at most one row
+    /// per other reader, live ones first. A connection without it answers
+    /// none (ServerConnection+Shelves.swift).
+    func currentlyListening() async throws(ServerError) -> [ListeningNow]
+
     // MARK: Shelves (ServerConnection+Shelves.swift has what a connection without them answers)
 
     /// Whether a shelf can be private on this server (kRPC: yes; REST v1: no such flag).

@@ -148,4 +148,9 @@ extension SignedInSession: LibrarySessionEvents {
         shelves.cacheChanged()
         discover.cacheChanged()
     }
+
+    func listeningNowMayHaveChanged() {
+        guard !left else { return }
+        discover.listeningNowMayHaveChanged()
+    }
 }

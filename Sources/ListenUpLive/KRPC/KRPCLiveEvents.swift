@@ -102,7 +102,10 @@ enum KRPCLiveEvents {
         case .preferencesChanged:
             // This app's own event type (REST v1 has none): read them again.
             return .emit([ServerSentEvent(type: LibraryLiveUpdates.preferencesChangedEvent, data: "{}")])
-        case .heartbeat, .activeSessionsChanged, .activityChanged, .serverInfoChanged, .unknown:
+        case .activeSessionsChanged:
+            // This app's own event type too: who listens now is asked again.
+            return .emit([ServerSentEvent(type: LibraryLiveUpdates.listeningNowChangedEvent, data: "{}")])
+        case .heartbeat, .activityChanged, .serverInfoChanged, .unknown:
             return .emit([])
         }
     }

@@ -99,3 +99,15 @@ extension KRPCMapping {
                           live: payloads.filter { !$0.isDeleted }.map(shelfBook))
     }
 }
+
+extension KRPCServerConnection {
+    /// `SocialService.currentlyListening()` (upstream `api/SocialService.kt`,
+    /// `server/.../api/SocialServiceImpl.kt`), in the server's order.
+    public func currentlyListening() async throws(ServerError) -> [ListeningNow] {
+        let rows = try await call(.currentlyListening, NoArguments(), returning: [CurrentlyListeningSessionDTO].self)
+        return rows.map {
+            ListeningNow(userID: $0.userId, displayName: $0.displayName, bookID: $0.bookId,
+                         lastActiveAt: Date(timeIntervalSince1970: Double($0.lastActiveAtMs) / 1000), isLive: $0.isLive)
+        }
+    }
+}

@@ -25,6 +25,24 @@ extension APIClient {
     }
 }
 
+extension APIClient {
+    /// `GET /api/v1/social/currently-listening` (`internal/api/social_handlers.go`):
+    /// the books others have an active session on, each reader a row, all
+    /// live and undated; a server without the route (404) has none.
+    public func currentlyListening() async throws(ServerError) -> [ListeningNow] {
+        let answer: CurrentlyListeningResponse
+        do {
+            answer = try await authorized(.currentlyListening(limit: 50))
+        } catch .server(status: 404, _) {
+            return []
+        }
+        var seen = Set<String>()
+        return answer.books.flatMap { book in
+            book.readers.map { ListeningNow(userID: $0.userID, displayName: $0.displayName, bookID: book.id, lastActiveAt: nil, isLive: true) }
+        }.filter { seen.insert($0.userID).inserted }
+    }
+}
+
 /// The Go server's feed as the seam's rows. Pure functions; any thread.
 enum RESTSocialMapping {
     static func rows(_ domain: BrowseDomain, _ feed: ActivityFeedResponse) -> BrowseRows {

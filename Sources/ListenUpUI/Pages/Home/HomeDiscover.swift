@@ -3,10 +3,12 @@ import Foundation
 import GtkBridge
 import ListenUpCore
 
-/// Home's *Discover* (`home-view.ui`'s `discover`): what the other readers
-/// of the server listen to and finish, newest first (``DiscoverModel``), a
-/// row each (`activity-row.ui`: the book's cover, "Grace Hopper finished
-/// *Middlemarch*", how long ago). A row with a book opens it (``onOpenBook``).
+/// Home's *Discover* (`home-view.ui`'s `discover`): who else listens now
+/// (live first: "Mara Lindqvist is listening to *Persuasion*", "Listening
+/// now"), then what the other readers of the server listen to and finish,
+/// newest first (``DiscoverModel``), a row each (`activity-row.ui`: the
+/// book's cover, "Grace Hopper finished *Middlemarch*", how long ago). A
+/// row with a book opens it (``onOpenBook``).
 /// With nothing yet it says so; on a server without a feed (REST v1) the
 /// section stays hidden. Rows are made again when the feed changes (fifty at most).
 @MainActor
@@ -19,10 +21,10 @@ final class HomeDiscover {
     private var observation: StateObservation?
     private var connections: [SignalConnection] = []
     private var covers: [Task<Void, Never>] = []
-    private var shown: [ActivityFeedEntry]?
+    private var shown: (listening: [ListeningNow], entries: [ActivityFeedEntry])?
     /// The rows' book ids, by the row's address.
     private var rowBooks: [Int: String] = [:]
-    /// The rows, by activity id (tests).
+    /// The rows, by activity id, and by `listening-<user id>` for who listens now (tests).
     private(set) var rows: [String: ActionRow] = [:]
     /// Opens a book (its details).
     var onOpenBook: (String) -> Void = { _ in }
@@ -47,39 +49,48 @@ final class HomeDiscover {
     var showsEmptyState: Bool { box.isVisible && empty.isVisible }
 
     private func render() {
-        let (entries, reads, available) = (discover.entries, discover.reads, discover.isAvailable)
+        let (entries, listening, reads, available) = (discover.entries, discover.listeningNow, discover.reads, discover.isAvailable)
         box.isVisible = reads > 0 && available
-        empty.isVisible = entries.isEmpty
-        list.isVisible = !entries.isEmpty
-        guard entries != shown else { return }
-        shown = entries
+        empty.isVisible = entries.isEmpty && listening.isEmpty
+        list.isVisible = !empty.isVisible
+        if let shown, shown.listening == listening, shown.entries == entries { return }
+        shown = (listening, entries)
         covers.forEach { $0.cancel() }
         covers = []
         rowBooks = [:]
         rows = [:]
         while let row = list.row(at: 0) { list.remove(row) }
-        let books = library.books(ids: Set(entries.compactMap(\.activity.bookID)))
-        for entry in entries { add(entry, book: entry.activity.bookID.flatMap { books[$0] }) }
+        let books = library.books(ids: Set(entries.compactMap(\.activity.bookID) + listening.map(\.bookID)))
+        for row in listening {
+            let title = books[row.bookID]?.title ?? ""
+            add(id: "listening-\(row.userID)", sentence: Self.sentence(row, title: title),
+                subtitle: row.isLive ? tr("Listening now") : row.lastActiveAt.map { Self.ago($0, now: now()) },
+                placeholder: title.isEmpty ? row.displayName : title, bookID: row.bookID, book: books[row.bookID])
+        }
+        for entry in entries {
+            add(id: entry.id, sentence: Self.sentence(entry), subtitle: Self.ago(entry.activity.occurredAt, now: now()),
+                placeholder: entry.bookTitle ?? entry.userName ?? "", bookID: entry.activity.bookID,
+                book: entry.activity.bookID.flatMap { books[$0] })
+        }
     }
 
-    private func add(_ entry: ActivityFeedEntry, book: LibraryModel.Book?) {
+    private func add(id: String, sentence: String, subtitle: String?, placeholder: String, bookID: String?, book: LibraryModel.Book?) {
         let ui = PageTemplates.load("activity-row")
         withExtendedLifetime(ui) {
             let row: ActionRow = ui.child("root")
-            let sentence = Self.sentence(entry)
             row.title = sentence
-            row.subtitle = Self.ago(entry.activity.occurredAt, now: now())
+            row.subtitle = subtitle ?? ""
             row.setAccessibleLabel(sentence)
             let cover = CoverView(size: 40)
-            cover.showPlaceholder(for: entry.bookTitle ?? entry.userName ?? "")
+            cover.showPlaceholder(for: placeholder)
             adw_action_row_add_prefix(row.pointer.cast(to: AdwActionRow.self), cover.widget)
-            if let bookID = entry.activity.bookID {
+            if let bookID {
                 rowBooks[Int(bitPattern: row.pointer)] = bookID
             } else {
                 gtk_list_box_row_set_activatable(row.pointer.cast(to: GtkListBoxRow.self), 0)
                 ui.child("chevron", as: Image.self).isVisible = false
             }
-            rows[entry.id] = row
+            rows[id] = row
             list.append(row)
             if let book {
                 let library = library
@@ -90,6 +101,15 @@ final class HomeDiscover {
                 })
             }
         }
+    }
+
+    /// Who listens to what, in words: "Mara Lindqvist is listening to Persuasion".
+    static func sentence(_ row: ListeningNow, title: String) -> String {
+        row.isLive
+            // TRANSLATORS: Discover on Home: a person, then a book's title.
+            ? tr("%@ is listening to %@", row.displayName, title)
+            // TRANSLATORS: Discover on Home: a person, then the book they last played and did not finish.
+            : tr("%@ was listening to %@", row.displayName, title)
     }
 
     /// Who did what, in words: "Grace Hopper finished Middlemarch".
