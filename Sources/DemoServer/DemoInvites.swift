@@ -86,7 +86,7 @@ extension DemoService.State {
         var random = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         let user = DemoService.User(id: "user-" + DemoService.nanoID(&random), email: invite.email, password: password,
                                     firstName: words.first ?? name, lastName: words.count > 1 ? words[1] : "", isRoot: false,
-                                    createdAt: now, lastLoginAt: now, displayName: name)
+                                    createdAt: now, lastLoginAt: now, displayName: name, isAdmin: invite.role == "ADMIN")
         users.append(user)
         invites[index].claimedAt = now
         return .success(user)

@@ -53,6 +53,12 @@ extension DemoServer {
         service.events.broadcast("library.scan_progress", ScanProgressPayload(phase: "complete"))
     }
 
+    /// The role of the account `email` as kRPC names it (`ROOT`, `ADMIN`,
+    /// `MEMBER`: an invite's role becomes the account's); nil for no such account.
+    public func role(ofUser email: String) -> String? {
+        service.state.withLock { $0.users.first { $0.email.caseInsensitiveCompare(email) == .orderedSame }?.role }
+    }
+
     /// Open event streams (REST: `/api/v1/sync/events`; kRPC: `observeEvents` calls).
     public var eventStreamCount: Int {
         krpc == nil ? service.events.count : service.state.withLock { $0.ledger.observerCount }

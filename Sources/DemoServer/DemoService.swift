@@ -53,6 +53,12 @@ final class DemoService: Sendable {
         var lastLoginAt: Date
         /// The name as given to kRPC `setupRoot`; nil: "first last".
         var displayName: String?
+        /// Made an administrator (an invite with role `ADMIN`); the root
+        /// account is one without this.
+        var isAdmin = false
+
+        /// kRPC's `UserRole` name: `ROOT`, `ADMIN` or `MEMBER`.
+        var role: String { isRoot ? "ROOT" : isAdmin ? "ADMIN" : "MEMBER" }
 
         /// The name users see.
         var shownName: String { displayName ?? "\(firstName) \(lastName)" }

@@ -58,6 +58,23 @@ struct DemoInviteTests {
         }
     }
 
+    /// An invite's role becomes the account's: an administrator's invite
+    /// makes an administrator, the default a member; setup made the root.
+    @Test(arguments: [DemoProtocol.rest, .krpc])
+    func anInvitesRoleIsTheAccounts(_ wire: DemoProtocol) async throws {
+        let (server, url) = try await start(wire)
+        defer { Task { await server.stop() } }
+        let admin = server.createInvite(email: "grace@example.com", displayName: "Grace Hopper", role: "ADMIN")
+        let member = server.createInvite(email: "mara@example.com", displayName: "Mara Lindqvist")
+        for code in [admin, member] {
+            _ = try await connection(wire, url, sessions: .inMemory()).claimInvite(code: code, password: "compiler-1952", displayName: nil)
+        }
+        #expect(server.role(ofUser: "grace@example.com") == "ADMIN")
+        #expect(server.role(ofUser: "mara@example.com") == "MEMBER")
+        #expect(server.role(ofUser: "ada@example.com") == "ROOT")
+        #expect(server.role(ofUser: "nobody@example.com") == nil)
+    }
+
     /// An inviter the server cannot name: today's server says "An
     /// administrator", the Go server the word "Unknown"; both show the former.
     @Test(arguments: [DemoProtocol.rest, .krpc])

@@ -123,12 +123,12 @@ extension DemoKRPCService {
 
     /// A demo user as the contract's `User`.
     static func user(_ user: DemoService.User) -> User {
-        User(id: user.id, email: user.email, displayName: user.shownName, role: user.isRoot ? .root : .member, status: .active,
+        User(id: user.id, email: user.email, displayName: user.shownName, role: UserRole(rawValue: user.role), status: .active,
              createdAt: DemoKRPCMapping.milliseconds(user.createdAt))
     }
 
     func session(for user: DemoService.User, label: String?, deviceInfo: DeviceInfo?) -> AuthSession {
-        authSession(tokens.startSession(userID: user.id, role: user.isRoot ? UserRole.root.rawValue : UserRole.member.rawValue,
+        authSession(tokens.startSession(userID: user.id, role: user.role,
                                         label: label, deviceInfo: deviceInfo), user: user)
     }
 
