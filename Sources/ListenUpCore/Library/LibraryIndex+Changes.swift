@@ -66,6 +66,31 @@ extension LibraryIndex {
         return steps
     }
 
+    /// The first `count` positions of ``order(by:)``, without sorting the
+    /// rest: one pass, most entries compared with the last one kept alone.
+    func first(_ count: Int, by sort: LibrarySort) -> [Int] {
+        guard count > 0 else { return [] }
+        var kept: [Int] = []
+        kept.reserveCapacity(count + 1)
+        for position in entries.indices {
+            if kept.count == count, let last = kept.last, !Self.precedes(entries[position], entries[last], by: sort) {
+                continue
+            }
+            var low = 0, high = kept.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes(entries[kept[middle]], entries[position], by: sort) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            kept.insert(position, at: low)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
+    }
+
     /// The places in `order` (sorted by `sort`) of the books of `ids` that
     /// are in the index, lowest first; nil when one is not where `order`
     /// says.

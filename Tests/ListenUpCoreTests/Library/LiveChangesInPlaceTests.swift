@@ -120,6 +120,16 @@ struct LiveChangesInPlaceTests {
         }
     }
 
+    @Test(arguments: LibrarySort.allCases)
+    func theFirstBooksAreTheOrdersFirst(sort: LibrarySort) throws {
+        var random = Seeded(state: 42)
+        let (store, _) = try Self.library(300, using: &random)
+        let index = LibraryIndex(try store.listedBooks())
+        for count in [0, 1, 12, 299, 300, 400] {
+            #expect(index.first(count, by: sort) == Array(index.order(by: sort).prefix(count)), "\(count)")
+        }
+    }
+
     /// A model reading `store` whole, with this sort, search and filter.
     static func model(reading store: InMemoryLibraryStore, sort: LibrarySort, query: String,
                       finished: Bool?) async -> LibraryModel {
