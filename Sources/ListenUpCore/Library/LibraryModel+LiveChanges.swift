@@ -11,8 +11,10 @@ extension LibraryModel {
 
     /// The most steps (a book taken out or put in) made in place in
     /// ``books``; each moves the books after it, so more rebuild the list
-    /// from the order instead.
-    static let stepsInPlace = 32
+    /// from the order instead. At 50,000 books (a scratch program, release
+    /// build) a step moves about 35 µs of books and a rebuild takes 8–9 ms:
+    /// in place stays well under a rebuild up to here.
+    static let stepsInPlace = 96
 
     /// What a live change read from the cache.
     private struct LiveRead: Sendable {

@@ -168,8 +168,9 @@ struct LiveChangesInPlaceTests {
         var next = 200
         let model = await Self.model(reading: store, sort: .author, query: "", finished: nil)
         var changes = LibraryCacheChanges()
-        // More steps than are made in place, fewer books than a whole read takes.
-        while changes.bookCount <= LibraryModel.stepsInPlace {
+        // More steps than are made in place (each book put in is one),
+        // fewer books than a whole read takes.
+        while changes.upserted.count <= LibraryModel.stepsInPlace {
             let batch = try Self.randomChanges(to: store, ids: &ids, next: &next, using: &random)
             changes.record(upserted: Array(batch.upserted), deleted: Array(batch.deleted))
             changes.progress = changes.progress || batch.progress
