@@ -142,9 +142,12 @@ public final class HomeModel {
 }
 
 extension LibraryModel {
-    /// The `limit` books added to the library last, newest first.
+    /// The `limit` books added to the library last, newest first. Read
+    /// again at each change of the books (a live event too): one pass over
+    /// the library, not a sort of it.
     func recentlyAdded(limit: Int) -> [Book] {
         guard !books.isEmpty else { return [] }
-        return index.order(by: .recentlyAdded).prefix(limit).map { book(at: $0) }
+        if sort == .recentlyAdded { return order.prefix(limit).map { book(at: $0) } }
+        return index.first(limit, by: .recentlyAdded).map { book(at: $0) }
     }
 }

@@ -14,7 +14,7 @@ public final class LibraryModel: ScreenModel {
     /// Every book, in the chosen order.
     public internal(set) var books: [Book] = []
     /// The books matching ``query`` and ``filter``, in the chosen order.
-    public private(set) var visible: [Book] = []
+    public internal(set) var visible: [Book] = []
     public internal(set) var query = ""
     /// Every book, or only those downloaded in full (not remembered across
     /// restarts; see ``LibraryFilter``).
@@ -72,7 +72,7 @@ public final class LibraryModel: ScreenModel {
     @ObservationIgnored var progress: [String: BookProgress] = [:]
     /// Counts what was shown (reads and live changes), so a read that
     /// something newer overtook is not shown over it.
-    @ObservationIgnored private(set) var cacheVersion = 0
+    @ObservationIgnored var cacheVersion = 0
     /// Follows ``downloads`` for the set of downloaded books.
     @ObservationIgnored private var downloadsObservation: StateObservation?
     /// How often the downloaded set changed since the model was made (tests:
@@ -195,49 +195,6 @@ public final class LibraryModel: ScreenModel {
         }
     }
 
-    /// Shows what live events changed: the changed books alone are read
-    /// (off the main actor) into the books shown. Many changes at once, or
-    /// a cache not read yet, are read whole.
-    func applyLiveChanges(_ changes: LibraryCacheChanges) async {
-        guard let store, hasLoadedCache, changes.bookCount <= Self.liveChangeLimit else {
-            await loadCache()
-            return
-        }
-        let version = cacheVersion
-        let shown = LibraryReadAhead.Contents(index: index, sort: sort, order: order, progress: progress)
-        let sort = sort
-        let updated = await Task.detached(priority: .userInitiated) {
-            try? LibraryReadAhead.Contents.updating(shown, with: changes, from: store, sort: sort)
-        }.value
-        guard !Task.isCancelled else { return }
-        // Unreadable, or something else was shown meanwhile: read it all.
-        guard let updated, version == cacheVersion else {
-            await loadCache()
-            return
-        }
-        show(updated)
-    }
-
-    /// One book's progress changed here (the player finished or restarted
-    /// it, and wrote it to the cache): that book alone is shown anew, the
-    /// cache is not read again. A read under way started before the write,
-    /// so it is read once more (``loadCache(_:)``'s rule).
-    func progressChanged(_ bookID: String, _ newProgress: BookProgress) {
-        guard progress[bookID] != newProgress else { return }
-        cacheVersion &+= 1
-        progress[bookID] = newProgress
-        if let position = books.firstIndex(where: { $0.id == bookID }) { books[position].progress = newProgress }
-        if finishedFilter != nil {
-            refilter()
-        } else if let position = visible.firstIndex(where: { $0.id == bookID }) {
-            visible[position].progress = newProgress
-        }
-        if selection?.book.id == bookID { selection?.book.progress = newProgress }
-    }
-
-    /// The most changed books read one by one; more are read with the whole cache.
-    static let liveChangeLimit = 200
-
     private func show(_ contents: LibraryReadAhead.Contents) {
         cacheVersion &+= 1
         index = contents.index
@@ -251,8 +208,12 @@ public final class LibraryModel: ScreenModel {
     }
 
     func book(at position: Int) -> Book {
-        let cached = index.entries[position].book
-        return Book(id: cached.id, title: cached.title, authors: cached.authors, narrators: cached.narrators,
+        book(index.entries[position].book)
+    }
+
+    /// `cached` as shown, with its progress.
+    func book(_ cached: CachedBook) -> Book {
+        Book(id: cached.id, title: cached.title, authors: cached.authors, narrators: cached.narrators,
                     series: cached.series, duration: cached.duration, hasCover: cached.hasCover,
                     version: cached.updatedAt, progress: progress[cached.id])
     }

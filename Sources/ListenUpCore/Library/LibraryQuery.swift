@@ -93,7 +93,7 @@ public struct LibraryIndex: Sendable {
         let authorKey: ArraySlice<UInt8>
     }
 
-    public private(set) var entries: [Entry]
+    public internal(set) var entries: [Entry]
 
     public init(_ books: [CachedBook]) {
         entries = books.map { book in
@@ -119,28 +119,31 @@ public struct LibraryIndex: Sendable {
     /// Indices into ``entries`` in the order `sort` asks for.
     public func order(by sort: LibrarySort) -> [Int] {
         let entries = entries
-        func titleThenID(_ a: Int, _ b: Int) -> Bool {
-            let x = entries[a], y = entries[b]
+        return Array(entries.indices).sorted { Self.precedes(entries[$0], entries[$1], by: sort) }
+    }
+
+    /// Whether `x` comes before `y` in the order `sort` asks for: a total
+    /// order (ties fall back to the title, then the id), so each book has
+    /// one place in it and a binary search finds it.
+    static func precedes(_ x: Entry, _ y: Entry, by sort: LibrarySort) -> Bool {
+        func titleThenID() -> Bool {
             if x.titleKey != y.titleKey { return x.titleKey.lexicographicallyPrecedes(y.titleKey) }
             return x.book.id < y.book.id
         }
-        return Array(entries.indices).sorted { a, b in
-            let x = entries[a], y = entries[b]
-            switch sort {
-            case .title:
-                return titleThenID(a, b)
-            case .author:
-                // Books without an author go last.
-                if x.authorKey.isEmpty != y.authorKey.isEmpty { return !x.authorKey.isEmpty }
-                if x.authorKey != y.authorKey { return x.authorKey.lexicographicallyPrecedes(y.authorKey) }
-                return titleThenID(a, b)
-            case .recentlyAdded:
-                if x.book.createdAt != y.book.createdAt { return x.book.createdAt > y.book.createdAt }
-                return titleThenID(a, b)
-            case .duration:
-                if x.book.duration != y.book.duration { return x.book.duration < y.book.duration }
-                return titleThenID(a, b)
-            }
+        switch sort {
+        case .title:
+            return titleThenID()
+        case .author:
+            // Books without an author go last.
+            if x.authorKey.isEmpty != y.authorKey.isEmpty { return !x.authorKey.isEmpty }
+            if x.authorKey != y.authorKey { return x.authorKey.lexicographicallyPrecedes(y.authorKey) }
+            return titleThenID()
+        case .recentlyAdded:
+            if x.book.createdAt != y.book.createdAt { return x.book.createdAt > y.book.createdAt }
+            return titleThenID()
+        case .duration:
+            if x.book.duration != y.book.duration { return x.book.duration < y.book.duration }
+            return titleThenID()
         }
     }
 

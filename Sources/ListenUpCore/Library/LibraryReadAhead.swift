@@ -32,23 +32,6 @@ public final class LibraryReadAhead: Sendable {
             ])
             return contents
         }
-
-        /// `contents` after live `changes`: only the changed books are read
-        /// from `store` (and the progress, when it changed), the rest kept;
-        /// the same books, order and progress as a full ``read(from:sort:logger:)``.
-        static func updating(_ contents: Contents, with changes: LibraryCacheChanges, from store: any LibraryStore,
-                             sort: LibrarySort) throws -> Contents {
-            let index = contents.index.replacing(changes.upserted.union(changes.deleted),
-                                                 with: try store.listedBooks(ids: changes.upserted))
-            var progress = contents.progress
-            if changes.progress {
-                progress = try store.progress()
-            } else {
-                // A deleted book's progress goes with it.
-                for id in changes.deleted { progress[id] = nil }
-            }
-            return Contents(index: index, sort: sort, order: index.order(by: sort), progress: progress)
-        }
     }
 
     /// A read handed over: the store it reads (the model keeps it), the
