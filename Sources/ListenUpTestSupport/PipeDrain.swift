@@ -13,7 +13,13 @@ import Foundation
 public enum PipeDrain {
     /// Starts reading `pipe`: `received` gets each chunk as it comes, then
     /// one empty `Data` at end of file (or a read error). The pipe stays
-    /// alive until then, so its descriptor is not closed under the read.
+    /// alive until then, so its descriptor is not closed under the read;
+    /// then its read end is closed at once. Left to the pipe's
+    /// deallocation, read ends piled up in the test runner (more than
+    /// 1,500 in one run), and with that many descriptors Foundation's
+    /// `Process.run()` on Linux can read past a buffer while it walks
+    /// `/proc/self/fd` (swift-corelibs-foundation#5472): the crash of a
+    /// fresh-clone CI run.
     public static func start(_ pipe: Pipe, _ received: @escaping @Sendable (Data) -> Void) {
         let reading = Reading(pipe: pipe)
         Thread.detachNewThread {
@@ -29,6 +35,7 @@ public enum PipeDrain {
                     break
                 }
             }
+            try? reading.pipe.fileHandleForReading.close()
             received(Data())
         }
     }

@@ -181,6 +181,9 @@ final class HeadlessProcess: @unchecked Sendable {
     }
 
     deinit {
+        // The pipe's own deallocation would close it too, later: descriptors
+        // left open pile up in the test runner (PipeDrain says why that matters).
+        try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         if ownsHome { try? FileManager.default.removeItem(at: home) }
     }
