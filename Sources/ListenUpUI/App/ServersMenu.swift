@@ -58,10 +58,15 @@ final class ServersMenu {
 
     /// The item's label: the account's name and the server's address.
     static func label(_ server: SavedServer) -> String {
-        let address = server.url.host.map { host in server.url.port.map { "\(host):\($0)" } ?? host } ?? server.id
+        let address = address(of: server)
         guard let user = server.userDisplayName, !user.isEmpty else { return address }
         // TRANSLATORS: a saved server in the primary menu; the first %@ is the account's name, the second the server's address.
         return tr("%@ on %@", user, address)
+    }
+
+    /// The server's host, with its port when it has one.
+    static func address(of server: SavedServer) -> String {
+        server.url.host.map { host in server.url.port.map { "\(host):\($0)" } ?? host } ?? server.id
     }
 
     private func follow() {
@@ -96,7 +101,7 @@ final class ServersMenu {
         guard dialog == nil, let id = navigator.activeServerID, let server = navigator.savedServers.first(where: { $0.id == id }) else { return }
         removing = id
         let made: MessageDialog = PageTemplates.load("remove-server").child("root")
-        let address = server.url.host ?? server.id
+        let address = Self.address(of: server)
         if let user = server.userDisplayName, !user.isEmpty {
             // TRANSLATORS: the body of “Remove This Server?”; the first %@ is the account's name, the second the server's address.
             made.body = tr("%@ is signed out of %@ on this device, and what is kept here for the account is deleted: its downloads, its saved library and its listening history. The account stays on the server.", user, address)
