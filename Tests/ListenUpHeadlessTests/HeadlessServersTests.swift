@@ -72,9 +72,11 @@ struct HeadlessServersTests {
         app.send(#"{"action":"setupAdmin","name":"Bea Babbage","email":"bea@example.com","password":"difference-engine"}"#)
         #expect(await app.waitForLine(timeout: 60, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
 
-        // Both listed, B active.
+        // Both listed, B active (B joined the list once verified, and was
+        // printed then, before its account was known).
+        mark = app.allLines.count
         app.send(#"{"action":"servers"}"#)
-        let listed = try #require(await app.waitForLine(timeout: 10, Self.servers(2, active: urlB)), "\(app.allLines.suffix(3))")
+        let listed = try #require(await app.waitForLine(timeout: 10, Self.after(mark, Self.servers(2, active: urlB))), "\(app.allLines.suffix(3))")
         let entries = listed["servers"] as? [[String: Any]] ?? []
         #expect(entries.map { $0["id"] as? String } == [urlA, urlB])
         #expect(entries.map { $0["url"] as? String } == [urlA, urlB])

@@ -95,6 +95,18 @@ extension AppNavigator {
         if activeServerID != session.serverURL.absoluteString { activeServerID = session.serverURL.absoluteString }
     }
 
+    /// After each auth state change: the list as settings have it (setup
+    /// adds a server once verified), and the pair the state is about, if
+    /// saved, as the active one (server setup and loading keep the last).
+    func followSavedServers() {
+        guard authState != .initializing else { return }
+        let saved = dependencies.settings.load().savedServers
+        if savedServers != saved { savedServers = saved }
+        if let id = authState.serverURL?.absoluteString, id != activeServerID, saved.contains(where: { $0.id == id }) {
+            activeServerID = id
+        }
+    }
+
     private func save(_ settings: AppSettings) {
         do {
             try dependencies.settings.save(settings)

@@ -147,6 +147,7 @@ public final class AppNavigator {
     public func update(_ state: AuthState) {
         authState = state
         followSession()
+        followSavedServers()
         resolve(reason: "auth state changed")
         if let link = inviteAfterSignOut, state.session == nil {
             inviteAfterSignOut = nil

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import ListenUpCore
 
@@ -44,6 +45,16 @@ struct SavedServersSettingsTests {
                 "removing the active one makes the next active")
         settings.forgetServer(id: b.absoluteString)
         #expect(settings.serverURL == nil && settings.savedServers.isEmpty)
+    }
+
+    @Test func aVerifiedServerJoinsTheListAndBecomesActive() {
+        let client = SettingsClient.inMemory(AppSettings(serverURL: a.absoluteString))
+        let verified = VerifiedServer.sample(setupRequired: false)
+        client.remember(verified, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let settings = client.load()
+        #expect(settings.savedServers.map(\.id) == [a.absoluteString, verified.url.absoluteString], "the old one kept, the new one added")
+        #expect(settings.serverURL == verified.url.absoluteString)
+        #expect(settings.savedServer(id: verified.url.absoluteString)?.instanceID == verified.instanceID)
     }
 }
 
