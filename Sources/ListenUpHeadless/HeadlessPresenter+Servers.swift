@@ -53,6 +53,14 @@ extension HeadlessPresenter {
         }
     }
 
+    /// `switchServer` or `removeServer` without an id says so.
+    /// - Returns: false for the other actions (not answered here).
+    func refusedServerCommand(_ action: HeadlessCommand.Action) -> Bool {
+        guard action == .switchServer || action == .removeServer else { return false }
+        emitError(code: "badCommand", message: "The “\(action.rawValue)” command needs a saved server's \"id\" string.")
+        return true
+    }
+
     private func unknownServer(_ id: String) {
         emitError(code: "unknownServer", message: "No saved server has the id “\(id)”.")
     }

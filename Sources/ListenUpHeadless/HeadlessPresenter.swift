@@ -188,7 +188,7 @@ public final class HeadlessPresenter {
         case .badArguments(let action):
             switch action.addressee {
             case .front, .screen:
-                refuse(.unknownAction(action.rawValue))
+                if !refusedServerCommand(action) { refuse(.unknownAction(action.rawValue)) }
             case .player:
                 if navigator.player == nil {
                     emitError(code: "notSignedIn", message: "Sign in to listen.")
