@@ -124,6 +124,28 @@ private let notifyTrampoline = unsafeBitCast(
     to: GCallback.self
 )
 
+// MARK: - void (*)(GSimpleAction *, GVariant *, gpointer), a string parameter
+
+extension Signal where Handler == @MainActor (String) -> Void {
+    /// `GSimpleAction::activate` of an action whose parameter is a string
+    /// (`app.switch-server::<id>` from a menu item's target); an action
+    /// activated without one passes "".
+    public static var actionActivateString: Self { Self("activate", parameters: 1, stringParameterTrampoline) }
+}
+
+private let stringParameterTrampoline = unsafeBitCast(
+    { (_: UnsafeMutableRawPointer?, parameter: OpaquePointer?, data: UnsafeMutableRawPointer?) in
+        guard let data else { return }
+        let body = boxedHandler(data, as: (@MainActor (String) -> Void).self)
+        var text = ""
+        if let parameter, g_variant_classify(parameter) == G_VARIANT_CLASS_STRING {
+            text = g_variant_get_string(parameter, nil).map { String(cString: $0) } ?? ""
+        }
+        MainActor.assumeIsolated { body(text) }
+    } as @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void,
+    to: GCallback.self
+)
+
 // MARK: - void (*)(GApplication *, GFile **, gint, gchar *, gpointer)
 
 extension Signal where Handler == @MainActor ([String]) -> Void {

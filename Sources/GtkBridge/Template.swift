@@ -51,6 +51,12 @@ public struct Template {
         return handle
     }
 
+    /// The object with `id` that is no widget (a menu, a menu section),
+    /// borrowed: whoever holds it in the tree keeps it alive.
+    public func object(_ id: String) -> OpaquePointer? {
+        gtk_builder_get_object(builder.pointer, id).map { OpaquePointer($0) }
+    }
+
     /// Whether the template has an object with `id`.
     public func contains(_ id: String) -> Bool {
         gtk_builder_get_object(builder.pointer, id) != nil

@@ -15,8 +15,7 @@ import ListenUpCore
 /// presenter turns into the `error` line the protocol promises.
 public enum HeadlessCommand: Equatable, Sendable, Codable {
     // Any screen
-    case quit
-    case openPairing
+    case quit, openPairing
     // Server setup
     case connect(url: String)
     /// A server from `state.discovered`.
@@ -43,15 +42,11 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     /// and unfinished books; nil leaves a filter as it is.
     case filter(finished: Bool??, downloaded: Bool?)
     // Pairing
-    case confirmPairing(accept: Bool)
-    case closePairing
-    case showNewCode
+    case confirmPairing(accept: Bool), closePairing, showNewCode
     case revokeDevice(id: String)
     // The player (any signed-in screen)
     case play(bookID: String)
-    case pause
-    case resume
-    case stop
+    case pause, resume, stop
     case seek(positionMs: Int64)
     case skip(seconds: Int)
     /// 0-based.
@@ -89,6 +84,8 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
     case revokeSession(id: String)
     /// Signs every other session out.
     case signOutOthers
+    // Saved servers (any screen): HeadlessCommand+Servers.swift
+    case servers, addServer, switchServer(id: String), removeServer(id: String)
     // Shelves (any signed-in screen)
     case createShelf(name: String, description: String, isPrivate: Bool, bookID: String?)
     case renameShelf(id: String, name: String, description: String?, isPrivate: Bool?)
@@ -110,12 +107,13 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case download, pauseDownload, resumeDownload, cancelDownload, removeDownload, pauseDownloads, resumeDownloads, removeDownloads
         case browse, open, home, discover
         case sessions, revokeSession, signOutOthers
+        case servers, addServer, switchServer, removeServer
         case createShelf, renameShelf, deleteShelf, addToShelf, removeFromShelf
 
         /// Who carries it out.
         public var addressee: Addressee {
             switch self {
-            case .quit, .openPairing: .front
+            case .quit, .openPairing, .servers, .addServer, .switchServer, .removeServer: .front
             case .play, .pause, .resume, .stop, .seek, .skip, .chapter, .rate, .volume, .boost, .sleepTimer, .markFinished,
                  .takeOffer, .undoJump, .recentPositions: .player
             case .preferences, .setPreferences: .preferences
@@ -288,6 +286,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .sessions: self = .sessions
         case .revokeSession: self = .revokeSession(id: try nonEmpty("id"))
         case .signOutOthers: self = .signOutOthers
+        case .servers, .addServer, .switchServer, .removeServer: self = try Self.savedServers(action, arguments)
         case .createShelf:
             self = .createShelf(name: string("name"), description: string("description"), isPrivate: arguments["private"]?.boolValue ?? false,
                                 bookID: arguments["bookId"]?.stringValue)
@@ -383,6 +382,7 @@ public enum HeadlessCommand: Equatable, Sendable, Codable {
         case .sessions: return (.sessions, [:])
         case .revokeSession(let id): return (.revokeSession, ["id": .string(id)])
         case .signOutOthers: return (.signOutOthers, [:])
+        case .servers, .addServer, .switchServer, .removeServer: return savedServersParts
         case .createShelf(let name, let description, let isPrivate, let bookID):
             var members: [String: JSONValue] = ["name": .string(name), "description": .string(description), "private": .bool(isPrivate)]
             if let bookID { members["bookId"] = .string(bookID) }

@@ -32,11 +32,9 @@ public final class HeadlessPresenter {
     private let screens = HeadlessScreens.standard
     let emit: @MainActor (JSONValue) -> Void
     private let logger: Logger
-    private var routeObservation: StateObservation?
-    private var stateObservation: StateObservation?
+    private var routeObservation: StateObservation?, stateObservation: StateObservation?
     private var observedModel: ObjectIdentifier?
-    private var lastRoute: Route?
-    private var lastState: JSONValue?
+    private var lastRoute: Route?, lastState: JSONValue?
     private let qrPNGPath: String?
     private var pairingObservation: StateObservation?
     private var lastPairingURI: String?, lastRequestID: UUID?
@@ -46,13 +44,12 @@ public final class HeadlessPresenter {
     private var player: ModelFollower<PlayerModel>?
     private var downloads: ModelFollower<DownloadsModel>?
     var preferences: ModelFollower<AccountPreferencesSync>?
-    private var lastRemoteNotice: UUID?
-    private var lastNotice: UUID?
+    private var lastRemoteNotice: UUID?, lastNotice: UUID?
     private var lastPositionNotices: [UUID] = []
     private var playerLines = PlayerLineThrottle()
-    private var playerRecheck: Task<Void, Never>?
     private var downloadReporter = DownloadReporter()
-    private var downloadRecheck: Task<Void, Never>?
+    private var downloadRecheck: Task<Void, Never>?, playerRecheck: Task<Void, Never>?
+    var serversObservation: StateObservation?, serversLine: JSONValue?
     var lastPreferencesLine: JSONValue?
     /// The session's browsing, followed while a `browse` or `open` waits
     /// for its list or page (HeadlessPresenter+Browse.swift).
@@ -93,6 +90,7 @@ public final class HeadlessPresenter {
     /// Starts presenting: emits the current route and state, then every change.
     public func start() {
         routeObservation = StateObservation { [weak self] in self?.routeChanged() }
+        followServers()
     }
 
     /// Stops observing.
@@ -109,6 +107,7 @@ public final class HeadlessPresenter {
         home?.cancel()
         accountSessions?.cancel()
         discover?.cancel()
+        serversObservation?.cancel()
     }
 
     /// What the caller should do after a command line.
@@ -139,6 +138,7 @@ public final class HeadlessPresenter {
             if !navigator.open(.pairing) { emitError(code: "badCommand", message: "Pairing is not available.") }
             return .carryOn
         case .claimInvite: if !openInvite() { return .carryOn }
+        case .servers, .addServer, .switchServer, .removeServer: handleServers(command); return .carryOn
         default:
             break
         }
@@ -188,7 +188,7 @@ public final class HeadlessPresenter {
         case .badArguments(let action):
             switch action.addressee {
             case .front, .screen:
-                refuse(.unknownAction(action.rawValue))
+                if !refusedServerCommand(action) { refuse(.unknownAction(action.rawValue)) }
             case .player:
                 if navigator.player == nil {
                     emitError(code: "notSignedIn", message: "Sign in to listen.")

@@ -68,6 +68,13 @@ extension Dependencies {
             let key = String(library.deletingPathExtension().lastPathComponent.dropFirst("library-".count))
             return FileDownloadStore(root: downloads.appendingPathComponent(key, isDirectory: true))
         }
+        // A removed saved server: its open library cache is dropped, then its files deleted.
+        dependencies.forgetAccount = { server, userID in
+            let files = AccountFiles(directories: directories, server: server, userID: userID)
+            libraries.withLock { _ = $0.removeValue(forKey: files.libraryCache) }
+            files.delete()
+            logger.info("Deleted a removed server's files", metadata: ["server": "\(server.absoluteString)"])
+        }
         dependencies.audioFileFetcher = .live(logger: logger)
         dependencies.diskSpace = .live
         // Made on first play: GStreamer is initialised then, not at start-up.

@@ -38,6 +38,9 @@ extension SettingsClient {
                 settings.pendingRegistration = text("pending-registration").flatMap {
                     try? JSONDecoder().decode(PendingRegistration.self, from: Data($0.utf8))
                 }
+                settings.servers = text("saved-servers").flatMap {
+                    try? JSONDecoder().decode([SavedServer].self, from: Data($0.utf8))
+                } ?? []
                 return settings
             },
             save: { settings in
@@ -58,6 +61,8 @@ extension SettingsClient {
                 write("pending-registration", settings.pendingRegistration.flatMap {
                     (try? JSONEncoder().encode($0)).flatMap { String(data: $0, encoding: .utf8) }
                 })
+                write("saved-servers", settings.servers.isEmpty ? nil : (try? JSONEncoder().encode(settings.servers))
+                    .flatMap { String(data: $0, encoding: .utf8) })
                 if store.stringDictionary("browse-sorts") != settings.browseSorts,
                    !store.set("browse-sorts", stringDictionary: settings.browseSorts) {
                     refused.append("browse-sorts")

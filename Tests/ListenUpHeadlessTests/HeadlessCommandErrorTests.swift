@@ -80,6 +80,10 @@ struct HeadlessCommandErrorTests {
             (#"{"action":"pauseDownloads"}"#, ["notSignedIn", "Sign in to download."]),
             (#"{"action":"preferences"}"#, ["notSignedIn", "Sign in to see the playback preferences."]),
             (#"{"action":"setPreferences","x":1}"#, ["notSignedIn", "Sign in to see the playback preferences."]),
+            (#"{"action":"switchServer"}"#, ["badCommand", "The “switchServer” command needs a saved server's \"id\" string."]),
+            (#"{"action":"removeServer","id":7}"#, ["badCommand", "The “removeServer” command needs a saved server's \"id\" string."]),
+            (#"{"action":"switchServer","id":"http://nowhere.example"}"#, ["unknownServer", "No saved server has the id “http://nowhere.example”."]),
+            (#"{"action":"addServer"}"#, nil),
             ("   ", nil),
         ]
         for (line, error) in expected {

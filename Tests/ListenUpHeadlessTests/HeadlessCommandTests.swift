@@ -64,6 +64,10 @@ struct HeadlessCommandTests {
         .sessions: #"{"action":"sessions"}"#,
         .revokeSession: #"{"action":"revokeSession","id":"session-2"}"#,
         .signOutOthers: #"{"action":"signOutOthers"}"#,
+        .servers: #"{"action":"servers"}"#,
+        .addServer: #"{"action":"addServer"}"#,
+        .switchServer: #"{"action":"switchServer","id":"http://127.0.0.1:8080"}"#,
+        .removeServer: #"{"action":"removeServer","id":"http://127.0.0.1:8080"}"#,
         .createShelf: #"{"action":"createShelf","name":"Bedtime","description":"Short ones","private":true,"bookId":"b1"}"#,
         .renameShelf: #"{"action":"renameShelf","id":"s1","name":"Later","private":false}"#,
         .deleteShelf: #"{"action":"deleteShelf","id":"s1"}"#,
@@ -112,6 +116,12 @@ struct HeadlessCommandTests {
             == .claimInvite(.init(link: "listenup://join/abc", password: "compiler-1952", displayName: "Grace")))
         #expect(HeadlessCommand.decode(line: #"{"action":"claimInvite","link":"x"}"#) == .failure(.badArguments(.claimInvite)),
                 "a claim needs its password")
+        #expect(try HeadlessCommand.decode(line: Self.lines[.switchServer] ?? "").get() == .switchServer(id: "http://127.0.0.1:8080"))
+        #expect(try HeadlessCommand.decode(line: Self.lines[.removeServer] ?? "").get() == .removeServer(id: "http://127.0.0.1:8080"))
+        #expect(HeadlessCommand.decode(line: #"{"action":"switchServer"}"#) == .failure(.badArguments(.switchServer)), "a switch needs an id")
+        #expect(HeadlessCommand.decode(line: #"{"action":"removeServer","id":""}"#) == .failure(.badArguments(.removeServer)))
+        #expect(HeadlessCommand.Action.servers.addressee == .front && HeadlessCommand.Action.addServer.addressee == .front,
+                "the saved servers answer from any screen")
     }
 
     @Test func whatIsNotACommandSaysWhy() {

@@ -22,11 +22,15 @@ struct GSettingsClientTests {
 
     @Test func roundTripsEveryField() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let saved = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
+        let fields = AppSettings(serverURL: "https://books.example.org", instanceID: "inst-1", serverGeneration: .krpc, librarySort: "duration",
                                 libraryLayout: "list", browseSorts: ["series": "bookCount", "authors": "recentlyAdded"], colorScheme: .dark, window: WindowState(width: 1200, height: 800, maximized: true),
                                 playback: PlaybackSettings(skipBackSeconds: 15, skipForwardSeconds: 200, rate: 1.25, volume: 0.5,
                                                            defaultSleepTimerMinutes: 45, defaultVolumeBoostDb: 4.5, evenLoudness: true),
                                 keepsPlayingWhenClosed: false)
+        var saved = fields
+        saved.servers = [SavedServer(url: try #require(URL(string: "https://books.example.org")), generation: .krpc, instanceID: "inst-1",
+                                     userID: "u1", userDisplayName: "Ada"),
+                         SavedServer(url: try #require(URL(string: "http://10.0.0.2:8080")), userID: "u2")]
         try SettingsClient.gsettings(openStore()).save(saved)
         #expect(try SettingsClient.gsettings(openStore()).load() == saved)
         let store = try openStore()

@@ -52,6 +52,13 @@ public enum AuthEvent: Equatable, Sendable {
     case forgotPassword(email: String)
     /// A password reset succeeded for `email`: Sign in with it filled.
     case passwordResetCompleted(email: String)
+    /// The user switched to another saved server, or removed the active
+    /// one: the current session ends (it stays saved) and the next one is
+    /// restored as at launch.
+    case leavingServer
+    /// The user chose *Add Server…*: server setup, the current session
+    /// kept in the secret store.
+    case addingServer
 }
 
 extension AuthState {
@@ -82,11 +89,14 @@ extension AuthState {
     /// needsLogin | sessionLapsed | accountApproved | passwordChanged ─forgotPassword→ resettingPassword
     /// resettingPassword ─passwordResetCompleted→ passwordChanged (Sign in, email filled)   ─backToSignIn→ needsLogin
     /// passwordChanged ─signedIn→ authenticated   ─createAccount→ creatingAccount   ─changeServer→ needsServer
+    /// any state ─leavingServer→ initializing (a saved server is restored next)   ─addingServer→ needsServer
     /// ```
     /// Each state carries what its screen needs: the server verified, or
     /// the session (with its connection) signed in.
     public func applying(_ event: AuthEvent) -> AuthState? {
         switch (self, event) {
+        case (_, .leavingServer): return .initializing
+        case (_, .addingServer): return .needsServer
         case (.initializing, .restored(let server, let session)):
             if let session, server != nil { return .authenticated(session) }
             if let server { return .checkingServer(server) }
@@ -196,6 +206,8 @@ extension AuthEvent {
         case .restoredPendingRegistration: "restoredPendingRegistration"
         case .forgotPassword: "forgotPassword"
         case .passwordResetCompleted: "passwordResetCompleted"
+        case .leavingServer: "leavingServer"
+        case .addingServer: "addingServer"
         }
     }
 }

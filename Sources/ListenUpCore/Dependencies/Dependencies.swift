@@ -34,6 +34,10 @@ public struct Dependencies: Sendable {
     /// Where a server and user's downloaded books are kept
     /// (`$XDG_DATA_HOME/listenup/downloads/…` in the app).
     public var openDownloads: @Sendable (_ server: URL, _ userID: String) -> any DownloadStore = { _, _ in InMemoryDownloadStore() }
+    /// Deletes what this device keeps for a server and user: the library
+    /// cache, the covers, the downloads and the listening store (a removed
+    /// saved server, ``AppNavigator/removeServer(id:)``). Nothing in memory.
+    public var forgetAccount: @Sendable (_ server: URL, _ userID: String) async -> Void = { _, _ in }
     /// Fetches audio files to disk, continuing partial ones.
     public var audioFileFetcher: AudioFileFetcher = .offline
     /// Free space where downloads go.

@@ -28,6 +28,10 @@ public struct AppSettings: Codable, Equatable, Sendable {
     /// A registration waiting for an administrator's approval, so that the
     /// app reopens on Waiting for Approval (never with its password).
     public var pendingRegistration: PendingRegistration?
+    /// Every saved (server, account) pair, the active one (``serverURL``)
+    /// included; read it through ``savedServers`` (a file from before the
+    /// list has only ``serverURL``).
+    public var servers: [SavedServer] = []
 
     public init(serverURL: String? = nil, instanceID: String? = nil, serverGeneration: ServerGeneration = .restV1,
                 librarySort: String? = nil, libraryLayout: String? = nil, browseSorts: [String: String] = [:],
@@ -47,7 +51,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case serverURL, instanceID, serverGeneration, librarySort, libraryLayout, browseSorts, colorScheme, window, playback
-        case keepsPlayingWhenClosed, pendingRegistration
+        case keepsPlayingWhenClosed, pendingRegistration, servers
     }
 
     /// Reads a settings file; `serverGeneration`, `browseSorts`,
@@ -67,6 +71,7 @@ public struct AppSettings: Codable, Equatable, Sendable {
         playback = try container.decodeIfPresent(PlaybackSettings.self, forKey: .playback) ?? PlaybackSettings()
         keepsPlayingWhenClosed = try container.decodeIfPresent(Bool.self, forKey: .keepsPlayingWhenClosed) ?? true
         pendingRegistration = try? container.decodeIfPresent(PendingRegistration.self, forKey: .pendingRegistration)
+        servers = (try? container.decodeIfPresent([SavedServer].self, forKey: .servers)) ?? []
     }
 }
 

@@ -45,6 +45,12 @@ public final class AppNavigator {
     @ObservationIgnored private var overlayModel: (any ScreenModel)?
     /// An invite link to open once signed out (``signOutAndOpen(invite:)``).
     @ObservationIgnored var inviteAfterSignOut: String?
+    /// The saved (server, account) pairs (AppNavigator+Servers.swift).
+    public internal(set) var savedServers: [SavedServer] = []
+    /// The saved pair in use (signed in, or being restored or signed in to).
+    public internal(set) var activeServerID: String?
+    /// Counts restores, so that only the latest one is applied.
+    @ObservationIgnored var restores = 0
 
     @ObservationIgnored private let registry: RouteRegistry
     @ObservationIgnored let dependencies: Dependencies
@@ -83,7 +89,19 @@ public final class AppNavigator {
     /// window, and the reads are usually done by the time it lets go.
     public func start(server override: ServerAddress? = nil) {
         resumePairing()
+        restore(server: override)
+    }
+
+    /// Restores the saved server's session, as ``start(server:)`` does
+    /// (also after a switch to another saved server, from `initializing`).
+    /// Only the latest restore is applied.
+    func restore(server override: ServerAddress? = nil) {
+        restores += 1
+        let token = restores
         let settings = dependencies.settings.load()
+        if savedServers != settings.savedServers { savedServers = settings.savedServers }
+        let active = override == nil ? settings.serverURL : override?.url.absoluteString
+        if activeServerID != active { activeServerID = active }
         let saved = override?.url.absoluteString ?? settings.serverURL
         guard let saved, case .success(let server) = override.map({ .success($0) }) ?? ServerAddress.parse(saved) else {
             send(.restored(server: nil, session: nil))
@@ -103,6 +121,7 @@ public final class AppNavigator {
         let pending = settings.pendingRegistration.flatMap { $0.serverURL == server.url ? $0 : nil }
         Task {
             let session = await restoring.value
+            guard token == self.restores else { return }
             // A registration waiting for approval reopens its page.
             if session == nil, let pending {
                 self.send(.restoredPendingRegistration(pending))
@@ -128,6 +147,7 @@ public final class AppNavigator {
     public func update(_ state: AuthState) {
         authState = state
         followSession()
+        followSavedServers()
         resolve(reason: "auth state changed")
         if let link = inviteAfterSignOut, state.session == nil {
             inviteAfterSignOut = nil
@@ -151,6 +171,7 @@ public final class AppNavigator {
             Task { await signedIn.end() }
         }
         if signedIn == nil, let session {
+            rememberSignedIn(session)
             signedIn = SignedInSession(session: session, dependencies: dependencies, send: { [weak self] event in
                 self?.send(event)
             })

@@ -36,9 +36,11 @@ enum ServerGenerationCheck {
 }
 
 extension SettingsClient {
-    /// Saves `server` as the one to connect to at the next launch.
+    /// Saves `server` as the one to connect to at the next launch, and in
+    /// the saved servers (its entry updated if it has one).
     func remember(_ server: VerifiedServer, logger: Logger) {
         var settings = load()
+        settings.rememberServer(SavedServer(url: server.url, generation: server.generation, instanceID: server.instanceID))
         settings.serverURL = server.url.absoluteString
         settings.instanceID = server.instanceID
         settings.serverGeneration = server.generation

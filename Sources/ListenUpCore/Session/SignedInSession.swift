@@ -47,7 +47,8 @@ public final class SignedInSession {
     private(set) var serverUnreachable = false
     /// ``leave()`` ran: nothing more is wired.
     private var left = false
-    private var ended = false
+    /// Stopping the downloads and the player (``end(grace:)``), once.
+    private var ending: Task<Void, Never>?
 
     /// Makes the session's models and starts the library (its cache is
     /// shown, then synced).
@@ -102,13 +103,18 @@ public final class SignedInSession {
 
     /// Leaves the session (``leave()``), then stops the downloads and the
     /// player (its last span is queued, and sent if it can be within
-    /// `grace`). Ending twice does nothing more.
+    /// `grace`). Ending twice does nothing more: the second call waits
+    /// for the first to be over.
     public func end(grace: Duration = .seconds(2)) async {
         leave()
-        guard !ended else { return }
-        ended = true
-        await downloads.shutdown()
-        await player.shutdown(grace: grace)
+        if let ending { return await ending.value }
+        let (downloads, player) = (downloads, player)
+        let ending = Task { @MainActor in
+            await downloads.shutdown()
+            await player.shutdown(grace: grace)
+        }
+        self.ending = ending
+        await ending.value
     }
 }
 

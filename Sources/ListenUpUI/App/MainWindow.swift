@@ -73,6 +73,8 @@ public final class MainWindow {
     /// The window's actions (`WindowAction`): the menu items and the
     /// "Pair a Device…" links on the sign-in and server pages run them.
     private(set) var actions: InstalledActions<WindowAction>?
+    /// The menu's saved servers, *Add Server…* and *Remove Server…*.
+    private(set) var serversMenu: ServersMenu?
 
     /// Builds the window for `application`; it is not shown yet.
     public init(application: UnsafeMutablePointer<AdwApplication>, navigator: AppNavigator, pages: PageRegistry, logger: Logger) {
@@ -97,6 +99,7 @@ public final class MainWindow {
             case .closePlayer: navigator?.closeOverlay()
             }
         }
+        serversMenu = ServersMenu(navigator: navigator, actionMap: OpaquePointer(window), section: ui.object("servers-section"), parent: root)
         self.connections.append(stack.connect(.notify("transition-running")) { [weak self] in self?.dropRetiredPages() })
         self.connections.append(window.connect(.realize) { [weak self] in self?.watchSurface() })
         self.connections.append(window.connect(.destroy) { [weak self] in self?.close() })
@@ -338,6 +341,7 @@ public final class MainWindow {
     private func close() {
         isClosed = true
         observation?.cancel()
+        serversMenu?.stop()
         player?.cancel()
         downloads?.cancel()
         nowPlaying?.teardown()
