@@ -101,9 +101,18 @@ struct SavedServersNavigatorTests {
         let first = try #require(rig.navigator.signedIn)
         #expect(rig.navigator.savedServers.map(\.userDisplayName) == ["Name u1", nil], "signing in names the pair")
 
+        // The paired phone's remote (and MPRIS, which follows the same
+        // navigator.player) sees this session's player…
+        first.player.volume = 0.25
+        #expect(await rig.dependencies.playerRemote.state().volume == 0.25)
+
         #expect(rig.navigator.switchServer(id: Self.b.absoluteString))
         #expect(await signedIn(rig.navigator, to: Self.b))
         #expect(rig.navigator.signedIn !== first && rig.navigator.player !== first.player, "the player follows the new session")
+        // …and the other's once switched.
+        let next = try #require(rig.navigator.player)
+        #expect(next.volume != 0.25)
+        #expect(await rig.dependencies.playerRemote.state().volume == next.volume, "the remote follows the active pair")
         #expect(rig.navigator.activeServerID == Self.b.absoluteString)
         #expect(rig.dependencies.settings.load().serverURL == Self.b.absoluteString, "the next start restores this one")
         #expect(await rig.dependencies.sessions.load(Self.a) != nil, "switching signs nobody out")
