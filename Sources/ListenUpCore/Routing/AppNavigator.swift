@@ -276,11 +276,15 @@ public final class AppNavigator {
     }
 
     private func context() -> RouteContext {
-        RouteContext(dependencies: dependencies, authState: authState, send: { [weak self] event in
+        var context = RouteContext(dependencies: dependencies, authState: authState, send: { [weak self] event in
             self?.send(event)
         }, dismiss: { [weak self] in
             self?.closeOverlay()
         }, signedIn: signedIn, player: previewPlayer, downloads: previewDownloads)
+        if authState == .needsServer, let id = activeServerID, savedServers.contains(where: { $0.id == id }) {
+            context.returnToSavedServer = { [weak self] in self?.switchServer(id: id) }
+        }
+        return context
     }
 
     /// Sets the observed active route and model from the two layers (only

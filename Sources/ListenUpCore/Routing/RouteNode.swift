@@ -17,6 +17,9 @@ public struct RouteContext {
     /// The signed-in session's downloads (nil when signed out; previews
     /// that name downloads get a preview model).
     public let downloads: DownloadsModel?
+    /// Server setup reached with *Add Server…*: goes back to the saved pair
+    /// that was active (nil when there is none to go back to).
+    public var returnToSavedServer: (@MainActor @Sendable () -> Void)?
 
     public init(dependencies: Dependencies, authState: AuthState, send: @escaping @MainActor @Sendable (AuthEvent) -> Void,
                 dismiss: @escaping @MainActor @Sendable () -> Void = {}, signedIn: SignedInSession? = nil,

@@ -40,6 +40,8 @@ public final class ServerSetupModel: ScreenModel {
         case pick(LANServer)
         /// *Use an Invite…*.
         case useInvite
+        /// Back to the saved server this setup was started from (*Add Server…*).
+        case cancel
     }
 
     /// What the model needs from the app.
@@ -50,6 +52,9 @@ public final class ServerSetupModel: ScreenModel {
         public var logger: Logger
         /// Moves the auth state.
         public var send: @MainActor @Sendable (AuthEvent) -> Void
+        /// Goes back to the saved server that was active, when setup was
+        /// reached with *Add Server…* (nil: nowhere to go back to).
+        public var returnToSavedServer: (@MainActor @Sendable () -> Void)?
 
         public init(verifier: ServerVerifier, discovery: ServerDiscoveryClient, settings: SettingsClient,
                     logger: Logger = Logger(label: "listenup", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -85,6 +90,12 @@ public final class ServerSetupModel: ScreenModel {
         if browse { startBrowsing() }
         if let address { startCheck(address) }
     }
+
+    /// Whether setup can be cancelled: it was reached with *Add Server…*,
+    /// and Cancel goes back to the server that was active.
+    public var canCancel: Bool { environment.returnToSavedServer != nil || cancelsForPreview }
+    /// Previews only: shows Cancel as after *Add Server…*.
+    var cancelsForPreview = false
 
     /// Whether Connect can be pressed: something is typed, no check is
     /// running, and it is not the address just refused locally.
@@ -146,6 +157,10 @@ public final class ServerSetupModel: ScreenModel {
         case .useInvite:
             cancelCheck()
             environment.send(.inviteOpened(link: nil))
+        case .cancel:
+            guard let back = environment.returnToSavedServer else { return }
+            cancelCheck()
+            back()
         }
     }
 

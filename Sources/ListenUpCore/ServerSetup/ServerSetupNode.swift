@@ -29,6 +29,7 @@ extension ServerSetupModel.Environment {
     @MainActor init(_ context: RouteContext) {
         self.init(verifier: context.dependencies.verifier, discovery: context.dependencies.discovery,
                   settings: context.dependencies.settings, logger: context.dependencies.logger, send: context.send)
+        returnToSavedServer = context.returnToSavedServer
     }
 }
 
@@ -46,6 +47,8 @@ extension ServerSetupModel {
     nonisolated static let previews: [PreviewState<ServerSetupModel>] = [
         .init("empty") { _ in },
         .init("typing") { $0.send(.urlChanged("demo.listenup.example")) },
+        // *Add Server…* while signed in elsewhere: Cancel goes back.
+        .init("adding") { $0.cancelsForPreview = true },
         .init("invalid") { $0.send(.urlChanged("ftp://files.example.com")); $0.send(.connect) },
         .init("checking") { model in
             if let address = previewAddress { model.showForPreview(.checking(address), url: "listenup.example.com") }

@@ -124,6 +124,28 @@ struct SavedServersNavigatorTests {
         #expect(rig.forgotten.value.isEmpty)
     }
 
+    /// *Add Server…* then Cancel: back to the pair that was active, signed
+    /// in as it was. A first setup has nowhere to go back to.
+    @Test func cancellingAnAddedServerGoesBack() async throws {
+        // The real screens: server setup's own model is what offers Cancel.
+        let navigator = AppNavigator(registry: .standard, dependencies: rig().dependencies)
+        navigator.start()
+        #expect(await signedIn(navigator, to: Self.a))
+        navigator.addServer()
+        let setup = try #require(navigator.activeModel(.serverSetup))
+        #expect(setup.canCancel)
+        setup.send(.cancel)
+        #expect(await signedIn(navigator, to: Self.a), "back to A, its session restored")
+        #expect(navigator.activeServerID == Self.a.absoluteString)
+        navigator.activeModel(.library)?.deactivate()
+
+        let first = AppNavigator(registry: .standard, dependencies: .test())
+        first.start()
+        for _ in 0..<200 where first.authState == .initializing { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(first.activeModel(.serverSetup)?.canCancel == false, "a first setup has nowhere to go back to")
+        first.activeModel(.serverSetup)?.deactivate()
+    }
+
     @Test func removingDeletesTheKeyringItemAndTheFilesThenMovesOn() async throws {
         let rig = rig()
         rig.navigator.start()

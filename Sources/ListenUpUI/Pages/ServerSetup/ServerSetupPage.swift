@@ -31,6 +31,8 @@ final class ServerSetupPage: RoutePage {
     let pairLink: Button
     /// "Use an Invite…".
     let inviteButton: Button
+    /// "Cancel": back to the server that was active (setup reached with *Add Server…*).
+    let cancelButton: Button
     private let inviteLink: InviteLinkButton
     private var connections: [SignalConnection] = []
     private var observation: StateObservation?
@@ -59,17 +61,23 @@ final class ServerSetupPage: RoutePage {
         inviteButton = inviteLink.button
         layout.appendToColumn(inviteButton)
         pairLink = layout.appendPairLink()
+        cancelButton = Button(unchecked: newObject(gtk_button_new_with_label(tr("Cancel"))))
+        cancelButton.addClasses(StyleClass("flat"))
+        gtk_widget_set_halign(cancelButton.pointer, GTK_ALIGN_CENTER)
+        layout.appendToColumn(cancelButton)
 
         field.onChange { [weak model] text in model?.send(.urlChanged(text)) }
         field.onActivate { [weak model] in model?.send(.connect) }
         connectButton.onClick { [weak model] in model?.send(.connect) }
         connections.append(lanList.connect(.rowActivated) { [weak self] row in self?.activate(row) })
         connections.append(inviteButton.connect(.clicked) { [weak model] in model?.send(.useInvite) })
+        connections.append(cancelButton.connect(.clicked) { [weak model] in model?.send(.cancel) })
         observation = StateObservation { [weak self] in self?.render() }
     }
 
     /// Draws the model's state. Runs now and on every change.
     private func render() {
+        Widget(cancelButton.pointer).isVisible = model.canCancel
         field.text = model.urlText
         field.errorText = model.fieldError
         connectButton.isEnabled = model.canConnect || model.isChecking
