@@ -102,9 +102,15 @@ struct SavedServersNavigatorTests {
         #expect(rig.navigator.savedServers.map(\.userDisplayName) == ["Name u1", nil], "signing in names the pair")
 
         // The paired phone's remote (and MPRIS, which follows the same
-        // navigator.player) sees this session's player…
+        // navigator.player) pushes this session's player's state…
+        let pushed = LockedValue<[Double]>([])
+        let watching = Task {
+            for await state in rig.dependencies.playerRemote.stateChanges() { pushed.withLock { $0.append(state.volume) } }
+        }
+        defer { watching.cancel() }
         first.player.volume = 0.25
-        #expect(await rig.dependencies.playerRemote.state().volume == 0.25)
+        for _ in 0..<400 where pushed.value.last != 0.25 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pushed.value.last == 0.25, "\(pushed.value)")
 
         #expect(rig.navigator.switchServer(id: Self.b.absoluteString))
         #expect(await signedIn(rig.navigator, to: Self.b))
@@ -112,7 +118,8 @@ struct SavedServersNavigatorTests {
         // …and the other's once switched.
         let next = try #require(rig.navigator.player)
         #expect(next.volume != 0.25)
-        #expect(await rig.dependencies.playerRemote.state().volume == next.volume, "the remote follows the active pair")
+        for _ in 0..<400 where pushed.value.last != next.volume { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pushed.value.last == next.volume, "the remote pushes the active pair's player: \(pushed.value)")
         #expect(rig.navigator.activeServerID == Self.b.absoluteString)
         #expect(rig.dependencies.settings.load().serverURL == Self.b.absoluteString, "the next start restores this one")
         #expect(await rig.dependencies.sessions.load(Self.a) != nil, "switching signs nobody out")
