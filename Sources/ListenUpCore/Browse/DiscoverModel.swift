@@ -27,8 +27,9 @@ public final class DiscoverModel {
     /// How many reads of the cache ended (tests and the headless front wait on it).
     public private(set) var reads = 0
     /// Who else listens now, live rows first (``ServerConnection/currentlyListening()``):
-    /// asked of the server, not kept in the cache, when the session starts,
-    /// when the server says it changed, and after each sync.
+    /// asked of the server, not kept in the cache, after each sync (the
+    /// first one ends the session's start), when the live events connect,
+    /// and when the server says it changed.
     public private(set) var listeningNow: [ListeningNow] = []
 
     /// Whether this server has a feed (kRPC's `activities` domain, REST
@@ -61,9 +62,10 @@ public final class DiscoverModel {
     }
 
     /// Reads the feed from the cache (the first time).
+    /// Who listens now is asked once the session's first sync ends
+    /// (``listeningNowMayHaveChanged()``), not here: every start syncs.
     public func start() {
         reread()
-        listeningNowMayHaveChanged()
     }
 
     /// Asks the server who listens now (one question at a time; asked
