@@ -72,6 +72,10 @@ public final class DemoServer: Sendable {
         /// (a real library's chapters, files, people, series and
         /// descriptions), the same books in both protocols.
         public var payload: DemoPayload = .compact
+        /// Shelves each new user starts with: the real server's "To Read"
+        /// and, beyond one, shelves of 20 books each (for benches: a
+        /// library with many shelves; the tests' users have one).
+        public var shelvesPerUser = 1
         /// How the kRPC mode behaves (pings, heartbeats, token lifetimes);
         /// ignored in REST mode.
         public var krpc = KRPCOptions()

@@ -108,6 +108,9 @@ final class DemoService: Sendable {
         /// Every user's shelves and the books on them, tombstones kept (DemoShelves.swift).
         var shelves: [DemoShelf] = []
         var shelfBooks: [DemoShelfBook] = []
+        /// Shelves each new user starts with, its "To Read" included
+        /// (``DemoServer/Configuration/shelvesPerUser``).
+        var shelvesPerUser = 1
         /// Invites made by the test controls (DemoInvites.swift).
         var invites: [DemoInvite] = []
         /// Registrations: the mode, pending users, decisions, watches (DemoRegistration.swift).
@@ -161,6 +164,7 @@ final class DemoService: Sendable {
             initial.seedFacets(DemoFacets(books: library.books, linked: true, libraryID: instanceID, at: now), at: now)
         }
         initial.seedNeighbourShelf(at: now)
+        initial.shelvesPerUser = max(1, configuration.shelvesPerUser)
         initial.registrations.mode = configuration.registration
         initial.audioRateLimit = configuration.audioRateLimit.map { max(DemoServer.minimumAudioRateLimit, $0) }
         state = Locked(initial)

@@ -55,6 +55,35 @@ extension DemoService.State {
         } else {
             ledger.record(.shelves, id: shelf.id, ownerID: user.id, row: .shelf(shelf), at: date)
         }
+        for number in stride(from: 2, through: shelvesPerUser, by: 1) {
+            fillBenchShelf(number, for: user, at: date, seed: seed)
+        }
+    }
+
+    /// Shelf `number` of a user who starts with ``shelvesPerUser`` (benches):
+    /// 20 of the library's books, spread over it, in order.
+    private mutating func fillBenchShelf(_ number: Int, for user: DemoService.User, at date: Date, seed: Bool) {
+        let shelf = DemoShelf(id: "shelf-\(user.id)-\(number)", ownerID: user.id, ownerName: user.shownName, name: "Shelf \(number)",
+                              description: "", isPrivate: false, createdAt: date, updatedAt: date)
+        shelves.append(shelf)
+        var rows: [(DemoSyncDomain, String, DemoSyncRow)] = []
+        rows.append((.shelves, shelf.id, .shelf(shelf)))
+        if !books.isEmpty {
+            let bookIDs = (0..<min(20, books.count)).map { books[(number * 37 + $0 * 101) % books.count].id }
+            for (order, bookID) in Set(bookIDs).sorted().enumerated() {
+                let row = DemoShelfBook(id: "\(shelf.id)-\(order)", shelfID: shelf.id, bookID: bookID, sortOrder: order, createdAt: date,
+                                        updatedAt: date)
+                shelfBooks.append(row)
+                rows.append((.shelfBooks, row.id, .shelfBook(row)))
+            }
+        }
+        for (domain, id, row) in rows {
+            if seed {
+                ledger.seed(domain, id: id, ownerID: user.id, row: row, at: date)
+            } else {
+                ledger.record(domain, id: id, ownerID: user.id, row: row, at: date)
+            }
+        }
     }
 
     /// The neighbour's public shelf with the first three books (at start).

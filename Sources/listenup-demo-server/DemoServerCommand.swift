@@ -32,6 +32,8 @@ struct DemoServerCommand: AsyncParsableCommand {
     var chapterSeconds: Double?
     @Option(help: "What each book carries: compact (3–12 chapters, 2–4 files, two people) or realistic (10–60 chapters, 1–30 files, 1–4 people, a series, a 1–2 KB description).")
     var payload: DemoPayload = .compact
+    @Option(help: "Shelves each new account starts with: \"To Read\" and, beyond one, shelves of 20 books (for benches).")
+    var shelves = 1
     @Flag(help: "Print one JSON line on stdout for every audio request: {\"event\":\"audio\",\"bookId\":…,\"fileId\":…,\"range\":\"bytes=N-\"|null,\"status\":206}.")
     var reportAudio = false
     @Option(help: "Hold each audio response to this many bytes per second (at least 1024), so a download can be interrupted midway; by default audio goes as fast as the socket.")
@@ -59,6 +61,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
         configuration.payload = payload
+        configuration.shelvesPerUser = shelves
         configuration.registration = registration
         if let audioRateLimit {
             guard audioRateLimit >= DemoServer.minimumAudioRateLimit else {

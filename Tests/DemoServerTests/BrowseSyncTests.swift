@@ -18,9 +18,10 @@ struct BrowseSyncTests {
 
     /// A realistic library of `books` (contributors and series), served over
     /// `wire`, and a client signed in to it.
-    func signedIn(_ wire: DemoProtocol, books: Int = 60) async throws -> (DemoServer, any ServerConnection) {
+    func signedIn(_ wire: DemoProtocol, books: Int = 60, shelves: Int = 1) async throws -> (DemoServer, any ServerConnection) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
+        configuration.shelvesPerUser = shelves
         configuration.protocol = wire
         configuration.payload = .realistic
         configuration.admin = .init(email: Self.email, password: Self.password)

@@ -104,6 +104,24 @@ struct ShelvesSyncTests {
         }
     }
 
+    /// The benches' account with many shelves (`--shelves`): every shelf
+    /// and its 20 books reach the cache, on both protocols.
+    @Test(arguments: [DemoProtocol.rest, .krpc])
+    func anAccountWithManyShelvesSyncsThemAll(wire: DemoProtocol) async throws {
+        let (server, client) = try await sync.signedIn(wire, books: 30, shelves: 5)
+        defer { Task { await server.stop() } }
+        let store = SQLiteLibraryStore.inMemory()
+        try await synced(client, into: store)
+        let library = Set(try store.books().map(\.id))
+        let shelves = try store.shelves().sorted { $0.name < $1.name }
+        #expect(shelves.map(\.name) == ["Shelf 2", "Shelf 3", "Shelf 4", "Shelf 5", "To Read"])
+        for shelf in shelves.dropLast() {
+            #expect(shelf.bookIDs.count == 20 && Set(shelf.bookIDs).count == 20, "\(shelf.name)")
+            #expect(Set(shelf.bookIDs).isSubset(of: library), "\(shelf.name)")
+        }
+        #expect(shelves.last?.bookIDs.isEmpty == true)
+    }
+
     @Test func krpcTombstonesBlankThePairAndKeyByTheRowID() async throws {
         let (server, client) = try await sync.signedIn(.krpc, books: 4)
         defer { Task { await server.stop() } }
