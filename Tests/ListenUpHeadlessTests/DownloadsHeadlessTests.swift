@@ -136,7 +136,7 @@ struct DownloadsHeadlessTests {
         dependencies.openDownloads = { _, _ in store }
         dependencies.diskSpace = DiskSpace { _ in free.value }
         dependencies.audioFileFetcher = AudioFileFetcher { request, progress throws(AudioFileFetcher.Failure) in
-            FileManager.default.createFile(atPath: request.destination.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: request.destination.path, contents: nil)
             guard let handle = try? FileHandle(forWritingTo: request.destination) else { throw .storage("open") }
             defer { try? handle.close() }
             let piece = Int(request.expectedSize) / 10

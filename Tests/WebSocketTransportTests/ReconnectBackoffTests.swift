@@ -1,3 +1,4 @@
+import ListenUpTestSupport
 import Testing
 import WebSocketTransport
 
@@ -24,7 +25,7 @@ struct ReconnectBackoffTests {
 
     @Test("jitter shortens each delay by at most its fraction, and varies")
     func jitterStaysInRange() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededRandom(seed: 42)
         var backoff = ReconnectBackoff()  // jitter 0.2
         var seen: Set<Duration> = []
         for failures in 0..<12 {
@@ -39,7 +40,7 @@ struct ReconnectBackoffTests {
 
     @Test("the same seed gives the same delays")
     func seededJitterIsDeterministic() {
-        var first = SeededGenerator(state: 7), second = SeededGenerator(state: 7)
+        var first = SeededRandom(seed: 7), second = SeededRandom(seed: 7)
         var a = ReconnectBackoff(), b = ReconnectBackoff()
         #expect((0..<5).map { _ in a.nextDelay(using: &first) } == (0..<5).map { _ in b.nextDelay(using: &second) })
     }

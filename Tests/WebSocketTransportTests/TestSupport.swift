@@ -78,14 +78,3 @@ private func makeSelfSignedCertificate() throws -> (certificatePEM: String, priv
     return (try String(contentsOf: certificate, encoding: .utf8), try String(contentsOf: key, encoding: .utf8))
 }
 
-/// A deterministic generator for jitter tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ListenUpTestSupport
 import Testing
 @testable import ListenUpCore
 
@@ -10,21 +11,9 @@ import Testing
 @MainActor
 @Suite("Live changes put in place")
 struct LiveChangesInPlaceTests {
-    /// Reproducible randomness (SplitMix64), so a failure can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Few titles, authors, dates and durations, so the sorts meet many
     /// ties (decided by the title, then the id); some books have no author.
-    static func randomBook(_ id: String, using random: inout Seeded) -> SyncBook {
+    static func randomBook(_ id: String, using random: inout SeededRandom) -> SyncBook {
         let words = ["Dune", "dune", "Anathem", "Éowyn", "zebra", "Zebra", "猫", "A", "the end", ""]
         let title = (0..<Int.random(in: 1...2, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
             .joined(separator: " ")
@@ -39,7 +28,7 @@ struct LiveChangesInPlaceTests {
     }
 
     /// A library of `count` random books, its ids with them.
-    static func library(_ count: Int, using random: inout Seeded) throws -> (InMemoryLibraryStore, [String]) {
+    static func library(_ count: Int, using random: inout SeededRandom) throws -> (InMemoryLibraryStore, [String]) {
         let store = InMemoryLibraryStore()
         let ids = (0..<count).map { "book-\($0)" }
         try store.apply(ids.map { randomBook($0, using: &random) }, deleting: [], state: LibrarySyncState(fullSyncDone: true))
@@ -49,7 +38,7 @@ struct LiveChangesInPlaceTests {
     /// One random batch of live changes written to `store`: books added,
     /// changed and removed, and (sometimes) progress set or cleared.
     static func randomChanges(to store: InMemoryLibraryStore, ids: inout [String], next: inout Int,
-                              using random: inout Seeded) throws -> LibraryCacheChanges {
+                              using random: inout SeededRandom) throws -> LibraryCacheChanges {
         var changes = LibraryCacheChanges()
         for _ in 0..<Int.random(in: 1...12, using: &random) {
             switch Int.random(in: 0..<4, using: &random) {
@@ -86,7 +75,7 @@ struct LiveChangesInPlaceTests {
 
     @Test(arguments: LibrarySort.allCases)
     func theIndexAndItsStepsMatchAWholeRead(sort: LibrarySort) throws {
-        var random = Seeded(state: 7 &+ UInt64(LibrarySort.allCases.firstIndex(of: sort) ?? 0))
+        var random = SeededRandom(seed: 7 &+ UInt64(LibrarySort.allCases.firstIndex(of: sort) ?? 0))
         var (store, ids) = try Self.library(150, using: &random)
         var next = 150
         var index = LibraryIndex(try store.listedBooks())
@@ -122,7 +111,7 @@ struct LiveChangesInPlaceTests {
 
     @Test(arguments: LibrarySort.allCases)
     func theFirstBooksAreTheOrdersFirst(sort: LibrarySort) throws {
-        var random = Seeded(state: 42)
+        var random = SeededRandom(seed: 42)
         let (store, _) = try Self.library(300, using: &random)
         let index = LibraryIndex(try store.listedBooks())
         for count in [0, 1, 12, 299, 300, 400] {
@@ -146,7 +135,7 @@ struct LiveChangesInPlaceTests {
     func theModelShowsWhatAWholeReadShows(sort: LibrarySort) async throws {
         let views: [(query: String, finished: Bool?)] = [("", nil), ("dune", nil), ("", true), ("e", false)]
         for (number, view) in views.enumerated() {
-            var random = Seeded(state: 1_000 &+ UInt64(number) &* 31 &+ UInt64(LibrarySort.allCases.firstIndex(of: sort) ?? 0))
+            var random = SeededRandom(seed: 1_000 &+ UInt64(number) &* 31 &+ UInt64(LibrarySort.allCases.firstIndex(of: sort) ?? 0))
             var (store, ids) = try Self.library(120, using: &random)
             var next = 120
             let model = await Self.model(reading: store, sort: sort, query: view.query, finished: view.finished)
@@ -163,7 +152,7 @@ struct LiveChangesInPlaceTests {
     }
 
     @Test func manyChangesAtOnceAreRebuiltAndStillMatch() async throws {
-        var random = Seeded(state: 99)
+        var random = SeededRandom(seed: 99)
         var (store, ids) = try Self.library(200, using: &random)
         var next = 200
         let model = await Self.model(reading: store, sort: .author, query: "", finished: nil)

@@ -206,19 +206,6 @@ struct PlayerBookRowTests {
 
     // MARK: The rule, for any sequence
 
-    /// A small deterministic generator (SplitMix64), so a failing sequence
-    /// can be replayed from its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random sequences of play, pause, seek, skip, chapter, speed, boost,
     /// reaching the end, *Mark as Finished* and *Mark as Not Started*: a
     /// write (a span's, or a mark's) that says "not finished" is either
@@ -227,7 +214,7 @@ struct PlayerBookRowTests {
     /// listened: what the server orders writes by).
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func noWriteUnfinishesABookButMarkAsNotStarted(seed: UInt64) async throws {
-        var random = Seeded(state: seed)
+        var random = SeededRandom(seed: seed)
         let rig = try await base.rig()
         await base.start(rig)
         var reported: Int64 = 0
