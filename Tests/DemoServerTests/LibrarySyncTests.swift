@@ -206,6 +206,12 @@ struct LibrarySyncTests {
         let rebuilt = SQLiteLibraryStore.open(at: foreign, logger: logs.logger)
         #expect(try rebuilt.count() == 0)
         #expect(FileManager.default.fileExists(atPath: foreign.path + ".corrupt"), "someone else's database is not ours to change")
+        let mode = { (path: String) throws -> String in
+            try RunningChild(["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('pragma journal_mode').fetchone()[0])",
+                              path]).finish().stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try mode(foreign.path + ".corrupt") == "delete", "set aside as it was")
+        #expect(try mode(foreign.path) == "wal", "ours: a commit does not wait for the disk")
 
         // The listening store is opened the same way (SQLiteFile).
         let listening = dir.appendingPathComponent("listening.sqlite")
