@@ -105,7 +105,7 @@ struct KRPCFrameRedactorTests {
         #expect(headers.map(\.value) == ["Bearer <redacted>", "0.1.0", "<redacted>", "<redacted>"])
     }
 
-    @Test func theDebugFrameLogNeverShowsASecret() {
+    @Test func theTraceFrameLogNeverShowsASecret() {
         let capture = LogCapture()
         let log = KRPCFrameLog(logger: capture.logger, limit: 1 << 20)
         log.record(.outgoing, ContractFrame.loginCall)
@@ -117,14 +117,14 @@ struct KRPCFrameRedactorTests {
         }
     }
 
-    @Test func theFrameLogCutsLongFramesAndIsSilentAboveDebug() {
+    @Test func theFrameLogCutsLongFramesAndIsSilentAboveTrace() {
         let capture = LogCapture()
         let long = String(repeating: "x", count: 100)
         KRPCFrameLog(logger: capture.logger, limit: 10).record(.incoming, long)
         #expect(capture.text.contains("xxxxxxxxxx… (cut; 100 bytes in all)"))
         #expect(!capture.text.contains(String(repeating: "x", count: 11)))
         var quiet = capture.logger
-        quiet.logLevel = .info
+        quiet.logLevel = .debug
         KRPCFrameLog(logger: quiet, limit: 10).record(.incoming, "quiet-frame")
         #expect(!capture.text.contains("quiet-frame"))
     }
