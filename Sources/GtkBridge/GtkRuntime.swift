@@ -20,6 +20,16 @@ public enum GtkRuntime {
         return gdk_display_is_composited(display) != 0
     }
 
+    /// Whether the default display is an X11 one (false with no display,
+    /// and on Wayland). By the display object's type name, so the X11
+    /// backend's headers are not needed.
+    @MainActor
+    public static var displayIsX11: Bool {
+        guard let display = gdk_display_get_default(), let name = g_type_name(display.object.pointee.g_type_instance.g_class.pointee.g_type)
+        else { return false }
+        return String(cString: name) == "GdkX11Display"
+    }
+
     /// Sets GTK's `gtk-enable-animations` for the default display; tests turn
     /// animations off so rendered colours are final, not mid-transition.
     @MainActor

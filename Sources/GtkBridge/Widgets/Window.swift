@@ -35,6 +35,10 @@ extension Window {
     /// Shows the window and raises it.
     public func present() { gtk_window_present(window) }
 
+    /// The window's icon, by name from the icon theme (X11 shows it; Wayland
+    /// shells take the icon from the desktop entry).
+    public func setIconName(_ name: String) { gtk_window_set_icon_name(window, name) }
+
     /// Closes the window for good (it leaves GTK's list of toplevels).
     public func destroy() { gtk_window_destroy(window) }
 

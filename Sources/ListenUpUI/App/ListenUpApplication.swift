@@ -188,6 +188,7 @@ public final class ListenUpApplication {
         if options.screenshotPath != nil || options.exitAfterFirstFrame {
             watchFirstFrame(of: main.window)
         }
+        setWindowIconAfterFirstFrame(main.window)
         main.present()
         if let page = options.openPreferences { showPreferences(on: PreferencesWindow.Page(rawValue: page) ?? .general) }
     }
@@ -196,13 +197,29 @@ public final class ListenUpApplication {
     /// `<prefix>/share/icons` is on it through XDG_DATA_DIRS; from a checkout
     /// (`data/icons`) or a prefix outside XDG_DATA_DIRS, it is added here.
     private func addIconSearchPaths() {
-        gtk_window_set_default_icon_name(AppInfo.id)
         guard let data, let display = gdk_display_get_default() else { return }
         let theme = gtk_icon_theme_get_for_display(display)
         for folder in [data.file("icons"), data.url.deletingLastPathComponent().appendingPathComponent("icons")]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent("hicolor").path) {
             gtk_icon_theme_add_search_path(theme, folder.path)
         }
+    }
+
+    /// The windows' icon on X11 (`_NET_WM_ICON`, for window lists that do
+    /// not read the desktop entry; Wayland shells always take the entry's),
+    /// once the first frame is on screen: GTK renders the scalable app icon
+    /// for it, which loads librsvg, libxml2 and ICU, work the first frame
+    /// does not need (docs/performance.md, "The Swift floor"). The default
+    /// serves the windows made later (preferences, dialogs); a window
+    /// already shown keeps the icon it had, so the main one is named too.
+    private func setWindowIconAfterFirstFrame(_ window: UnsafeMutablePointer<GtkWidget>) {
+        guard GtkRuntime.displayIsX11 else { return }
+        connections.append(window.connect(.realize) {
+            FramePaint.afterNext(of: window) {
+                gtk_window_set_default_icon_name(AppInfo.id)
+                Window(unchecked: window).setIconName(AppInfo.id)
+            }
+        })
     }
 
     private func watchFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
