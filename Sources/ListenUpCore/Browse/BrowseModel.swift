@@ -87,6 +87,8 @@ public final class BrowseModel {
     /// Every item of each list read, unfiltered and unsorted.
     private var all: [BrowseKind: [BrowseItem]] = [:]
     @ObservationIgnored private let latest = LatestRead()
+    /// The lists the read under way reads (empty: none under way).
+    @ObservationIgnored private var reading: Set<BrowseKind> = []
     @ObservationIgnored private var libraryObservation: StateObservation?
 
     public init(dependencies: Dependencies, store: (any BrowseStore)?, library: LibraryModel?) {
@@ -114,7 +116,7 @@ public final class BrowseModel {
         case .show(let kind):
             shown = kind
             showsHome = false
-            if let kind, all[kind] == nil { reread() }
+            if let kind, unread([kind]) { reread() }
         case .sort(let kind, let sort):
             guard sorts[kind] != sort else { return }
             sorts[kind] = sort
@@ -123,7 +125,7 @@ public final class BrowseModel {
         case .search(let text):
             guard text != query else { return }
             query = text
-            if !text.isEmpty, [.series, .authors, .narrators].contains(where: { all[$0] == nil }) {
+            if !text.isEmpty, unread([.series, .authors, .narrators]) {
                 reread()
             } else {
                 refilter()
@@ -160,6 +162,7 @@ public final class BrowseModel {
     /// Stops reading.
     public func stop() {
         latest.cancel()
+        reading = []
         libraryObservation?.cancel()
         libraryObservation = nil
     }
@@ -180,10 +183,20 @@ public final class BrowseModel {
     /// The lists of the library's Genres tab: genres, tags, moods, collections.
     public static let facetKinds: [BrowseKind] = [.genres, .tags, .moods, .collections]
 
+    /// Whether one of `kinds` is neither read nor being read. A keystroke
+    /// or a tab asks for a list only then: at 50,000 books reading the
+    /// series and people lists takes longer than the gap between two keys,
+    /// and each key started another whole read of them (a dozen at once
+    /// after a word, each holding its own copy of ~23,000 items).
+    private func unread(_ kinds: [BrowseKind]) -> Bool {
+        kinds.contains { all[$0] == nil && !reading.contains($0) }
+    }
+
     /// Reads the wanted lists and the open pages again, off the main actor.
     private func reread() {
         guard let store else { return }
         let (kinds, keys, logger) = (wantedKinds, pages.map(\.key), dependencies.logger)
+        reading = kinds
         latest.start({ () -> ([BrowseKind: [BrowseItem]], [PageKey: BrowsePageContents]) in
             var lists: [BrowseKind: [BrowseItem]] = [:]
             var pages: [PageKey: BrowsePageContents] = [:]
@@ -196,6 +209,7 @@ public final class BrowseModel {
             return (lists, pages)
         }, show: { [weak self] read in
             guard let self else { return }
+            self.reading = []
             self.all.merge(read.0) { $1 }
             for kind in read.0.keys { self.ordered[kind] = nil }
             // A page whose subject is gone from the cache closes.

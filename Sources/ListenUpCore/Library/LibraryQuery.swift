@@ -118,8 +118,11 @@ public struct LibraryIndex: Sendable {
 
     /// Indices into ``entries`` in the order `sort` asks for.
     public func order(by sort: LibrarySort) -> [Int] {
-        let entries = entries
-        return Array(entries.indices).sorted { Self.precedes(entries[$0], entries[$1], by: sort) }
+        // Compared in place: indexing the array itself copied both entries
+        // (a book's six strings retained and released) at each comparison.
+        entries.withUnsafeBufferPointer { entries in
+            Array(entries.indices).sorted { Self.precedes(entries[$0], entries[$1], by: sort) }
+        }
     }
 
     /// Whether `x` comes before `y` in the order `sort` asks for: a total
@@ -127,7 +130,8 @@ public struct LibraryIndex: Sendable {
     /// one place in it and a binary search finds it.
     static func precedes(_ x: Entry, _ y: Entry, by sort: LibrarySort) -> Bool {
         func titleThenID() -> Bool {
-            if x.titleKey != y.titleKey { return x.titleKey.lexicographicallyPrecedes(y.titleKey) }
+            let titles = ByteSearch.compare(x.titleKey, y.titleKey)
+            if titles != 0 { return titles < 0 }
             return x.book.id < y.book.id
         }
         switch sort {
@@ -136,7 +140,8 @@ public struct LibraryIndex: Sendable {
         case .author:
             // Books without an author go last.
             if x.authorKey.isEmpty != y.authorKey.isEmpty { return !x.authorKey.isEmpty }
-            if x.authorKey != y.authorKey { return x.authorKey.lexicographicallyPrecedes(y.authorKey) }
+            let authors = ByteSearch.compare(x.authorKey, y.authorKey)
+            if authors != 0 { return authors < 0 }
             return titleThenID()
         case .recentlyAdded:
             if x.book.createdAt != y.book.createdAt { return x.book.createdAt > y.book.createdAt }
@@ -175,6 +180,21 @@ extension ArraySlice where Element == UInt8 {
 }
 
 enum ByteSearch {
+    /// `a` against `b` byte by byte, as `lexicographicallyPrecedes` orders
+    /// them (memcmp compares unsigned bytes): negative, zero or positive.
+    static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                let common = min(a.count, b.count)
+                if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+                    let bytes = memcmp(x, y, common)
+                    if bytes != 0 { return Int(bytes) }
+                }
+                return a.count - b.count
+            }
+        }
+    }
+
     /// Whether `needle` occurs in `haystack`: memchr for the first byte,
     /// memcmp for the rest (glibc's memmem is not exported to Swift).
     static func contains(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {

@@ -75,6 +75,26 @@ struct LibraryIndexTests {
         #expect(!haystack.containsBytes(Array("abcabdx".utf8)))
         #expect([UInt8]().containsBytes([]))
     }
+
+    /// The sorts compare keys with memcmp: the same order as
+    /// `lexicographicallyPrecedes` over the bytes, prefixes and bytes above
+    /// 0x7F (UTF-8 beyond ASCII) included.
+    @Test func byteComparisonOrdersAsLexicographicallyPrecedes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x20, 0x61, 0x62, 0x7A, 0x80, 0xC3, 0xFF]
+        let keys: [ArraySlice<UInt8>] = (0..<150).map { _ in
+            let bytes = (0..<Int.random(in: 0...5, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+            // Slices that do not start at 0, as the title and author keys.
+            return ([0x61] + bytes)[1...]
+        }
+        for x in keys {
+            for y in keys.prefix(50) {
+                let compared = ByteSearch.compare(x, y)
+                #expect((compared < 0) == x.lexicographicallyPrecedes(y), "\(Array(x)) vs \(Array(y))")
+                #expect((compared == 0) == (x == y))
+            }
+        }
+    }
 }
 
 @Suite("Plain text from descriptions")
