@@ -4,7 +4,7 @@
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
 //   JSONToolkit (reader, writer, escaper, JSONValue; pure Swift, no dependencies) ← ListenUpAPI,
 //     ListenUpKRPC, KRPCSession, ListenUpCore, ListenUpHeadless, Pairing, DemoServer
-//   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpCore, ListenUpLive, Pairing
+//   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpLive, Pairing
 //   ListenUpAPI (wire contract, pure data) ← ListenUpCore (models, state machines, service
 //     interfaces: no GTK, no NIO, no SQLite) ← ListenUpHeadless ← listenup
 //   ListenUpCore ← ListenUpLive (the adapters: both server clients, REST v1 and kRPC, with
@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "PNGEncoding", "ServerSentEvents",
+                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -264,7 +264,7 @@ let package = Package(
         .target(
             name: "ListenUpTestSupport",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ServerSentEvents",
+                "ListenUpCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
