@@ -103,12 +103,12 @@ extension Dependencies {
     /// The REST v1 client (``APIClient``) to a server, over the dependencies' transport and session store.
     public static let restV1Connection: ServerConnector = { server, session, dependencies in
         APIClient(baseURL: server.url, session: session, transport: dependencies.transport, sessions: dependencies.sessions,
-                  deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+                  deviceInfo: DeviceInfo(dependencies.deviceInfo), logger: dependencies.logger)
     }
 
     /// The kRPC client (``KRPCServerConnection``) to a server, over WebSockets.
     public static let krpcConnection: ServerConnector = { server, session, dependencies in
         KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
-                             sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+                             sessions: dependencies.sessions, deviceInfo: DeviceInfo(dependencies.deviceInfo), logger: dependencies.logger)
     }
 }

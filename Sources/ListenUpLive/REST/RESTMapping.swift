@@ -52,3 +52,12 @@ extension ServerBooksPage {
                   nextCursor: response.nextCursor, hasMore: response.hasMore)
     }
 }
+
+extension DeviceInfo {
+    /// REST v1's `device_info` for `device` (kRPC's is cut to its limits
+    /// from this one, `KRPCServerConnection+Auth.swift`).
+    public init(_ device: ClientDevice) {
+        self.init(deviceType: device.deviceType, platform: device.platform, platformVersion: device.platformVersion,
+                  clientName: device.clientName, clientVersion: device.clientVersion, deviceName: device.deviceName)
+    }
+}
