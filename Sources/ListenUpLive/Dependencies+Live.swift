@@ -82,6 +82,7 @@ extension Dependencies {
         // Today's Kotlin servers speak kRPC over WebSocket: recognised while
         // verifying an address, talked to through their own connection.
         dependencies.krpcServerInfo = KRPCServerProbe.live(logger: logger)
+        dependencies.makeVerifier = Dependencies.liveVerifier
         dependencies.connectREST = Dependencies.restV1Connection
         dependencies.connectKRPC = Dependencies.krpcConnection
         dependencies.qrEncoder = .libqrencode

@@ -99,9 +99,15 @@ public struct Dependencies: Sendable {
         self.deviceInfo = deviceInfo
     }
 
-    /// Checks server addresses over ``transport``.
+    /// Makes the verifier of server addresses: the composition root's
+    /// (`Dependencies.liveVerifier` in `ListenUpLive`) asks the server over
+    /// ``transport``; with none (previews, the core's tests) no address is
+    /// a server.
+    public var makeVerifier: (@Sendable (Dependencies) -> ServerVerifier)?
+
+    /// Checks server addresses (``makeVerifier``'s verifier).
     public var verifier: ServerVerifier {
-        .live(transport: transport, logger: logger, timeout: verificationTimeout, krpcServerInfo: krpcServerInfo)
+        makeVerifier?(self) ?? .unreachable
     }
 
     /// A connection to `server`, signed in with `session` if given: the
