@@ -11,7 +11,8 @@ extension ServerBook {
     /// `book` from `/sync/books` or a `book.created` event: contributors
     /// with their roles, series with their names and places (`series_info`),
     /// genres paired with their ids when the two lists pair up (otherwise
-    /// the name stands for the id), a cover when `cover_image` is there.
+    /// the name stands for the id), a cover when `cover_image` is there. No
+    /// revision: REST v1 has none.
     public init(_ book: SyncBook) {
         self.init(id: book.id, title: book.title, createdAt: book.createdAt, updatedAt: book.updatedAt, subtitle: book.subtitle,
                   description: book.description, publisher: book.publisher, publishYear: book.publishYear, language: book.language,
@@ -21,7 +22,7 @@ extension ServerBook {
                   },
                   author: book.author, narrator: book.narrator,
                   series: (book.seriesInfo ?? []).map { SeriesPlace(id: $0.seriesID, name: $0.name, sequence: $0.sequence) },
-                  genres: Self.genres(names: book.genres ?? [], ids: book.genreIDs ?? [], paths: book.genrePaths),
+                  genres: Self.genres(names: book.genres ?? [], ids: book.genreIDs ?? []),
                   tags: (book.tags ?? []).map { Tag(id: $0.id, slug: $0.slug) },
                   audioFiles: book.audioFiles.map {
                       AudioFile(id: $0.id, format: $0.format, codec: $0.codec, size: $0.size, duration: $0.duration, bitrate: $0.bitrate)
@@ -29,18 +30,15 @@ extension ServerBook {
                   chapters: (book.chapters ?? []).map {
                       Chapter(id: $0.id, title: $0.title, audioFileID: $0.audioFileID, startTime: $0.startTime, endTime: $0.endTime)
                   },
-                  totalDuration: book.totalDuration, totalSize: book.totalSize, revision: book.revision)
+                  totalDuration: book.totalDuration, totalSize: book.totalSize)
     }
 
     /// REST v1 sends a book's genre names and ids as two lists: only when
-    /// they pair up is an id known, otherwise the name stands for it.
-    /// `paths` (this app's own key, a kRPC book once carried in REST's
-    /// shape) pair with the names where there are enough.
-    static func genres(names: [String], ids: [String], paths: [String]?) -> [Genre] {
+    /// they pair up is an id known, otherwise the name stands for it. It
+    /// sends no paths (the genre tree comes from `GET /api/v1/genres`).
+    static func genres(names: [String], ids: [String]) -> [Genre] {
         names.enumerated().map { index, name in
-            let id = ids.count == names.count ? ids[index] : name
-            let path = paths.flatMap { $0.indices.contains(index) ? $0[index] : nil }
-            return Genre(id: id, name: name, path: path)
+            Genre(id: ids.count == names.count ? ids[index] : name, name: name)
         }
     }
 }

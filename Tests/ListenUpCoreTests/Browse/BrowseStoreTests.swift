@@ -20,33 +20,32 @@ struct BrowseStoreTests {
         if !genres.isEmpty {
             book.genreIDs = genres.map(\.0)
             book.genres = genres.map(\.1)
-            book.genrePaths = genres.map(\.2)
         }
         return book
     }
 
     /// ``restBook(_:_:people:series:genres:added:)`` as the seam hands it
-    /// to the cache (REST v1's mapping).
+    /// to the cache (REST v1's mapping), its genres with their paths as a
+    /// kRPC server gives them.
     static func book(_ id: String, _ title: String, people: [(String, String, [String])] = [], series: [(String, String, String?)] = [],
                      genres: [(String, String, String)] = [], added: TimeInterval = 0) -> ServerBook {
-        ServerBook(restBook(id, title, people: people, series: series, genres: genres, added: added))
+        var book = ServerBook(restBook(id, title, people: people, series: series, genres: genres, added: added))
+        book.genres = genres.map { ServerBook.Genre(id: $0.0, name: $0.1, path: $0.2) }
+        return book
     }
 
-    static let restLibrary: [SyncBook] = [
-        restBook("b1", "The Fellowship", people: [("tolkien", "J. R. R. Tolkien", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
+    static let library: [ServerBook] = [
+        book("b1", "The Fellowship", people: [("tolkien", "J. R. R. Tolkien", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
              series: [("lotr", "The Lord of the Rings", "1")], genres: [("g-fantasy", "Fantasy", "fiction/fantasy")], added: 10),
-        restBook("b2", "The Two Towers", people: [("tolkien", "J. R. R. Tolkien", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
+        book("b2", "The Two Towers", people: [("tolkien", "J. R. R. Tolkien", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
              series: [("lotr", "The Lord of the Rings", "2")], genres: [("g-fantasy", "Fantasy", "fiction/fantasy")], added: 20),
-        restBook("b3", "The Return of the King", people: [("tolkien", "J. R. R. Tolkien", ["author"])],
+        book("b3", "The Return of the King", people: [("tolkien", "J. R. R. Tolkien", ["author"])],
              series: [("lotr", "The Lord of the Rings", "10")], genres: [("g-epic", "Epic Fantasy", "fiction/fantasy/epic")], added: 30),
-        restBook("b4", "Tales from the Perilous Realm", people: [("tolkien", "J. R. R. Tolkien", ["author", "narrator"])],
+        book("b4", "Tales from the Perilous Realm", people: [("tolkien", "J. R. R. Tolkien", ["author", "narrator"])],
              series: [("lotr", "The Lord of the Rings", nil)], genres: [("g-fiction", "Fiction", "fiction")], added: 40),
-        restBook("b5", "Dune", people: [("herbert", "Frank Herbert", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
+        book("b5", "Dune", people: [("herbert", "Frank Herbert", ["author"]), ("serkis", "Andy Serkis", ["narrator"])],
              series: [("dune", "Dune", "1.5")], genres: [("g-sf", "Science Fiction", "fiction/science-fiction")], added: 50),
     ]
-
-    /// The library as the seam hands it to the cache (REST v1's mapping).
-    static let library = restLibrary.map(ServerBook.init)
 
     @Test(arguments: stores())
     func listsCountEachItemsBooks(store: any LibraryStore) throws {
@@ -127,13 +126,11 @@ struct BrowseStoreTests {
         #expect(try store.browseItems(.series).map(\.id) == ["lotr"])
         #expect(try store.browsePage(.contributor, id: "herbert") == nil)
         // Only a genre changes: the links are written again.
-        var moved = Self.restLibrary[3]
-        moved.genreIDs = ["g-sf"]
-        moved.genres = ["Science Fiction"]
-        moved.genrePaths = ["fiction/science-fiction"]
-        #expect(try store.apply([ServerBook(moved)], deleting: [], state: LibrarySyncState()) == 1)
+        var moved = Self.library[3]
+        moved.genres = [ServerBook.Genre(id: "g-sf", name: "Science Fiction", path: "fiction/science-fiction")]
+        #expect(try store.apply([moved], deleting: [], state: LibrarySyncState()) == 1)
         #expect(try store.links(ofBook: "b4").genres.map(\.id) == ["g-sf"])
-        #expect(try store.apply([ServerBook(moved)], deleting: [], state: LibrarySyncState()) == 0, "stored again as it was: no change")
+        #expect(try store.apply([moved], deleting: [], state: LibrarySyncState()) == 0, "stored again as it was: no change")
         try store.delete(["b1"])
         #expect(try store.browsePage(.series, id: "lotr")?.entries.map(\.bookID) == ["b2", "b3", "b4"])
     }
