@@ -4,10 +4,11 @@
 //   CAdwaita → GtkBridge → ListenUpUI → listenup
 //   JSONToolkit (reader, writer, escaper, JSONValue; pure Swift, no dependencies) ← ListenUpAPI,
 //     ListenUpKRPC, KRPCSession, ListenUpCore, ListenUpHeadless, Pairing, DemoServer
-//   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpCore, ListenUpLive, Pairing
-//   ListenUpAPI (wire contract, pure data) ← ListenUpCore (models, state machines, service
-//     interfaces: no GTK, no NIO, no SQLite) ← ListenUpHeadless ← listenup
-//   ListenUpCore ← ListenUpLive (the adapters: both server clients, REST v1 and kRPC, with
+//   ServerSentEvents (the one event-stream parser, pure Swift) ← ListenUpLive, Pairing
+//   ListenUpCore (models, state machines, service interfaces, the seam's own domain types:
+//     no GTK, no NIO, no SQLite, no wire contract) ← ListenUpHeadless ← listenup
+//   ListenUpAPI (REST v1 wire contract, pure data), ListenUpCore ← ListenUpLive (the adapters:
+//     both server clients, REST v1 and kRPC, each mapping its wire types at its edge, with
 //     their one SessionRefresher; HTTP, SQLite, keyring, GSettings, Avahi, pairing host;
 //     and Dependencies.live, the composition root) ← listenup
 //   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
@@ -140,7 +141,7 @@ let package = Package(
         .target(
             name: "ListenUpCore",
             dependencies: [
-                "CGettext", "CMalloc", "JSONToolkit", "ListenUpAPI", "PairingProtocol", "PNGEncoding", "ServerSentEvents",
+                "CGettext", "CMalloc", "JSONToolkit", "PairingProtocol", "PNGEncoding",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -264,7 +265,7 @@ let package = Package(
         .target(
             name: "ListenUpTestSupport",
             dependencies: [
-                "ListenUpCore", "ListenUpAPI", "ServerSentEvents",
+                "ListenUpCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

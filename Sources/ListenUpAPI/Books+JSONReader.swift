@@ -72,8 +72,7 @@ extension SyncBook: JSONReadable {
         case coverImage = "cover_image", isbn, title, subtitle, path, description, publisher, publishYear = "publish_year"
         case language, asin, audibleRegion = "audible_region", genreIDs = "genre_ids", series, audioFiles = "audio_files"
         case chapters, totalDuration = "total_duration", totalSize = "total_size", abridged, contributors, author, narrator
-        case seriesInfo = "series_info", seriesName = "series_name", genres, tags, revision
-        case genrePaths = "genre_paths"
+        case seriesInfo = "series_info", seriesName = "series_name", genres, tags
     }
 
     private static let fields = JSONFields<Field>()
@@ -116,8 +115,6 @@ extension SyncBook: JSONReadable {
             case .seriesName: book.seriesName = try reader.optionalString()
             case .genres: book.genres = try reader.optionalStrings()
             case .tags: book.tags = try reader.optionalArray(of: Tag.self)
-            case .revision: book.revision = try reader.optionalInt64()
-            case .genrePaths: book.genrePaths = try reader.optionalStrings()
             }
         }
         book.createdAt = try reader.required(createdAt)

@@ -59,16 +59,6 @@ public struct SyncBook: Codable, Equatable, Sendable, Identifiable {
     public var seriesName: String?
     public var genres: [String]?
     public var tags: [Tag]?
-    /// The server's revision of this book: kRPC's `BookSyncPayload.revision`,
-    /// what its library digest hashes. Nil on REST v1, which has none; its
-    /// key `revision` is this app's (a kRPC book carried in a REST-shaped
-    /// live event keeps it), never in the REST contract.
-    public var revision: Int64?
-    /// Each genre's slug path from the root (`fiction/fantasy`), in the
-    /// order of ``genres``: kRPC's `BookGenrePayload.path`. Nil on REST v1,
-    /// whose books name their genres only; like ``revision``, its key
-    /// `genre_paths` is this app's, never in the REST contract.
-    public var genrePaths: [String]?
 
     enum CodingKeys: String, CodingKey {
         case createdAt = "created_at"
@@ -91,8 +81,6 @@ public struct SyncBook: Codable, Equatable, Sendable, Identifiable {
         case seriesInfo = "series_info"
         case seriesName = "series_name"
         case genres, tags
-        case revision
-        case genrePaths = "genre_paths"
     }
 
     public init(createdAt: Date, updatedAt: Date, id: String, title: String, path: String, audioFiles: [AudioFile],

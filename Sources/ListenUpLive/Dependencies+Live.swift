@@ -82,6 +82,7 @@ extension Dependencies {
         // Today's Kotlin servers speak kRPC over WebSocket: recognised while
         // verifying an address, talked to through their own connection.
         dependencies.krpcServerInfo = KRPCServerProbe.live(logger: logger)
+        dependencies.makeVerifier = Dependencies.liveVerifier
         dependencies.connectREST = Dependencies.restV1Connection
         dependencies.connectKRPC = Dependencies.krpcConnection
         dependencies.qrEncoder = .libqrencode
@@ -103,12 +104,12 @@ extension Dependencies {
     /// The REST v1 client (``APIClient``) to a server, over the dependencies' transport and session store.
     public static let restV1Connection: ServerConnector = { server, session, dependencies in
         APIClient(baseURL: server.url, session: session, transport: dependencies.transport, sessions: dependencies.sessions,
-                  deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+                  deviceInfo: DeviceInfo(dependencies.deviceInfo), logger: dependencies.logger)
     }
 
     /// The kRPC client (``KRPCServerConnection``) to a server, over WebSockets.
     public static let krpcConnection: ServerConnector = { server, session, dependencies in
         KRPCServerConnection(baseURL: server.url, session: session, transport: dependencies.transport,
-                             sessions: dependencies.sessions, deviceInfo: dependencies.deviceInfo, logger: dependencies.logger)
+                             sessions: dependencies.sessions, deviceInfo: DeviceInfo(dependencies.deviceInfo), logger: dependencies.logger)
     }
 }

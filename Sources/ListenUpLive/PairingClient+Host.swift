@@ -45,7 +45,7 @@ extension PairingClient {
             try made.withLock { cached in
                 if let cached { return cached }
                 do {
-                    var configuration = DiscoveryServer.Configuration(desktopName: desktopName, appVersion: DeviceInfo.appVersion)
+                    var configuration = DiscoveryServer.Configuration(desktopName: desktopName, appVersion: ClientDevice.appVersion)
                     // Where paired devices last found this desktop.
                     configuration.preferredPort = (try? storage.read(portFile)).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
                     let server = try DiscoveryServer(

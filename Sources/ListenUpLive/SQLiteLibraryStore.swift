@@ -211,7 +211,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     ///   again as it was, or an id not in the cache (the server may name
     ///   books deleted long ago), is no change.
     @discardableResult
-    public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+    public func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         try database.write { db in
             var changed = try Self.store(books, in: db)
             for id in deleted {
@@ -246,7 +246,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     /// them alone, a genre, is a change of the row too).
     /// - Returns: how many rows were added or changed.
     @discardableResult
-    private static func store(_ books: [SyncBook], in db: Database) throws -> Int {
+    private static func store(_ books: [ServerBook], in db: Database) throws -> Int {
         let statement = try db.cachedStatement(sql: upsert)
         var changed = 0
         var written: [(id: String, links: BookLinks)] = []
@@ -269,7 +269,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     }
 
     /// Stores books that arrived outside a sync page (live events).
-    public func upsert(_ books: [SyncBook]) throws {
+    public func upsert(_ books: [ServerBook]) throws {
         try database.write { db in _ = try Self.store(books, in: db) }
     }
 

@@ -1,7 +1,5 @@
 import Foundation
-import ListenUpAPI
 import ListenUpCore
-import ServerSentEvents
 
 // Test doubles of the server seam and the audio engine, for unit tests of
 // the models and pages (never a stand-in for a feature: the real engine and
@@ -13,9 +11,9 @@ import ServerSentEvents
 /// REST v1 stands today.
 public actor ScriptedServer: ServerConnection {
     public nonisolated let baseURL = URL(string: "listenup-test://scripted")!
-    private var books: [SyncBook]
+    private var books: [ServerBook]
     private var lapseHandlers: [@Sendable () async -> Void] = []
-    private var events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation?
+    private var events: AsyncThrowingStream<LibraryEvent, any Error>.Continuation?
     public private(set) var calls: [String] = []
     private let session: StoredSession
 
@@ -26,10 +24,12 @@ public actor ScriptedServer: ServerConnection {
                                 accessExpiresAt: .distantFuture)
     }
 
-    public static func book(id: String, title: String) throws -> SyncBook {
-        let json = #"{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"\#(id)","#
-            + #""title":"\#(title)","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"contributors":[]}"#
-        return try ListenUpJSON.decoder.decode(SyncBook.self, from: Data(json.utf8))
+    /// A book of a minute with no files, people or cover, added on
+    /// 2026-05-01 14:05:12 UTC. (Throws nothing today; callers may build
+    /// books that do.)
+    public static func book(id: String, title: String) throws -> ServerBook {
+        let added = Date(timeIntervalSince1970: 1_777_644_312)
+        return ServerBook(id: id, title: title, createdAt: added, updatedAt: added, totalDuration: 60_000, totalSize: 1)
     }
 
     public var currentSession: StoredSession? { session }
@@ -65,16 +65,16 @@ public actor ScriptedServer: ServerConnection {
     }
 
     /// Two books a page, so the sync walks the cursor.
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> ServerBooksPage {
         calls.append(updatedAfter == nil ? "page \(cursor ?? "first")" : "delta")
         if updatedAfter != nil, deltaHeld {
             await withCheckedContinuation { deltaWaiter = $0 }
         }
-        if updatedAfter != nil { return SyncBooksResponse(nextCursor: nil, books: [], hasMore: false) }
+        if updatedAfter != nil { return ServerBooksPage(books: []) }
         let start = Int(cursor ?? "0") ?? 0
         let end = min(start + 2, books.count)
         let more = end < books.count
-        return SyncBooksResponse(nextCursor: more ? String(end) : nil, books: Array(books[start..<end]), hasMore: more)
+        return ServerBooksPage(books: Array(books[start..<end]), nextCursor: more ? String(end) : nil, hasMore: more)
     }
 
     /// The contributors and series the server describes.
@@ -110,9 +110,9 @@ public actor ScriptedServer: ServerConnection {
         return stats
     }
 
-    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<LibraryEvent, any Error> {
         calls.append("events")
-        let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<LibraryEvent, any Error>.makeStream()
         events = continuation
         return stream
     }
@@ -166,16 +166,14 @@ public actor ScriptedServer: ServerConnection {
         finishedRowsSeen.withLock { $0.append(row) }
     }
 
-    /// Sends a live `book.created` for a new book.
+    /// Sends a live event announcing a new book.
     public func announce(id: String, title: String) throws {
-        let book = try Self.book(id: id, title: title)
-        let payload = try String(decoding: ListenUpJSON.encoder.encode(book), as: UTF8.self)
-        events?.yield(ServerSentEvent(type: "book.created", data: #"{"timestamp":"2026-05-01T14:05:12Z","data":{"book":\#(payload)},"type":"book.created"}"#))
+        events?.yield(.bookChanged(try Self.book(id: id, title: title)))
     }
 
-    /// Sends a live event as the server would (`type`, the envelope's data).
-    public func announceEvent(type: String, data: String) {
-        events?.yield(ServerSentEvent(type: type, data: #"{"timestamp":"2026-05-01T14:05:12Z","data":\#(data),"type":"\#(type)"}"#))
+    /// Sends a live event, as a connection hands it to the core.
+    public func announceEvent(_ event: LibraryEvent) {
+        events?.yield(event)
     }
 
     /// Ends the live event stream with a network error, as an outage

@@ -15,7 +15,7 @@ struct DemoAudioRequestsTests {
 
     /// A REST server with small books, the admin signed in, and the first file of the first book.
     func signedIn(observer: (@Sendable (DemoServer.AudioRequest) -> Void)? = nil)
-        async throws -> (server: DemoServer, url: URL, token: String, book: SyncBook, file: AudioFile) {
+        async throws -> (server: DemoServer, url: URL, token: String, book: ServerBook, file: ServerBook.AudioFile) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 1
         configuration.chapterSeconds = 2

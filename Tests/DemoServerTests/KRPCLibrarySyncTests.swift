@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import ListenUpAPI
+import ListenUpCore
 import ListenUpLive
 import ListenUpTestSupport
 import Testing

@@ -29,12 +29,12 @@ struct KRPCPreferencesTests {
         return (server, client)
     }
 
-    /// Counts the `preferences.changed` events of `events` as they come.
-    static func countChanges(_ events: AsyncThrowingStream<ServerSentEvent, any Error>) -> (LockedValue<Int>, Task<Void, Never>) {
+    /// Counts the preferences-changed events of `events` as they come.
+    static func countChanges(_ events: AsyncThrowingStream<LibraryEvent, any Error>) -> (LockedValue<Int>, Task<Void, Never>) {
         let count = LockedValue(0)
         let task = Task {
             do {
-                for try await event in events where event.type == LibraryLiveUpdates.preferencesChangedEvent { count.withLock { $0 += 1 } }
+                for try await event in events where event == .preferencesChanged { count.withLock { $0 += 1 } }
             } catch {}
         }
         return (count, task)

@@ -109,14 +109,11 @@ struct KRPCServerConnectionTests {
         let added = server.addBook(title: "A Brand New Book")
         server.deleteBook(id: added)
         var seen: [String] = []
-        for try await event in events where event.type.hasPrefix("book.") {
-            seen.append(event.type)
+        for try await event in events where event.kind.hasPrefix("book") {
+            seen.append(event.kind)
             if seen.count == 2 { break }
         }
-        #expect(seen == ["book.created", "book.deleted"])
-        let store = InMemoryLibraryStore()
-        let live = LibraryLiveUpdates(server: client, store: store, logger: logs.logger)
-        #expect(live.apply(ServerSentEvent(type: "heartbeat", data: "{}")) == nil)
+        #expect(seen == ["bookChanged", "bookDeleted"])
     }
 
     @Test func listeningGoesAsEventsAndPositionsWithSignedAudio() async throws {

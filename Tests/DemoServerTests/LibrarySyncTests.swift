@@ -134,7 +134,7 @@ struct LibrarySyncTests {
     @Test func applyingAPageCountsOnlyRealChanges() async throws {
         let (server, client) = try await signedIn(books: 30)
         defer { Task { await server.stop() } }
-        let page = try await client.authorized(.syncBooks(limit: 30))
+        let page = ServerBooksPage(try await client.authorized(.syncBooks(limit: 30)))
         let store = SQLiteLibraryStore.inMemory()
         #expect(try store.apply(page.books, deleting: [], state: LibrarySyncState()) == 30)
         #expect(try store.apply(page.books, deleting: ["book-never-cached"], state: LibrarySyncState()) == 0)

@@ -33,7 +33,7 @@ struct RealisticPayloadTests {
                                deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: logs.logger)
         var books: [SyncBook] = [], cursor: String?
         repeat {
-            let page = try await client.syncBooks(limit: 500, cursor: cursor, updatedAfter: nil)
+            let page = try await client.authorized(.syncBooks(limit: 500, cursor: cursor))
             books += page.books
             cursor = page.hasMore ? page.nextCursor : nil
         } while cursor != nil

@@ -119,10 +119,9 @@ struct DownloadsHeadlessTests {
     static let size = 40_000
 
     func rig(restored: [BookDownload] = []) async throws -> Rig {
-        let books = try (0..<2).map { index -> SyncBook in
+        let books = try (0..<2).map { index -> ServerBook in
             var book = try ScriptedServer.book(id: "book-\(index)", title: "Book \(index)")
-            book.audioFiles = [AudioFile(id: "book-\(index)-a", path: "/a/\(index).wav", filename: "\(index).wav", format: "wav", codec: nil,
-                                         size: Int64(Self.size), duration: 60_000, bitrate: nil, inode: 1, modTime: 0)]
+            book.audioFiles = [ServerBook.AudioFile(id: "book-\(index)-a", format: "wav", codec: nil, size: Int64(Self.size), duration: 60_000, bitrate: nil)]
             return book
         }
         let library = InMemoryLibraryStore()

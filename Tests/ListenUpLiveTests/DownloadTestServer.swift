@@ -19,7 +19,7 @@ struct DownloadTestServer {
     let url: URL
     let connection: any ServerConnection
     let stored: StoredSession
-    let books: [SyncBook]
+    let books: [ServerBook]
     let wire: DemoProtocol
 
     /// Starts a server of `books` books whose chapters last `chapterSeconds`
@@ -63,7 +63,7 @@ struct DownloadTestServer {
     }
 
     /// The book with the biggest file, and that file.
-    func biggestFile() throws -> (book: SyncBook, file: AudioFile) {
+    func biggestFile() throws -> (book: ServerBook, file: ServerBook.AudioFile) {
         let pairs = books.flatMap { book in book.audioFiles.map { (book, $0) } }
         let biggest = try #require(pairs.max { $0.1.size < $1.1.size })
         return (biggest.0, biggest.1)

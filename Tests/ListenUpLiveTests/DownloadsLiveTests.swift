@@ -32,7 +32,7 @@ struct DownloadsLiveTests {
         let dependencies: Dependencies
         let model: DownloadsModel
         /// The book with the most files.
-        let book: SyncBook
+        let book: ServerBook
 
         /// Another model over the same files: the app started again.
         @MainActor func restarted(configuration: DownloadsModel.Configuration = DownloadsLiveTests.quick) async -> DownloadsModel {
@@ -44,17 +44,17 @@ struct DownloadsLiveTests {
         @MainActor var download: BookDownload? { model.items[book.id]?.download }
 
         /// Where `file` of the book is on disk.
-        func url(_ file: AudioFile) -> URL {
+        func url(_ file: ServerBook.AudioFile) -> URL {
             store.url(bookID: book.id, file: BookDownload.File(id: file.id, name: name(file), size: file.size, duration: file.duration))
         }
 
-        private func name(_ file: AudioFile) -> String {
+        private func name(_ file: ServerBook.AudioFile) -> String {
             let index = book.audioFiles.firstIndex { $0.id == file.id } ?? 0
             return BookDownload.fileName(index: index, id: file.id, format: file.format)
         }
 
         /// Bytes of `file` on disk.
-        func bytes(_ file: AudioFile) -> Int64 { FileDownloadStore.size(of: url(file)) }
+        func bytes(_ file: ServerBook.AudioFile) -> Int64 { FileDownloadStore.size(of: url(file)) }
 
         /// Every file of the book on disk is what a plain GET returns.
         func expectWhole(sourceLocation: SourceLocation = #_sourceLocation) async throws {

@@ -292,7 +292,7 @@ struct HostileKRPCTests {
             let started = ContinuousClock.now
             let events = try await client.liveEvents()
             do {
-                for try await event in events { Issue.record("unexpected event \(event.type)") }
+                for try await event in events { Issue.record("unexpected event \(event.kind)") }
                 Issue.record("the quiet stream ended without an error")
             } catch {
                 #expect(error as? ServerError == .transport(.timedOut))

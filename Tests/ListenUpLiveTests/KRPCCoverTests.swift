@@ -92,7 +92,7 @@ struct KRPCCoverTests {
         let connection = KRPCServerConnection(baseURL: url, session: nil, transport: .live, sessions: .inMemory(), deviceInfo: Self.device,
                                               logger: logs.logger)
         _ = try await connection.login(email: "ada@example.com", password: "analytical-engine")
-        let book = try #require(try await connection.syncBooks(limit: 10, cursor: nil, updatedAfter: nil).books.first { $0.coverImage != nil })
+        let book = try #require(try await connection.syncBooks(limit: 10, cursor: nil, updatedAfter: nil).books.first { $0.hasCover })
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let loader = CoverLoader(server: connection, cache: CoverFolder(directory), logger: logs.logger)

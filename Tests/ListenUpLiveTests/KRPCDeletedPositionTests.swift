@@ -53,15 +53,15 @@ struct KRPCDeletedPositionTests {
         defer { Task { await server.stop() } }
         let client = KRPCServerConnection(baseURL: server.baseURL, session: Canned.storedSession(server.baseURL), transport: .live,
                                           sessions: .inMemory(), deviceInfo: Self.device, logger: logs.logger)
-        let events = try await withDeadline { () -> [ServerSentEvent] in
-            var seen: [ServerSentEvent] = []
-            for try await event in try await client.liveEvents() where event.type.hasPrefix("listening.") {
+        let events = try await withDeadline { () -> [LibraryEvent] in
+            var seen: [LibraryEvent] = []
+            for try await event in try await client.liveEvents() where event.kind.hasPrefix("progress") {
                 seen.append(event)
                 if seen.count == 3 { break }
             }
             return seen
         }
-        #expect(events.map(\.type) == ["listening.progress_updated", "listening.progress_deleted", "listening.progress_deleted"])
+        #expect(events.map(\.kind) == ["progressChanged", "progressDeleted", "progressDeleted"])
         let lookups = server.calls.filter { $0.method == "pullByIds" }.map(\.data.data)
         #expect(lookups.count == 1 && lookups.allSatisfy { $0.contains(#""ids":["pos-2"]"#) && $0.contains(#""match":"id""#) }, "\(lookups)")
 

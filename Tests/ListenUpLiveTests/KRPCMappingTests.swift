@@ -7,7 +7,7 @@ import Testing
 @testable import ListenUpCore
 @testable import ListenUpLive
 
-/// The kRPC server's data in the REST v1 shapes the core keeps: books,
+/// The kRPC server's data in the app's own types the seam speaks: books,
 /// pages, positions, live events and errors.
 @Suite("kRPC data mapped into the core's shapes")
 struct KRPCMappingTests {
@@ -31,33 +31,43 @@ struct KRPCMappingTests {
         ]
         book.chapters = [BookChapterPayload(id: "ch2", title: "Two", duration: 5_000, startTime: 4_000),
                          BookChapterPayload(id: "ch1", title: "One", duration: 4_000, startTime: 0)]
+        book.genres = [BookGenrePayload(id: "g-sf", name: "Science Fiction", slug: "science-fiction", path: "fiction/science-fiction"),
+                       BookGenrePayload(id: "g-space", name: "Space Opera", slug: "space-opera", path: "fiction/science-fiction/space-opera")]
         book.deletedAt = deletedAt
         return book
     }
 
-    @Test func aBookBecomesASyncBook() {
-        let book = KRPCMapping.syncBook(Self.book())
-        #expect(book.id == "b1" && book.title == "Leviathan Wakes" && book.path == "Expanse/01")
+    @Test func aBookBecomesAServerBook() {
+        let book = KRPCMapping.serverBook(Self.book())
+        #expect(book.id == "b1" && book.title == "Leviathan Wakes" && book.revision == 120)
         #expect(book.createdAt == Date(timeIntervalSince1970: 1_787_300_000) && book.updatedAt == Date(timeIntervalSince1970: 1_787_300_000.5))
         #expect(book.audioFiles.map(\.id) == ["f1", "f2"], "play order")
         #expect(book.audioFiles.first?.bitrate == 64_000)
         #expect(book.totalDuration == 9_000 && book.totalSize == 90)
-        #expect(book.chapters?.map(\.title) == ["One", "Two"])
-        #expect(book.chapters?.map(\.endTime) == [4_000, 9_000], "start + duration")
-        #expect(book.chapters?.map(\.audioFileID) == ["f1", "f2"], "the file each chapter starts in")
+        #expect(book.chapters.map(\.title) == ["One", "Two"])
+        #expect(book.chapters.map(\.id) == ["ch1", "ch2"])
+        #expect(book.chapters.map(\.endTime) == [4_000, 9_000], "start + duration")
+        #expect(book.chapters.map(\.audioFileID) == ["f1", "f2"], "the file each chapter starts in")
         #expect(book.contributors.count == 2)
-        #expect(book.contributors.first?.roles == ["author", "editor"])
+        #expect(book.contributors.first?.roles == ["author", "editor"], "one entry per person, with every role")
         #expect(book.names(withRole: "narrator") == ["Jefferson Mays"])
-        #expect(book.seriesInfo?.map(\.sequence) == ["1", "2.5"])
-        #expect(book.seriesInfo?.first?.name == "The Expanse")
-        #expect(book.coverImage != nil && book.publishYear == "2011" && book.subtitle == "The Expanse 1")
+        #expect(book.series.map(\.sequence) == ["1", "2.5"])
+        #expect(book.series.map(\.id) == ["s1", "s2"])
+        #expect(book.series.first?.name == "The Expanse")
+        #expect(book.genres.map(\.id) == ["g-sf", "g-space"])
+        #expect(book.genres.map(\.path) == ["fiction/science-fiction", "fiction/science-fiction/space-opera"])
+        #expect(book.hasCover && book.publishYear == "2011" && book.subtitle == "The Expanse 1")
         let cached = CachedBook(book)
         #expect(cached.authors == "James S. A. Corey" && cached.narrators == "Jefferson Mays" && cached.hasCover)
         #expect(cached.series == "The Expanse #1, Omnibus #2.5")
         #expect(cached.decodedDetails.audioFiles?.map(\.id) == ["f1", "f2"])
+        #expect(cached.decodedDetails.chapters.map(\.id) == ["ch1", "ch2"])
+        let links = BookLinks(book)
+        #expect(links.genres.map(\.path) == ["fiction/science-fiction", "fiction/science-fiction/space-opera"])
+        #expect(links.people.map(\.role) == ["author", "editor", "narrator"])
         var bare = Self.book()
         bare.cover = nil
-        #expect(KRPCMapping.syncBook(bare).coverImage == nil)
+        #expect(!KRPCMapping.serverBook(bare).hasCover)
     }
 
     @Test func aPageNamesItsBooksItsTombstonesAndWhereToGoOn() throws {
@@ -82,7 +92,7 @@ struct KRPCMappingTests {
         #expect(KRPCMapping.position(position) == ListeningPosition(bookID: "b1", position: 4_500,
                                                                     updatedAt: Date(timeIntervalSince1970: 1_787_401_000),
                                                                     playbackSpeed: 1.25, volumeBoostDb: 0))
-        let item = KRPCMapping.continueItem(position, book: KRPCMapping.summary(KRPCMapping.syncBook(Self.book())))
+        let item = KRPCMapping.continueItem(position, book: KRPCMapping.summary(KRPCMapping.serverBook(Self.book())))
         #expect(item.title == "Leviathan Wakes" && item.author == "James S. A. Corey" && item.duration == 9_000)
         #expect(item.progress == 0.5 && item.position == 4_500)
         let span = ListeningSpan(id: "s1", bookID: "b1", start: 1_000, end: 2_000, startedAt: Date(timeIntervalSince1970: 10),
@@ -104,36 +114,39 @@ struct KRPCMappingTests {
             Issue.record("no event")
             return
         }
-        #expect(event.type == "book.created")
-        let decoded = try ListenUpJSON.decoder.decode(LiveEvent<BookCreatedPayload>.self, from: Data(event.data.utf8))
-        #expect(decoded.data.book.id == "b9" && decoded.data.book.audioFiles.count == 2)
+        guard case .bookChanged(let book) = event else {
+            Issue.record("a book changed: \(event)")
+            return
+        }
+        #expect(book == KRPCMapping.serverBook(Self.book(id: "b9", revision: 30)))
+        #expect(book.audioFiles.count == 2)
 
         let deleted = Self.frame("books", revision: 31, #"{"type":"SyncEvent.Deleted","id":"b9","revision":31,"occurredAt":1787400000000}"#)
-        guard case .emit(let gone) = KRPCLiveEvents.translate(deleted, duration: { _ in nil }) else { return }
-        #expect(gone.map(\.type) == ["book.deleted"])
-        #expect(try ListenUpJSON.decoder.decode(LiveEvent<BookDeletedPayload>.self, from: Data(gone[0].data.utf8)).data.bookID == "b9")
+        #expect(KRPCLiveEvents.translate(deleted, duration: { _ in nil }) == .emit([.bookDeleted(id: "b9")]))
 
         let position = Self.frame("playback_positions", revision: 32, #"""
         {"type":"SyncEvent.Updated","id":"p1","revision":32,"occurredAt":1787401000123,"payload":{"id":"p1","bookId":"b9","positionMs":2250,"lastPlayedAt":1787401000000,"finished":false,"playbackSpeed":1.25,"currentChapterId":null,"revision":32,"updatedAt":1787401000123,"createdAt":1787300000000,"deletedAt":null}}
         """#)
-        guard case .emit(let progress) = KRPCLiveEvents.translate(position, duration: { $0 == "b9" ? 9_000 : nil }) else { return }
-        #expect(progress.map(\.type) == ["listening.progress_updated"])
-        let update = try ListenUpJSON.decoder.decode(LiveEvent<ProgressUpdatedPayload>.self, from: Data(progress[0].data.utf8)).data
-        #expect(update.bookID == "b9" && update.progress == 0.25 && update.currentPositionMs == 2_250 && !update.isFinished)
+        let played = ListeningPosition(bookID: "b9", position: 2_250, updatedAt: Date(timeIntervalSince1970: 1_787_401_000), playbackSpeed: 1.25,
+                                       volumeBoostDb: 0)
+        #expect(KRPCLiveEvents.translate(position, duration: { $0 == "b9" ? 9_000 : nil })
+                    == .emit([.progressChanged(bookID: "b9", progress: BookProgress(fraction: 0.25, finished: false), position: played)]))
 
         let heartbeat = Self.frame("control", revision: nil, #"{"type":"SyncControl.Heartbeat"}"#)
         #expect(KRPCLiveEvents.translate(heartbeat, duration: { _ in nil }) == .emit([]))
         let stale = Self.frame("control", revision: nil, #"{"type":"SyncControl.CursorStale","lastKnownRevision":4}"#)
         #expect(KRPCLiveEvents.translate(stale, duration: { _ in nil }) == .finish)
         let access = Self.frame("control", revision: nil, #"{"type":"SyncControl.AccessChanged"}"#)
-        #expect(KRPCLiveEvents.translate(access, duration: { _ in nil }) == .emit([ServerSentEvent(type: "library.access_mode_changed", data: "{}")]))
+        #expect(KRPCLiveEvents.translate(access, duration: { _ in nil }) == .emit([.needsDeltaSync]))
         let other = Self.frame("library_folders", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
         #expect(KRPCLiveEvents.translate(other, duration: { _ in nil }) == .emit([]), "a domain the library does not keep")
         let activity = Self.frame("activities", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
         #expect(KRPCLiveEvents.translate(activity, duration: { _ in nil })
-                    == .emit([ServerSentEvent(type: "activity.deleted", data: #"{"id":"t"}"#)]), "the feed (Discover) follows it")
+                    == .emit([.browseChanged([.publicProfiles, .activities])]), "the feed (Discover) follows it")
         let tag = Self.frame("tags", revision: 33, #"{"type":"SyncEvent.Deleted","id":"t","revision":33,"occurredAt":1}"#)
-        #expect(KRPCLiveEvents.translate(tag, duration: { _ in nil }) == .emit([ServerSentEvent(type: "tag.deleted", data: #"{"id":"t"}"#)]))
+        #expect(KRPCLiveEvents.translate(tag, duration: { _ in nil }) == .emit([.needsDeltaSync]))
+        let shelf = Self.frame("shelves", revision: 34, #"{"type":"SyncEvent.Deleted","id":"s","revision":34,"occurredAt":1}"#)
+        #expect(KRPCLiveEvents.translate(shelf, duration: { _ in nil }) == .emit([.browseChanged([.shelves, .shelfBooks])]))
     }
 
     @Test func errorsReadAsTheScreensExpect() {

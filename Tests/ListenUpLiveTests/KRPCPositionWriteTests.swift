@@ -55,9 +55,12 @@ struct KRPCPositionWriteTests {
             Issue.record("no event: \(outcome)")
             return
         }
-        #expect(event.type == "listening.progress_updated")
-        let update = try ListenUpJSON.decoder.decode(LiveEvent<ProgressUpdatedPayload>.self, from: Data(event.data.utf8)).data
-        #expect(update.isFinished && update.playbackSpeed == 1.5 && update.volumeBoostDb == 6 && update.measuredGainDb == -3.5)
-        #expect(update.currentChapterID == "ch2")
+        guard case .progressChanged(let bookID, let progress, let position?) = event else {
+            Issue.record("no position: \(event)")
+            return
+        }
+        #expect(bookID == "b1" && progress == BookProgress(fraction: 1, finished: true))
+        #expect(position.finished && position.playbackSpeed == 1.5 && position.volumeBoostDb == 6 && position.measuredGainDb == -3.5)
+        #expect(position.chapterID == "ch2" && position.position == 4_500)
     }
 }

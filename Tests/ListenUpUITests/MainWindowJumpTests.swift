@@ -22,7 +22,7 @@ final class MainWindowJumpTests: XCTestCase {
         let library = InMemoryLibraryStore()
         var book = try ScriptedServer.book(id: "book-1", title: "The Last Book")
         book.audioFiles = [
-            AudioFile(id: "af-1", path: "/a", filename: "1", format: "wav", codec: nil, size: 1, duration: 600_000, bitrate: nil, inode: 1, modTime: 0),
+            ServerBook.AudioFile(id: "af-1", format: "wav", codec: nil, size: 1, duration: 600_000, bitrate: nil),
         ]
         try library.apply([book], deleting: [], state: LibrarySyncState())
         let listening = InMemoryListeningStore()

@@ -17,13 +17,13 @@ final class PlayerPageTests: XCTestCase {
         let library = InMemoryLibraryStore()
         var book = try ScriptedServer.book(id: "book-1", title: "Two Files")
         book.audioFiles = [
-            AudioFile(id: "af-1", path: "/a", filename: "1", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil, inode: 1, modTime: 0),
-            AudioFile(id: "af-2", path: "/b", filename: "2", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil, inode: 2, modTime: 0),
+            ServerBook.AudioFile(id: "af-1", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil),
+            ServerBook.AudioFile(id: "af-2", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil),
         ]
         book.chapters = [
-            Chapter(title: "One", audioFileID: "af-1", index: 0, startTime: 0, endTime: 40_000),
-            Chapter(title: "Two", audioFileID: "af-1", index: 1, startTime: 40_000, endTime: 100_000),
-            Chapter(title: "Three", audioFileID: "af-2", index: 2, startTime: 100_000, endTime: 150_000),
+            ServerBook.Chapter(title: "One", audioFileID: "af-1", startTime: 0, endTime: 40_000),
+            ServerBook.Chapter(title: "Two", audioFileID: "af-1", startTime: 40_000, endTime: 100_000),
+            ServerBook.Chapter(title: "Three", audioFileID: "af-2", startTime: 100_000, endTime: 150_000),
         ]
         try library.apply([book], deleting: [], state: LibrarySyncState())
         let engine = ScriptedEngine()

@@ -27,7 +27,8 @@ final class ServerSetupPageTests: XCTestCase {
     @MainActor
     private static func makeModel(events: LockedValue<[AuthEvent]>, settings: SettingsClient = .inMemory(),
                            discovery: ServerDiscoveryClient = .fixed([])) -> ServerSetupModel {
-        let dependencies = Dependencies.test(transport: .live)
+        var dependencies = Dependencies.test(transport: .live)
+        dependencies.makeVerifier = Dependencies.liveVerifier
         return ServerSetupModel(environment: .init(verifier: dependencies.verifier, discovery: discovery, settings: settings,
                                                    send: { event in events.withLock { $0.append(event) } }))
     }

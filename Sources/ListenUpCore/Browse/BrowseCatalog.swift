@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// The lists beside the books: a library page's tabs and the headless
 /// `browse` action.
@@ -312,24 +311,17 @@ public struct BookLinks: Equatable, Sendable {
         self.collections = collections
     }
 
-    public init(_ book: SyncBook) {
+    public init(_ book: ServerBook) {
         var people: [Person] = []
         for contributor in book.contributors {
-            for role in contributor.roles where !people.contains(where: { $0.id == contributor.contributorID && $0.role == role }) {
-                people.append(Person(id: contributor.contributorID, name: contributor.name, role: role))
+            for role in contributor.roles where !people.contains(where: { $0.id == contributor.id && $0.role == role }) {
+                people.append(Person(id: contributor.id, name: contributor.name, role: role))
             }
         }
         self.people = people
-        series = (book.seriesInfo ?? []).map { SeriesPlace(id: $0.seriesID, name: $0.name, sequence: $0.sequence) }
-        let names = book.genres ?? []
-        let ids = book.genreIDs ?? []
-        // REST v1 sends names and ids as two lists; only when they pair up
-        // is an id known, otherwise the name stands for it.
-        genres = names.enumerated().map { index, name in
-            let id = ids.count == names.count ? ids[index] : name
-            return Genre(id: id, name: name, path: book.genrePaths?[safe: index])
-        }
-        tags = (book.tags ?? []).map { Facet(id: $0.id, name: Tag.readableName(slug: $0.slug)) }
+        series = book.series
+        genres = book.genres
+        tags = book.tags.map { Facet(id: $0.id, name: Tag.readableName(slug: $0.slug)) }
         moods = []
         collections = []
     }

@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Logging
 import PairingProtocol
 
@@ -19,8 +18,8 @@ public struct Dependencies: Sendable {
     public var sessions: SessionStore
     /// ListenUp servers on the LAN.
     public var discovery: ServerDiscoveryClient
-    /// Who this client is (`device_info`).
-    public var deviceInfo: DeviceInfo
+    /// Who this client is, told to servers at sign-in.
+    public var deviceInfo: ClientDevice
     /// How long a server check may take.
     public var verificationTimeout: Duration = ServerVerifier.timeout
     /// The library cache for a server and user.
@@ -90,7 +89,7 @@ public struct Dependencies: Sendable {
 
     public init(settings: SettingsClient, directories: XDGDirectories, logger: Logger,
                 transport: HTTPTransport, sessions: SessionStore, discovery: ServerDiscoveryClient,
-                deviceInfo: DeviceInfo = .desktop()) {
+                deviceInfo: ClientDevice = .desktop()) {
         self.settings = settings
         self.directories = directories
         self.logger = logger
@@ -100,9 +99,15 @@ public struct Dependencies: Sendable {
         self.deviceInfo = deviceInfo
     }
 
-    /// Checks server addresses over ``transport``.
+    /// Makes the verifier of server addresses: the composition root's
+    /// (`Dependencies.liveVerifier` in `ListenUpLive`) asks the server over
+    /// ``transport``; with none (previews, the core's tests) no address is
+    /// a server.
+    public var makeVerifier: (@Sendable (Dependencies) -> ServerVerifier)?
+
+    /// Checks server addresses (``makeVerifier``'s verifier).
     public var verifier: ServerVerifier {
-        .live(transport: transport, logger: logger, timeout: verificationTimeout, krpcServerInfo: krpcServerInfo)
+        makeVerifier?(self) ?? .unreachable
     }
 
     /// A connection to `server`, signed in with `session` if given: the
@@ -128,7 +133,7 @@ public struct Dependencies: Sendable {
             transport: .offline,
             sessions: .inMemory(),
             discovery: .fixed([]),
-            deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux", clientName: "ListenUp for Linux", clientVersion: DeviceInfo.appVersion)
+            deviceInfo: ClientDevice(deviceType: "desktop", platform: "Linux", clientName: "ListenUp for Linux", clientVersion: ClientDevice.appVersion)
         )
         // Preferences in a preview lists the pairing screen's preview devices.
         let devices = LockedValue(PairingModel.previewDevices)

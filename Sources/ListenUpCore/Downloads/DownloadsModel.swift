@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Observation
 
 /// Books downloaded for listening offline, for the signed-in session: the

@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Logging
 
 /// A cover's bytes and the format they really are (the server labels every

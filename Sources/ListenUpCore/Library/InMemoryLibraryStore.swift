@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// A ``LibraryStore`` in memory: previews and tests. It keeps the same
 /// promises as the app's SQLite store (a book stored again as it was is no
@@ -59,7 +58,7 @@ public final class InMemoryLibraryStore: LibraryStore {
     }
 
     @discardableResult
-    public func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+    public func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         contents.withLock { contents in
             var changed = Self.store(books, in: &contents)
             for id in deleted where contents.books.removeValue(forKey: id) != nil {
@@ -71,7 +70,7 @@ public final class InMemoryLibraryStore: LibraryStore {
         }
     }
 
-    public func upsert(_ books: [SyncBook]) throws {
+    public func upsert(_ books: [ServerBook]) throws {
         contents.withLock { _ = Self.store(books, in: &$0) }
     }
 
@@ -98,7 +97,7 @@ public final class InMemoryLibraryStore: LibraryStore {
     }
 
     /// Stores `books`; returns how many were added or changed.
-    private static func store(_ books: [SyncBook], in contents: inout Contents) -> Int {
+    private static func store(_ books: [ServerBook], in contents: inout Contents) -> Int {
         let encoder = JSONEncoder()
         // The same details give the same bytes, so an unchanged book compares equal.
         encoder.outputFormatting = .sortedKeys

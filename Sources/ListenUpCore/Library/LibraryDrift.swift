@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Logging
 
 /// What a server says the signed-in user's library holds, to catch a cache
@@ -173,7 +172,7 @@ private final class PulledBooks: LibraryStore {
     func book(id: String) throws -> CachedBook? { try base.book(id: id) }
     func count() throws -> Int { try base.count() }
     func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
-    func upsert(_ books: [SyncBook]) throws { try base.upsert(books) }
+    func upsert(_ books: [ServerBook]) throws { try base.upsert(books) }
     func delete(_ ids: [String]) throws { try base.delete(ids) }
     func progress() throws -> [String: BookProgress] { try base.progress() }
     func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }
@@ -190,7 +189,7 @@ private final class PulledBooks: LibraryStore {
     func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
     func activityFeed(limit: Int) throws -> [ActivityFeedEntry] { try base.activityFeed(limit: limit) }
 
-    func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+    func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         let changed = try base.apply(books, deleting: deleted, state: state)
         ids.withLock { $0.formUnion(books.map(\.id)) }
         return changed

@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 extension LibraryModel {
     /// One book as the page shows it.

@@ -1,10 +1,9 @@
 import Foundation
-import ListenUpAPI
 import PNGEncoding
 
 extension LibraryModel {
     /// Previews: the preview books, browsed through a ``BrowseModel`` over
-    /// an in-memory cache of them (``previewSyncBooks``), with `intents`
+    /// an in-memory cache of them (``previewServerBooks``), with `intents`
     /// sent to it (a tab, a page, a search) and, with `selected`, that
     /// book's details with its links.
     /// With `images`, the pages' photo and cover arrive (``previewImage(_:)``);
@@ -90,7 +89,7 @@ extension LibraryModel {
         let store = InMemoryLibraryStore()
         let updated = Date(timeIntervalSince1970: 1_750_000_000)
         do {
-            try store.apply(previewSyncBooks, deleting: [], state: LibrarySyncState())
+            try store.apply(previewServerBooks, deleting: [], state: LibrarySyncState())
             try store.apply(.series(EntityPage(entities: [
                 Series(id: "series-modern-classics", name: "Modern Classics",
                        description: "<p>Novels of the last two centuries that readers keep coming back to, in the order the "
@@ -113,7 +112,7 @@ extension LibraryModel {
     /// The preview books as the server sends them: their people (ids made
     /// from the names), a series of four with one unnumbered book besides
     /// each book's own, and genres with their paths.
-    nonisolated static let previewSyncBooks: [SyncBook] = {
+    nonisolated static let previewServerBooks: [ServerBook] = {
         func slug(_ name: String) -> String {
             let folded = name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
             return folded.split(separator: "-").joined(separator: "-")
@@ -135,34 +134,33 @@ extension LibraryModel {
         // A person with a second role, on another book (a page of two groups).
         let translators: [String: String] = ["book-6": "Ursula K. Le Guin"]
         return previewBooks.map { cached in
-            var contributors: [BookContributor] = []
+            var contributors: [ServerBook.Contributor] = []
             for name in cached.authors.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-                contributors.append(BookContributor(contributorID: "person-\(slug(name))", name: name, roles: ["author"]))
+                contributors.append(ServerBook.Contributor(id: "person-\(slug(name))", name: name, roles: ["author"]))
             }
             for name in cached.narrators.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-                contributors.append(BookContributor(contributorID: "person-\(slug(name))", name: name, roles: ["narrator"]))
+                contributors.append(ServerBook.Contributor(id: "person-\(slug(name))", name: name, roles: ["narrator"]))
             }
             if let translator = translators[cached.id] {
-                contributors.append(BookContributor(contributorID: "person-\(slug(translator))", name: translator, roles: ["translator"]))
+                contributors.append(ServerBook.Contributor(id: "person-\(slug(translator))", name: translator, roles: ["translator"]))
             }
-            var book = SyncBook(createdAt: cached.createdAt, updatedAt: cached.updatedAt, id: cached.id, title: cached.title,
-                                path: "/preview/\(cached.id)", audioFiles: [], totalDuration: cached.duration, totalSize: 0,
-                                contributors: contributors)
+            var book = ServerBook(id: cached.id, title: cached.title, createdAt: cached.createdAt, updatedAt: cached.updatedAt,
+                                  contributors: contributors, totalDuration: cached.duration)
             let details = cached.decodedDetails
             (book.description, book.publisher, book.publishYear) = (details.description, details.publisher, details.publishYear)
-            var series: [SeriesInfo] = []
+            var series: [ServerBook.SeriesPlace] = []
             let own = cached.series.split(separator: "#", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if let name = own.first, !name.isEmpty {
-                series.append(SeriesInfo(seriesID: "series-\(slug(name))", name: name, sequence: own.count > 1 ? own[1] : nil))
+                series.append(ServerBook.SeriesPlace(id: "series-\(slug(name))", name: name, sequence: own.count > 1 ? own[1] : nil))
             }
             if let place = classics[cached.id] {
-                series.append(SeriesInfo(seriesID: "series-modern-classics", name: "Modern Classics", sequence: place))
+                series.append(ServerBook.SeriesPlace(id: "series-modern-classics", name: "Modern Classics", sequence: place))
             }
-            book.seriesInfo = series
+            book.series = series
             let bookGenres = genres[cached.id] ?? []
-            book.genres = bookGenres.map(\.0)
-            book.genreIDs = bookGenres.map { "genre-\($0.1.split(separator: "/").last.map(String.init) ?? $0.1)" }
-            book.genrePaths = bookGenres.map(\.1)
+            book.genres = bookGenres.map { name, path in
+                ServerBook.Genre(id: "genre-\(path.split(separator: "/").last.map(String.init) ?? path)", name: name, path: path)
+            }
             return book
         }
     }()

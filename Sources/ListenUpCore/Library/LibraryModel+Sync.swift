@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// What the sync session and the live updates tell the library.
 extension LibraryModel: LibrarySyncScreen {

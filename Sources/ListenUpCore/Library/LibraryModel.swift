@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Observation
 
 /// The library: the signed-in user's books from the local cache (shown at

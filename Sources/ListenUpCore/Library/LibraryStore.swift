@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// One book as the library page needs it, kept in the local cache.
 public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
@@ -52,13 +51,13 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
         self.revision = revision
     }
 
-    public init(_ book: SyncBook, encoder: JSONEncoder = JSONEncoder()) {
+    public init(_ book: ServerBook, encoder: JSONEncoder = JSONEncoder()) {
         func names(_ role: String) -> String { book.names(withRole: role).joined(separator: ", ") }
-        let series = (book.seriesInfo ?? []).map { info in info.sequence.map { "\(info.name) #\($0)" } ?? info.name }
+        let series = book.series.map { info in info.sequence.map { "\(info.name) #\($0)" } ?? info.name }
         self.init(id: book.id, title: book.title, authors: names("author").isEmpty ? (book.author ?? "") : names("author"),
                   narrators: names("narrator").isEmpty ? (book.narrator ?? "") : names("narrator"),
                   series: series.joined(separator: ", "), duration: book.totalDuration,
-                  createdAt: book.createdAt, updatedAt: book.updatedAt, hasCover: book.coverImage != nil,
+                  createdAt: book.createdAt, updatedAt: book.updatedAt, hasCover: book.hasCover,
                   details: BookDetails(book), encoder: encoder, revision: book.revision)
     }
 
@@ -66,9 +65,9 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
     /// ``BookDetails/sortedKeysJSON`` (the bytes `JSONEncoder` writes with
     /// `.sortedKeys`, several times faster): what a sync stores for each
     /// of thousands of books.
-    public init(sortingKeys book: SyncBook) {
+    public init(sortingKeys book: ServerBook) {
         func names(_ role: String) -> String { book.names(withRole: role).joined(separator: ", ") }
-        let series = (book.seriesInfo ?? []).map { info in info.sequence.map { "\(info.name) #\($0)" } ?? info.name }
+        let series = book.series.map { info in info.sequence.map { "\(info.name) #\($0)" } ?? info.name }
         let title = book.title
         let authors = names("author").isEmpty ? (book.author ?? "") : names("author")
         let narrators = names("narrator").isEmpty ? (book.narrator ?? "") : names("narrator")
@@ -80,7 +79,7 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
         }.joined(separator: "\n"))
         self.init(id: book.id, title: title, authors: authors, narrators: narrators, series: seriesText,
                   duration: book.totalDuration, createdAt: book.createdAt, updatedAt: book.updatedAt,
-                  hasCover: book.coverImage != nil, storedSearchKey: searchKey,
+                  hasCover: book.hasCover, storedSearchKey: searchKey,
                   storedDetails: BookDetails(book).sortedKeysJSON, revision: book.revision)
     }
 
@@ -137,13 +136,13 @@ public struct BookDetails: Codable, Equatable, Sendable {
 
     public init() {}
 
-    public init(_ book: SyncBook) {
+    public init(_ book: ServerBook) {
         subtitle = book.subtitle
         description = book.description
         publisher = book.publisher
         publishYear = book.publishYear
         contributors = book.contributors.map { Person(name: $0.creditedAs ?? $0.name, roles: $0.roles) }
-        chapters = (book.chapters ?? []).sorted { $0.startTime < $1.startTime }.map {
+        chapters = book.chapters.sorted { $0.startTime < $1.startTime }.map {
             ChapterEntry(title: $0.title, start: $0.startTime, duration: max(0, $0.endTime - $0.startTime), id: $0.id)
         }
         audioFiles = book.audioFiles.map { AudioFileEntry(id: $0.id, duration: $0.duration, size: $0.size, format: $0.format) }
@@ -232,10 +231,10 @@ public protocol LibraryStore: BrowseStore {
     ///   again as it was, or an id not in the cache (the server may name
     ///   books deleted long ago), is no change.
     @discardableResult
-    func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int
+    func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int
 
     /// Stores books that arrived outside a sync page (live events).
-    func upsert(_ books: [SyncBook]) throws
+    func upsert(_ books: [ServerBook]) throws
 
     /// Removes books and their progress (live events).
     func delete(_ ids: [String]) throws

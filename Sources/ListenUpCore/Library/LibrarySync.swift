@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Logging
 
 /// Brings the cache up to date through the server's book pages
@@ -35,9 +34,9 @@ public struct LibrarySync: Sendable {
         do { state = try store.syncState() } catch { state = LibrarySyncState() }
         let server = server, pageSize = pageSize, store = store, logger = logger
         var stored = 0
-        var pager = SyncPager<SyncBooksResponse>(
+        var pager = SyncPager<ServerBooksPage>(
             fetch: { cursor, since throws(ServerError) in try await server.syncBooks(limit: pageSize, cursor: cursor, updatedAfter: since) },
-            apply: { page, state in try store.apply(page.books, deleting: page.deletedBookIDs ?? [], state: state) })
+            apply: { page, state in try store.apply(page.books, deleting: page.deletedBookIDs, state: state) })
         pager.stored = { page, waited, writing in
             stored += page.books.count
             logger?.debug("Sync page stored", metadata: [
@@ -49,6 +48,6 @@ public struct LibrarySync: Sendable {
     }
 }
 
-extension SyncBooksResponse: PagedSyncRows {
+extension ServerBooksPage: PagedSyncRows {
     var newestUpdate: Date? { books.map(\.updatedAt).max() }
 }

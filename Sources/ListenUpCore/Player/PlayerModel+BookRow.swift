@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// The book's position row: what the player keeps of a book beside where
 /// it is (finished, its own speed and volume boost, the measured gain, the

@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 
 /// The intents, turned into engine calls and listening records.
 extension PlayerModel {

@@ -1,5 +1,4 @@
 import Foundation
-import ListenUpAPI
 import Observation
 
 /// The player: one book at a time, for the signed-in session. Lives as long

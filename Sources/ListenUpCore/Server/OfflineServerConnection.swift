@@ -1,6 +1,4 @@
 import Foundation
-import ListenUpAPI
-import ServerSentEvents
 
 /// A ``ServerConnection`` with no network, for previews and unit tests (the
 /// counterpart of ``HTTPTransport/offline``): ``Dependencies/connect(to:session:)``
@@ -53,7 +51,7 @@ public actor OfflineServerConnection: ServerConnection {
 
     public func libraryBookCount() async throws(ServerError) -> Int { try signedIn() }
 
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> ServerBooksPage {
         try signedIn()
     }
 
@@ -77,7 +75,7 @@ public actor OfflineServerConnection: ServerConnection {
 
     public func discoverShelves() async throws(ServerError) -> [Shelf] { try signedIn() }
 
-    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> { try signedIn() }
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<LibraryEvent, any Error> { try signedIn() }
 
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? { try signedIn() }
 

@@ -1,6 +1,4 @@
 import Foundation
-import ListenUpAPI
-import ServerSentEvents
 
 /// The one way the app talks to a ListenUp server, whatever generation of
 /// server it is: the seam between the screens' models and a wire protocol.
@@ -14,9 +12,10 @@ import ServerSentEvents
 /// (`contract/listenup-krpc-v0.9.md`); previews and unit tests get an
 /// ``OfflineServerConnection``.
 ///
-/// The vocabulary is the REST v1 data types of `ListenUpAPI` (a book page,
-/// a live event): they are the fullest description of a book the app keeps;
-/// another protocol maps its own types into them.
+/// The vocabulary is the app's own domain types (a book page of
+/// ``ServerBook``s, a ``LibraryEvent``, the browse entities), never a
+/// protocol's: each connection maps its wire types into them at its edge,
+/// so the core sees no REST v1 DTO and no kRPC payload.
 ///
 /// Implementations are actors (or otherwise thread-safe): every call may
 /// come from any task. Errors are ``ServerError``s; a refused refresh
@@ -104,12 +103,12 @@ public protocol ServerConnection: AnyObject, Sendable {
     /// A page of the user's books: from `cursor` (nil: the first page), or
     /// with `updatedAfter` only those changed since (a delta, which also
     /// names the books deleted since).
-    func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse
+    func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> ServerBooksPage
 
     /// Opens the stream of live events (books added or removed, progress,
     /// scans). The stream ends when the server closes it and throws when
     /// the connection breaks; cancelling the iterating task closes it.
-    func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error>
+    func liveEvents() async throws(ServerError) -> AsyncThrowingStream<LibraryEvent, any Error>
 
     /// The cover of `bookID`, at most `maxBytes`; nil when it has none.
     func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data?

@@ -1,10 +1,10 @@
 import Foundation
-import ListenUpAPI
 import ListenUpCore
 import ListenUpKRPC
 
-/// The kRPC server's data (`ListenUpKRPC` DTOs) in the REST v1 shapes the
-/// core keeps (`ListenUpAPI`), so no model knows which server it reads.
+/// The kRPC server's data (`ListenUpKRPC` DTOs) in the app's own types
+/// the seam speaks (``ServerBook``, ``Contributor``, ``ListeningPosition``, …),
+/// so no model knows which server it reads.
 /// Pure functions; any thread.
 enum KRPCMapping {
     /// An epoch-milliseconds time as a `Date`.
@@ -17,18 +17,18 @@ enum KRPCMapping {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
-    /// A series sequence as REST writes it: `1.0` → `"1"`, `1.5` → `"1.5"`.
+    /// A series sequence as the app keeps it (REST v1's way): `1.0` → `"1"`, `1.5` → `"1.5"`.
     static func sequence(_ value: Double?) -> String? {
         guard let value, value.isFinite else { return nil }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }
 
-    /// One book as `/sync/books` would give it: files in play order, chapters
+    /// One book as the seam's ``ServerBook``: files in play order, chapters
     /// with an end (start + duration) and the file they start in,
-    /// contributors merged per person with their roles, series with names,
-    /// and a cover hint when the server has a cover.
-    static func syncBook(_ payload: BookSyncPayload) -> SyncBook {
+    /// contributors merged per person with their roles, series with names
+    /// and places, genres with their paths, and a cover when the server has one.
+    static func serverBook(_ payload: BookSyncPayload) -> ServerBook {
         let files = payload.audioFiles.sorted { $0.index < $1.index }
         var fileStarts: [(id: String, start: Int64)] = []
         var offset: Int64 = 0
@@ -39,69 +39,51 @@ enum KRPCMapping {
         func fileID(at position: Int64) -> String {
             fileStarts.last { $0.start <= position }?.id ?? files.first?.id ?? ""
         }
-        var book = SyncBook(
-            createdAt: date(payload.createdAt), updatedAt: date(payload.updatedAt), id: payload.id, title: payload.title,
-            path: payload.rootRelPath,
+        return ServerBook(
+            id: payload.id, title: payload.title, createdAt: date(payload.createdAt), updatedAt: date(payload.updatedAt),
+            subtitle: payload.subtitle, description: payload.description, publisher: payload.publisher,
+            publishYear: payload.publishYear.map(String.init), language: payload.language, isbn: payload.isbn, asin: payload.asin,
+            abridged: payload.abridged, hasCover: payload.cover != nil, contributors: contributors(payload),
+            series: payload.series.map { ServerBook.SeriesPlace(id: $0.id, name: $0.name, sequence: sequence($0.sequence)) },
+            genres: payload.genres.map { ServerBook.Genre(id: $0.id, name: $0.name, path: $0.path) },
             audioFiles: files.map {
-                AudioFile(id: $0.id, path: $0.filename, filename: $0.filename, format: $0.format, codec: $0.codec, size: $0.size,
-                          duration: $0.duration, bitrate: $0.bitrate, inode: 0, modTime: 0)
+                ServerBook.AudioFile(id: $0.id, format: $0.format, codec: $0.codec, size: $0.size, duration: $0.duration, bitrate: $0.bitrate)
             },
-            totalDuration: payload.totalDuration, totalSize: files.reduce(0) { $0 + $1.size }, contributors: contributors(payload))
-        book.deletedAt = payload.deletedAt.map(date)
-        book.scannedAt = date(payload.scannedAt)
-        book.revision = payload.revision
-        book.coverImage = payload.cover.map { CoverImage(path: "", filename: $0.hash, format: "", size: 0) }
-        book.isbn = payload.isbn
-        book.subtitle = payload.subtitle
-        book.description = payload.description
-        book.publisher = payload.publisher
-        book.publishYear = payload.publishYear.map(String.init)
-        book.language = payload.language
-        book.asin = payload.asin
-        book.abridged = payload.abridged
-        book.genres = payload.genres.isEmpty ? nil : payload.genres.map(\.name)
-        book.genreIDs = payload.genres.isEmpty ? nil : payload.genres.map(\.id)
-        book.genrePaths = payload.genres.isEmpty ? nil : payload.genres.map(\.path)
-        if !payload.series.isEmpty {
-            book.series = payload.series.map { SeriesLink(seriesID: $0.id, sequence: sequence($0.sequence)) }
-            book.seriesInfo = payload.series.map { SeriesInfo(seriesID: $0.id, name: $0.name, sequence: sequence($0.sequence)) }
-            book.seriesName = payload.series.first?.name
-        }
-        book.chapters = payload.chapters.sorted { $0.startTime < $1.startTime }.enumerated().map { index, chapter in
-            Chapter(title: chapter.title, audioFileID: fileID(at: chapter.startTime), index: index,
-                    startTime: chapter.startTime, endTime: chapter.startTime + max(0, chapter.duration), id: chapter.id)
-        }
-        return book
+            chapters: payload.chapters.sorted { $0.startTime < $1.startTime }.map { chapter in
+                ServerBook.Chapter(id: chapter.id, title: chapter.title, audioFileID: fileID(at: chapter.startTime),
+                                   startTime: chapter.startTime, endTime: chapter.startTime + max(0, chapter.duration))
+            },
+            totalDuration: payload.totalDuration, totalSize: files.reduce(0) { $0 + $1.size }, revision: payload.revision)
     }
 
     /// The book's people, one entry per contributor with every role they
     /// have, in the order they first appear.
-    static func contributors(_ payload: BookSyncPayload) -> [BookContributor] {
-        var merged: [BookContributor] = []
+    static func contributors(_ payload: BookSyncPayload) -> [ServerBook.Contributor] {
+        var merged: [ServerBook.Contributor] = []
         for person in payload.contributors {
-            if let index = merged.firstIndex(where: { $0.contributorID == person.id }) {
+            if let index = merged.firstIndex(where: { $0.id == person.id }) {
                 if !merged[index].roles.contains(person.role.rawValue) { merged[index].roles.append(person.role.rawValue) }
             } else {
-                merged.append(BookContributor(contributorID: person.id, name: person.name, roles: [person.role.rawValue],
-                                              creditedAs: person.creditedAs))
+                merged.append(ServerBook.Contributor(id: person.id, name: person.name, roles: [person.role.rawValue],
+                                                     creditedAs: person.creditedAs))
             }
         }
         return merged
     }
 
-    /// A `pullDomain("books")` page as a `/sync/books` page: live rows are
+    /// A `pullDomain("books")` page as the seam's books page: live rows are
     /// books, tombstones deleted ids. `since` is where the page started; the
     /// cursor it gives back is the revision to go on from, on every page,
     /// the last one included (the next delta starts there). A page that says
     /// `hasMore` with no cursor is the last one (§3.4, the official client's
     /// defence), as is an empty page.
-    static func booksPage(_ page: SyncPage, since: Int64) throws(KRPCDecodingError) -> SyncBooksResponse {
+    static func booksPage(_ page: SyncPage, since: Int64) throws(KRPCDecodingError) -> ServerBooksPage {
         let payloads = try page.decodeItems(as: BookSyncPayload.self)
-        let live = payloads.filter { !$0.isDeleted }.map(syncBook)
+        let live = payloads.filter { !$0.isDeleted }.map(serverBook)
         let deleted = payloads.filter(\.isDeleted).map(\.id)
         let next = max(page.nextCursor ?? since, payloads.map(\.revision).max() ?? since, since)
-        return SyncBooksResponse(nextCursor: KRPCCursor.text(next), books: live, deletedBookIDs: deleted.isEmpty ? nil : deleted,
-                                 hasMore: page.hasMore && page.nextCursor != nil && !payloads.isEmpty)
+        return ServerBooksPage(books: live, deletedBookIDs: deleted, nextCursor: KRPCCursor.text(next),
+                               hasMore: page.hasMore && page.nextCursor != nil && !payloads.isEmpty)
     }
 
     /// A `contributors` row as the seam's ``Contributor``.
@@ -174,7 +156,7 @@ enum KRPCMapping {
     }
 
     /// The summary of `book`.
-    static func summary(_ book: SyncBook) -> BookSummary {
+    static func summary(_ book: ServerBook) -> BookSummary {
         let authors = book.names(withRole: "author")
         return BookSummary(title: book.title, author: authors.isEmpty ? nil : authors.joined(separator: ", "), duration: book.totalDuration)
     }

@@ -18,18 +18,18 @@ extension KRPCServerConnection {
     /// connection gave (`rev:<revision>`, every page and the last one
     /// included); nil starts at revision 0: a whole library, whether or not
     /// `updatedAfter` is given (revisions, not times, say what changed).
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> ServerBooksPage {
         let since = KRPCCursor.revision(cursor) ?? 0
         let page = try await call(.pullDomain, PullDomainArguments(domain: SyncDomain.books.rawValue, since: since,
                                                                    limit: min(max(limit, 1), 5000)),
                                   returning: SyncPage.self)
-        let response: SyncBooksResponse
+        let response: ServerBooksPage
         do {
             response = try KRPCMapping.booksPage(page, since: since)
         } catch {
             throw .protocolMismatch("a books page did not decode: \(error)")
         }
-        learn(books: response.books, deleted: response.deletedBookIDs ?? [], through: KRPCCursor.revision(response.nextCursor))
+        learn(books: response.books, deleted: response.deletedBookIDs, through: KRPCCursor.revision(response.nextCursor))
         return response
     }
 
@@ -60,7 +60,7 @@ extension KRPCServerConnection {
 
     /// Remembers what a page or an event showed: the highest revision (live
     /// events start after it) and each book's summary (for listings).
-    func learn(books: [SyncBook], deleted: [String] = [], through revision: Int64?) {
+    func learn(books: [ServerBook], deleted: [String] = [], through revision: Int64?) {
         for book in books { summaries[book.id] = KRPCMapping.summary(book) }
         for id in deleted { summaries[id] = nil }
         if let revision { highestRevision = max(highestRevision ?? revision, revision) }

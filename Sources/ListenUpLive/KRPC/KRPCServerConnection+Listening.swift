@@ -113,7 +113,7 @@ extension KRPCServerConnection {
         for position in positions {
             var summary = summaries[position.bookId]
             if summary == nil, let book = try? await call(.getBook, GetBookArguments(id: position.bookId), returning: BookSyncPayload.self) {
-                let mapped = KRPCMapping.syncBook(book)
+                let mapped = KRPCMapping.serverBook(book)
                 learn(books: [mapped], through: nil)
                 summary = KRPCMapping.summary(mapped)
             }

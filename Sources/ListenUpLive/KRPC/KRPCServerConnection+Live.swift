@@ -1,9 +1,7 @@
 import Foundation
 import KRPCSession
-import ListenUpAPI
 import ListenUpCore
 import ListenUpKRPC
-import ServerSentEvents
 
 /// Live events over kRPC: `observeEvents` from the highest revision known,
 /// translated into the events the library already follows, with a
@@ -13,7 +11,7 @@ extension KRPCServerConnection {
     /// then syncs and resubscribes) and throws when the socket breaks, the
     /// server fails it, or nothing arrives for the read-idle timeout (then
     /// the socket is given up too, so the next call opens a new one).
-    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<LibraryEvent, any Error> {
         _ = try await refresher.requireSession()
         let socket: KRPCSession
         do { socket = try await self.socket(.authed) } catch { throw KRPCErrorMapping.error(error) }
@@ -71,7 +69,7 @@ extension KRPCServerConnection {
     }
 
     /// Passes one frame on; false when the stream is over.
-    private func deliver(_ frame: SyncFrame, to continuation: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation) async -> Bool {
+    private func deliver(_ frame: SyncFrame, to continuation: AsyncThrowingStream<LibraryEvent, any Error>.Continuation) async -> Bool {
         if frame.domain == SyncDomain.playbackPositions.rawValue, let event = try? frame.event(as: PlaybackPositionSyncPayload.self) {
             if let payload = event.payload {
                 learn(positions: [payload])
@@ -84,7 +82,7 @@ extension KRPCServerConnection {
         case .emit(let events):
             if frame.domain == SyncDomain.books.rawValue, let event = try? frame.event(as: BookSyncPayload.self) {
                 if let payload = event.payload, !payload.isDeleted {
-                    learn(books: [KRPCMapping.syncBook(payload)], through: nil)
+                    learn(books: [KRPCMapping.serverBook(payload)], through: nil)
                 } else {
                     learn(books: [], deleted: [event.id], through: nil)
                 }

@@ -106,7 +106,7 @@ public actor KRPCServerConnection: ServerConnection, SessionRenewing {
         guard let url = KRPCEndpoints.socketURL(base: baseURL, mount: mount) else {
             throw ServerError.protocolMismatch("no WebSocket URL for \(baseURL.absoluteString)")
         }
-        let headers = [(name: "X-Client-Version", value: ListenUpAPI.DeviceInfo.appVersion), (name: "X-Client-Api", value: "v1")]
+        let headers = [(name: "X-Client-Version", value: ClientDevice.appVersion), (name: "X-Client-Api", value: "v1")]
         do {
             let opened: KRPCSession
             switch mount {

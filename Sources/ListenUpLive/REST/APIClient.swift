@@ -82,23 +82,28 @@ public actor APIClient: ServerConnection, SessionRenewing {
         return status.bookCount
     }
 
-    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> SyncBooksResponse {
-        try await authorized(.syncBooks(limit: limit, cursor: cursor, updatedAfter: updatedAfter))
+    public func syncBooks(limit: Int, cursor: String?, updatedAfter: Date?) async throws(ServerError) -> ServerBooksPage {
+        ServerBooksPage(try await authorized(.syncBooks(limit: limit, cursor: cursor, updatedAfter: updatedAfter)))
     }
 
     public func cover(bookID: String, maxBytes: Int) async throws(ServerError) -> Data? {
         try await authorizedBytes(path: RawEndpoint.cover(bookID: bookID), maxBytes: maxBytes)
     }
 
-    /// `/api/v1/sync/events` parsed as server-sent events.
-    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    /// `/api/v1/sync/events` parsed as server-sent events, each read as
+    /// the app's ``LibraryEvent`` (``RESTLiveEvents``); those the library
+    /// does not follow are left out.
+    public func liveEvents() async throws(ServerError) -> AsyncThrowingStream<LibraryEvent, any Error> {
         let body = try await openEventStream().body
+        let logger = logger
         return AsyncThrowingStream { continuation in
             let reader = Task {
                 var parser = ServerSentEventParser()
                 do {
                     for try await chunk in body {
-                        for event in parser.feed(chunk) { continuation.yield(event) }
+                        for event in parser.feed(chunk) {
+                            if let read = RESTLiveEvents.event(event, logger: logger) { continuation.yield(read) }
+                        }
                     }
                     continuation.finish()
                 } catch {

@@ -15,18 +15,17 @@ struct DownloadsModelTests {
     }
 
     /// `count` books of two files each (`<book>-a`, `<book>-b`).
-    static func books(_ count: Int) throws -> (books: [SyncBook], sources: [String: Data]) {
+    static func books(_ count: Int) throws -> (books: [ServerBook], sources: [String: Data]) {
         var sources: [String: Data] = [:]
-        let books = try (0..<count).map { index -> SyncBook in
+        let books = try (0..<count).map { index -> ServerBook in
             var book = try ScriptedServer.book(id: "book-\(index)", title: "Book \(index)")
             book.audioFiles = ["a", "b"].enumerated().map { number, suffix in
                 let id = "book-\(index)-\(suffix)"
                 let data = bytes(3_000 + number * 1_000 + index, seed: UInt8(index * 2 + number))
                 sources[id] = data
-                return AudioFile(id: id, path: "/a/\(id).mp3", filename: "\(id).mp3", format: "mp3", codec: nil,
-                                 size: Int64(data.count), duration: 30_000, bitrate: nil, inode: 1, modTime: 0)
+                return ServerBook.AudioFile(id: id, format: "mp3", codec: nil, size: Int64(data.count), duration: 30_000, bitrate: nil)
             }
-            book.chapters = [Chapter(title: "One", audioFileID: "book-\(index)-a", index: 0, startTime: 0, endTime: 60_000)]
+            book.chapters = [ServerBook.Chapter(title: "One", audioFileID: "book-\(index)-a", startTime: 0, endTime: 60_000)]
             return book
         }
         return (books, sources)

@@ -69,12 +69,13 @@ struct BookDetailsJSONTests {
     }
 
     @Test func aStoredBookIsTheSameRowEitherWay() {
-        var book = SyncBook(createdAt: Date(timeIntervalSince1970: 1_000), updatedAt: Date(timeIntervalSince1970: 2_000), id: "b1",
-                            title: "The Title", path: "/b1", audioFiles: [], totalDuration: 5_000, totalSize: 9,
-                            contributors: [BookContributor(contributorID: "c1", name: "Ada", roles: ["author", "narrator"])])
-        book.seriesInfo = [SeriesInfo(seriesID: "s1", name: "Cycle", sequence: "2")]
+        var book = ServerBook(id: "b1", title: "The Title", createdAt: Date(timeIntervalSince1970: 1_000),
+                              updatedAt: Date(timeIntervalSince1970: 2_000),
+                              contributors: [ServerBook.Contributor(id: "c1", name: "Ada", roles: ["author", "narrator"])],
+                              totalDuration: 5_000, totalSize: 9)
+        book.series = [ServerBook.SeriesPlace(id: "s1", name: "Cycle", sequence: "2")]
         book.description = Self.awkward
-        book.chapters = [Chapter(title: "One", audioFileID: "af", index: 0, startTime: 0, endTime: 5_000)]
+        book.chapters = [ServerBook.Chapter(title: "One", audioFileID: "af", startTime: 0, endTime: 5_000)]
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(CachedBook(sortingKeys: book) == CachedBook(book, encoder: encoder))

@@ -1,5 +1,6 @@
 import Foundation
 import ListenUpAPI
+import ListenUpLive
 import ListenUpTestSupport
 import Logging
 import ServerSentEvents

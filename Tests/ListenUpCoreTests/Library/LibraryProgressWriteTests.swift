@@ -28,10 +28,10 @@ struct LibraryProgressWriteTests {
         }
         func count() throws -> Int { try base.count() }
         func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
-        func apply(_ books: [SyncBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
+        func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
             try base.apply(books, deleting: deleted, state: state)
         }
-        func upsert(_ books: [SyncBook]) throws { try base.upsert(books) }
+        func upsert(_ books: [ServerBook]) throws { try base.upsert(books) }
         func delete(_ ids: [String]) throws { try base.delete(ids) }
         func progress() throws -> [String: BookProgress] { try base.progress() }
         func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }

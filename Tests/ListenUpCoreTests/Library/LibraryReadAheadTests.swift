@@ -12,10 +12,9 @@ struct LibraryReadAheadTests {
 
     /// A store holding `titles`, as a sync would have left it.
     static func store(_ titles: [String]) throws -> any LibraryStore {
-        let books = try titles.enumerated().map { number, title in
-            let json = #"{"created_at":"2026-05-01T14:05:12Z","updated_at":"2026-05-01T14:05:12Z","id":"book-\#(number)","#
-                + #""title":"\#(title)","path":"/a","audio_files":[],"total_duration":60000,"total_size":1,"contributors":[]}"#
-            return try ListenUpJSON.decoder.decode(SyncBook.self, from: Data(json.utf8))
+        let added = Date(timeIntervalSince1970: 1_777_644_312)
+        let books = titles.enumerated().map { number, title in
+            ServerBook(id: "book-\(number)", title: title, createdAt: added, updatedAt: added, totalDuration: 60_000, totalSize: 1)
         }
         let store = InMemoryLibraryStore()
         try store.upsert(books)

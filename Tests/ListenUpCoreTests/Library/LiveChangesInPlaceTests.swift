@@ -13,18 +13,17 @@ import Testing
 struct LiveChangesInPlaceTests {
     /// Few titles, authors, dates and durations, so the sorts meet many
     /// ties (decided by the title, then the id); some books have no author.
-    static func randomBook(_ id: String, using random: inout SeededRandom) -> SyncBook {
+    static func randomBook(_ id: String, using random: inout SeededRandom) -> ServerBook {
         let words = ["Dune", "dune", "Anathem", "Éowyn", "zebra", "Zebra", "猫", "A", "the end", ""]
         let title = (0..<Int.random(in: 1...2, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
             .joined(separator: " ")
         let date = Date(timeIntervalSince1970: 1_000_000 + Double(Int.random(in: 0..<4, using: &random)) * 60)
         let authors = ["Le Guin", "le guin", "Tolkien", "Ōe"]
         let contributors = Bool.random(using: &random) ? [] : [
-            BookContributor(contributorID: "c-\(id)", name: authors.randomElement(using: &random) ?? "", roles: ["author"]),
+            ServerBook.Contributor(id: "c-\(id)", name: authors.randomElement(using: &random) ?? "", roles: ["author"]),
         ]
-        return SyncBook(createdAt: date, updatedAt: date, id: id, title: title, path: "/\(id)", audioFiles: [],
-                        totalDuration: Int64(Int.random(in: 0..<3, using: &random)) * 1_000, totalSize: 1,
-                        contributors: contributors)
+        return ServerBook(id: id, title: title, createdAt: date, updatedAt: date, contributors: contributors,
+                          totalDuration: Int64(Int.random(in: 0..<3, using: &random)) * 1_000, totalSize: 1)
     }
 
     /// A library of `count` random books, its ids with them.

@@ -11,11 +11,11 @@ import Testing
 struct LiveChangesTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    static func book(_ number: Int, title: String? = nil, author: String = "Author") -> SyncBook {
+    static func book(_ number: Int, title: String? = nil, author: String = "Author") -> ServerBook {
         let date = Date(timeIntervalSince1970: 1_000_000 + Double(number % 17) * 60)
-        return SyncBook(createdAt: date, updatedAt: date, id: "book-\(number)", title: title ?? "Title \(number % 23)",
-                        path: "/\(number)", audioFiles: [], totalDuration: Int64(number % 5) * 1_000, totalSize: 1,
-                        contributors: [BookContributor(contributorID: "c\(number)", name: "\(author) \(number % 7)", roles: ["author"])])
+        return ServerBook(id: "book-\(number)", title: title ?? "Title \(number % 23)", createdAt: date, updatedAt: date,
+                          contributors: [ServerBook.Contributor(id: "c\(number)", name: "\(author) \(number % 7)", roles: ["author"])],
+                          totalDuration: Int64(number % 5) * 1_000, totalSize: 1)
     }
 
     static func ids(_ contents: LibraryReadAhead.Contents) -> [String] {

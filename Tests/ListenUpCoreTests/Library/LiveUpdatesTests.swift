@@ -1,10 +1,19 @@
 import Foundation
 import ListenUpAPI
+import ListenUpLive
 import ListenUpTestSupport
 import Logging
 import ServerSentEvents
 import Testing
 @testable import ListenUpCore
+
+extension LibraryLiveUpdates {
+    /// A REST v1 live event read at the protocol's edge (``RESTLiveEvents``)
+    /// and applied: what the live events of a REST server do to the cache.
+    func apply(_ event: ServerSentEvent) -> Change? {
+        RESTLiveEvents.event(event).flatMap { apply($0) }
+    }
+}
 
 @Suite("Live updates applied to the cache")
 struct LiveUpdatesTests {

@@ -26,7 +26,7 @@ struct PlayerDownloadedBookTests {
         let server = try ScriptedServer(titles: [])
         let library = InMemoryLibraryStore()
         var book = try PlayerModelTests.book()
-        if coverCache != nil { book.coverImage = CoverImage(path: "/a/cover.png", filename: "cover.png", format: "image/png", size: 4) }
+        if coverCache != nil { book.hasCover = true }
         try library.apply([book], deleting: [], state: LibrarySyncState())
         let store = FileDownloadStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("player-downloads-\(UUID().uuidString)"))
         let cached = try #require(try library.book(id: "book-1"))
@@ -43,7 +43,7 @@ struct PlayerDownloadedBookTests {
         if filesChanged {
             var changed = book
             changed.audioFiles[1].id = "af-2-new"
-            changed.chapters?[2].audioFileID = "af-2-new"
+            changed.chapters[2].audioFileID = "af-2-new"
             try library.apply([changed], deleting: [], state: LibrarySyncState())
         }
         let engine = ScriptedEngine()

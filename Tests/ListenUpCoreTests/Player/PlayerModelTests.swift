@@ -8,16 +8,16 @@ import Testing
 @Suite("The player model: rules, spans and positions")
 struct PlayerModelTests {
     /// A book of two files (60 s and 90 s) and three chapters, one across the files.
-    static func book() throws -> SyncBook {
+    static func book() throws -> ServerBook {
         var book = try ScriptedServer.book(id: "book-1", title: "Two Files")
         book.audioFiles = [
-            AudioFile(id: "af-1", path: "/a/1.wav", filename: "1.wav", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil, inode: 1, modTime: 0),
-            AudioFile(id: "af-2", path: "/a/2.wav", filename: "2.wav", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil, inode: 2, modTime: 0),
+            ServerBook.AudioFile(id: "af-1", format: "wav", codec: nil, size: 1, duration: 60_000, bitrate: nil),
+            ServerBook.AudioFile(id: "af-2", format: "wav", codec: nil, size: 1, duration: 90_000, bitrate: nil),
         ]
         book.chapters = [
-            Chapter(title: "One", audioFileID: "af-1", index: 0, startTime: 0, endTime: 40_000, id: "ch-0"),
-            Chapter(title: "Two", audioFileID: "af-1", index: 1, startTime: 40_000, endTime: 100_000, id: "ch-1"),
-            Chapter(title: "Three", audioFileID: "af-2", index: 2, startTime: 100_000, endTime: 150_000, id: "ch-2"),
+            ServerBook.Chapter(id: "ch-0", title: "One", audioFileID: "af-1", startTime: 0, endTime: 40_000),
+            ServerBook.Chapter(id: "ch-1", title: "Two", audioFileID: "af-1", startTime: 40_000, endTime: 100_000),
+            ServerBook.Chapter(id: "ch-2", title: "Three", audioFileID: "af-2", startTime: 100_000, endTime: 150_000),
         ]
         book.totalDuration = 150_000
         return book

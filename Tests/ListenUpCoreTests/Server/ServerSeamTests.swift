@@ -42,7 +42,7 @@ struct ServerSeamTests {
         model.send(.reload)
         for _ in 0..<500 where await deltas() == before { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await deltas() == before + 1, "the reload's sync is under way, held")
-        await server.announceEvent(type: "library.access_mode_changed", data: #"{"access_mode":"shared"}"#)
+        await server.announceEvent(.needsDeltaSync)
         try await Task.sleep(for: .milliseconds(200))
         await server.releaseDelta()
         for _ in 0..<500 where await deltas() < before + 2 { try await Task.sleep(for: .milliseconds(10)) }

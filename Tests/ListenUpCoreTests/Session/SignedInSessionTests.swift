@@ -97,10 +97,9 @@ struct SignedInSessionTests {
         let rig = try await rig()
         defer { rig.signedIn.leave() }
         try await live(rig)
-        await rig.server.announceEvent(type: "listening.progress_updated", data: """
-            {"book_id":"book-1","current_position_ms":42000,"progress":0.25,"total_listen_time_ms":1,\
-            "is_finished":false,"last_played_at":"2026-05-01T14:05:12.301Z"}
-            """)
+        let played = Date(timeIntervalSince1970: 1_777_644_312.301)
+        await rig.server.announceEvent(.progressChanged(bookID: "book-1", progress: BookProgress(fraction: 0.25, finished: false),
+                                                        position: ListeningPosition(bookID: "book-1", position: 42_000, updatedAt: played)))
         await settle { (try? rig.listening.position(bookID: "book-1"))?.position == 42_000 }
         #expect(try rig.listening.position(bookID: "book-1")?.position == 42_000, "kept as the book's resume point")
     }
@@ -109,7 +108,7 @@ struct SignedInSessionTests {
         let rig = try await rig()
         defer { rig.signedIn.leave() }
         try await live(rig)
-        await rig.server.announceEvent(type: "user.deleted", data: #"{"user_id":"u1","reason":"Moved to the family server"}"#)
+        await rig.server.announceEvent(.userDeleted(reason: "Moved to the family server"))
         await settle { !rig.events.value.isEmpty }
         #expect(rig.events.value == [.sessionRefused(.accountRemoved(reason: "Moved to the family server"))])
         #expect(await rig.server.calls.contains("logout"), "the credentials are forgotten before Sign in shows")
@@ -124,7 +123,7 @@ struct SignedInSessionTests {
         let deltas = { await rig.server.calls.filter { $0 == "delta" || $0 == "count" }.count }
         let before = await deltas()
         await rig.server.setShelves([Shelf(id: "s1", name: "Commute", updatedAt: Date())])
-        await rig.server.announceEvent(type: "shelf.created", data: #"{"id":"s1"}"#)
+        await rig.server.announceEvent(.browseChanged([.shelves, .shelfBooks]))
         await settle { rig.signedIn.shelves.mine.map(\.id) == ["s1"] }
         #expect(rig.signedIn.shelves.mine.map(\.id) == ["s1"])
         #expect(await deltas() == before, "no book delta for a shelf")
@@ -138,7 +137,7 @@ struct SignedInSessionTests {
         for _ in 0..<300 where await reads() < 1 { try await Task.sleep(for: .milliseconds(10)) }
         let before = await reads()
         try #require(before >= 1, "read when the live events connected")
-        await rig.server.announceEvent(type: LibraryLiveUpdates.preferencesChangedEvent, data: "{}")
+        await rig.server.announceEvent(.preferencesChanged)
         for _ in 0..<300 where await reads() == before { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await reads() == before + 1)
     }
@@ -194,7 +193,7 @@ struct SignedInSessionTests {
         rig.signedIn.leave()
         rig.signedIn.player.send(.markFinished(bookID: "book-1", finished: true))
         #expect(rig.signedIn.library.books.first?.progress?.finished != true, "the wiring is gone")
-        await rig.server.announceEvent(type: "user.deleted", data: "{}")
+        await rig.server.announceEvent(.userDeleted(reason: nil))
         try await Task.sleep(for: .milliseconds(200))
         #expect(rig.events.value.isEmpty, "the live events are no longer followed")
         await rig.signedIn.end(grace: .milliseconds(100))

@@ -1,5 +1,5 @@
 import Testing
-@testable import ListenUpAPI
+import ListenUpCore
 
 @Suite("Image sniffing")
 struct ImageFormatTests {
