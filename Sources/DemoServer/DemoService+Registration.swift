@@ -63,7 +63,8 @@ enum DemoRegistrationStream {
         headers.add(name: "Connection", value: "keep-alive")
         let channel = context.channel
         channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)), promise: nil)
-        write(frame("connected", #"{"message":"Waiting for admin approval","status":"pending"}"#), to: channel)
+        // Subscribed before `connected` is sent, so a decision made once the
+        // client has it is never missed.
         let token = service.watchRegistration(userID) { decision in
             let word = decision == .approved ? "approved" : "denied"
             let data = #"{"status":"\#(word)","timestamp":"\#(RFC3339.string(from: Date()))"}"#
@@ -71,6 +72,7 @@ enum DemoRegistrationStream {
                 channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
             }
         }
+        write(frame("connected", #"{"message":"Waiting for admin approval","status":"pending"}"#), to: channel)
         let interval = TimeAmount.milliseconds(Int64(service.configuration.heartbeatInterval * 1000))
         let ticker = channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             write(frame("heartbeat", #"{"server_time":"\#(RFC3339.string(from: Date()))"}"#), to: channel)

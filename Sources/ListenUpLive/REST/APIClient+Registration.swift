@@ -59,7 +59,15 @@ extension APIClient {
                 do {
                     for try await chunk in body {
                         for event in parser.feed(chunk) {
-                            guard let mapped = Self.registrationStatus(event) else { continue }
+                            guard var mapped = Self.registrationStatus(event) else { continue }
+                            // A decision made between the plain read and the
+                            // stream's subscription is on neither (`connected`
+                            // says pending whatever the status): once the
+                            // stream is open, the status is read once more.
+                            if event.type == "connected", mapped == .pending,
+                               let now = try? await self.call(.registrationStatus(userID: userID)) {
+                                mapped = Self.registrationStatus(now)
+                            }
                             continuation.yield(mapped)
                             if mapped.isTerminal {
                                 continuation.finish()
