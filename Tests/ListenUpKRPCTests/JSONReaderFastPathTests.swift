@@ -34,6 +34,20 @@ struct JSONReaderFastPathTests {
         }
     }
 
+    /// `text` with one byte replaced, removed or added at random, from
+    /// JSON's own characters (the mutation runs' step).
+    static func mutated(_ text: [UInt8], using random: inout some RandomNumberGenerator) -> String {
+        let alphabet = Array(#"{}[]",:0123456789.-eE\tnulrfsa u"#.utf8)
+        var bytes = text
+        let position = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: bytes[position] = alphabet.randomElement(using: &random) ?? 0
+        case 1: bytes.remove(at: position)
+        default: bytes.insert(alphabet.randomElement(using: &random) ?? 0, at: position)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func agreeOnBook(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         expectAgreement(text, read: readBook, decode: { try KRPCJSON.decode(BookSyncPayload.self, from: $0) }, sourceLocation: sourceLocation)
     }
@@ -133,17 +147,7 @@ struct JSONReaderFastPathTests {
     @Test func mutatedBooksNeverDisagree() {
         let text = Array(Self.fullBook.utf8)
         var random = SystemRandomNumberGenerator()
-        let alphabet = Array(#"{}[]",:0123456789.-eE\tnulrfsa u"#.utf8)
-        for _ in 0..<3_000 {
-            var bytes = text
-            let position = Int.random(in: 0..<bytes.count, using: &random)
-            switch Int.random(in: 0..<3, using: &random) {
-            case 0: bytes[position] = alphabet.randomElement(using: &random) ?? 0
-            case 1: bytes.remove(at: position)
-            default: bytes.insert(alphabet.randomElement(using: &random) ?? 0, at: position)
-            }
-            Self.agreeOnBook(String(decoding: bytes, as: UTF8.self))
-        }
+        for _ in 0..<3_000 { Self.agreeOnBook(Self.mutated(text, using: &random)) }
     }
 
     // MARK: Frames and results
@@ -209,20 +213,10 @@ struct JSONReaderFastPathTests {
                                                                   connectionId: 3)).encoded().utf8)
         let resultBytes = Array(result.utf8)
         var random = SystemRandomNumberGenerator()
-        let alphabet = Array(#"{}[]",:0123456789.-eE\tnulrfsa u"#.utf8)
-        func mutate(_ text: [UInt8]) -> String {
-            var bytes = text
-            let position = Int.random(in: 0..<bytes.count, using: &random)
-            switch Int.random(in: 0..<3, using: &random) {
-            case 0: bytes[position] = alphabet.randomElement(using: &random) ?? 0
-            case 1: bytes.remove(at: position)
-            default: bytes.insert(alphabet.randomElement(using: &random) ?? 0, at: position)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
         for _ in 0..<2_000 {
-            Self.expectAgreement(mutate(frame), read: Self.readMessage, decode: { try KRPCJSON.decode(KRPCMessage.self, from: $0) })
-            Self.expectAgreement(mutate(resultBytes), read: Self.readPage,
+            Self.expectAgreement(Self.mutated(frame, using: &random), read: Self.readMessage,
+                                 decode: { try KRPCJSON.decode(KRPCMessage.self, from: $0) })
+            Self.expectAgreement(Self.mutated(resultBytes, using: &random), read: Self.readPage,
                                  decode: { try KRPCJSON.decode(AppResult<SyncPage>.self, from: $0).get() })
         }
     }
