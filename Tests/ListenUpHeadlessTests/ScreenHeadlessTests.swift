@@ -96,7 +96,8 @@ struct ScreenHeadlessTests {
         for node in RouteRegistry.standard.nodes {
             let navigator = AppNavigator(registry: .standard, dependencies: .test())
             #expect(navigator.preview(node.route, state: nil))
-            let model = try? #require(navigator.activeModel)
+            let model = navigator.activeModel
+            #expect(model != nil, "\(node.route)")
             #expect(model.flatMap { HeadlessScreens.standard.snapshot(of: $0, on: node.route) } != nil, "\(node.route)")
         }
     }

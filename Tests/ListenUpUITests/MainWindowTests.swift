@@ -104,6 +104,8 @@ extension MainWindowTests {
             }
             let watchdog = MainContext.timeout(after: .seconds(10)) {
                 timedOut = true
+                // No window left behind for the next test.
+                if let shown { gtk_window_destroy(shown.window.cast(to: GtkWindow.self)) }
                 g_application_quit(app.cast(to: GApplication.self))
             }
             var argv: [UnsafeMutablePointer<CChar>?] = [strdup("test"), nil]
