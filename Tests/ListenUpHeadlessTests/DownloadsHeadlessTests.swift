@@ -161,7 +161,8 @@ struct DownloadsHeadlessTests {
     }
 
     func settle(_ done: () -> Bool) async {
-        for _ in 0..<500 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
+        // Generous: a loaded machine running the whole suite at once.
+        for _ in 0..<3_000 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func signedOutDownloadCommandsAreRefused() async throws {
@@ -194,8 +195,15 @@ struct DownloadsHeadlessTests {
         #expect(downloading.count >= 2, "bytes reported as they grow: \(book.map(\.line))")
         let byteCounts = downloading.compactMap { $0.line["bytes"]?.doubleValue }
         #expect(byteCounts == byteCounts.sorted())
-        for (earlier, later) in zip(downloading, downloading.dropFirst()) {
-            #expect(earlier.at.duration(to: later.at) >= .milliseconds(240), "at most four lines a second")
+        // At most four lines a second. Counted over the time the download
+        // took rather than gap by gap: a gap measured here also holds the
+        // scheduling delay of each print, which a loaded machine stretches.
+        // Unthrottled, the ten pieces 60 ms apart would print ten lines.
+        // (The throttle's exact timing is tested on a clock of its own above.)
+        if let first = downloading.first, let done = book.last {
+            let span = first.at.duration(to: done.at)
+            let allowed = Int(span / .milliseconds(250)) + 2
+            #expect(downloading.count <= allowed, "\(downloading.count) lines in \(span)")
         }
 
         // Already downloaded: said again. Malformed: badCommand.

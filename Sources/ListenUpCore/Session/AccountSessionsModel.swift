@@ -73,7 +73,9 @@ public final class AccountSessionsModel {
             while !Task.isCancelled {
                 guard let interval = self?.followInterval else { return }
                 do { try await Task.sleep(for: interval) } catch { return }
-                guard let self, self.isSupported else { return }
+                // Unfollowed while this sleep's wake-up was already queued:
+                // the sleep ended without throwing, the cancel came after.
+                guard !Task.isCancelled, let self, self.isSupported else { return }
                 self.refresh()
             }
         }
