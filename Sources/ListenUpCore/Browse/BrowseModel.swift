@@ -216,6 +216,10 @@ public final class BrowseModel {
             self.pages = self.pages.compactMap { page in read.1[page.key].map { self.resolved($0) } }
             self.refilter()
             self.reads += 1
+            // A read decodes every row of its lists and frees the lists it
+            // replaces: free pages malloc would keep, handed back once the
+            // tabs settle.
+            FreedMemory.release(logger: self.dependencies.logger)
         })
     }
 

@@ -67,17 +67,22 @@ public actor CoverLoader {
     private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextWaiter: UInt64 = 0
 
+    /// The bytes kept in memory when no `memoryLimit` is given: small, as
+    /// the page keeps decoded covers itself and the cache (a file read from
+    /// the page cache) is behind this one; larger when there is no cache.
+    public static func defaultMemoryLimit(hasCache: Bool) -> Int {
+        hasCache ? 1 << 20 : 4 << 20
+    }
+
     /// Covers of `server`, kept in `cache` (in memory only when nil).
-    /// `memoryLimit` is small: the page keeps decoded covers itself, and the
-    /// cache is behind this one.
-    public init(server: any ServerConnection, cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger) {
+    public init(server: any ServerConnection, cache: (any CoverCache)?, memoryLimit: Int? = nil, logger: Logger) {
         self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, size throws(ServerError) in
             try await server.cover(bookID: id, maxBytes: CoverLoader.maxCoverBytes, ifNoneMatch: etag, size: size)
         }
     }
 
     /// A loader over a plain fetch function, no revalidation (tests).
-    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int? = nil, logger: Logger,
                 fetch: @escaping @Sendable (String) async throws(ServerError) -> Data?) {
         self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, _, _ throws(ServerError) in
             try await fetch(id).map { .image($0, etag: nil) } ?? .none
@@ -86,7 +91,7 @@ public actor CoverLoader {
 
     /// A loader over a revalidating fetch function: it gets the book's id
     /// and the `ETag` to send as `If-None-Match` (tests).
-    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int? = nil, logger: Logger,
                 revalidatingFetch fetch: @escaping @Sendable (String, String?) async throws(ServerError) -> CoverFetch) {
         self.init(cache: cache, memoryLimit: memoryLimit, logger: logger) { id, etag, _ throws(ServerError) in
             try await fetch(id, etag)
@@ -95,11 +100,11 @@ public actor CoverLoader {
 
     /// A loader over a revalidating fetch function that also gets the size
     /// asked for (tests).
-    public init(cache: (any CoverCache)?, memoryLimit: Int = 4 << 20, logger: Logger,
+    public init(cache: (any CoverCache)?, memoryLimit: Int? = nil, logger: Logger,
                 sizedFetch fetch: @escaping @Sendable (String, String?, CoverSize) async throws(ServerError) -> CoverFetch) {
         self.fetch = fetch
         self.cache = cache
-        self.memoryLimit = memoryLimit
+        self.memoryLimit = memoryLimit ?? Self.defaultMemoryLimit(hasCache: cache != nil)
         self.logger = logger
     }
 

@@ -35,9 +35,10 @@ final class BookCollectionView {
     var booksShown: [LibraryModel.Book] = []
     /// The cells alive now, by their GtkListItem's address.
     var cells: [Int: BookCell] = [:]
-    /// Decoded covers for scrolling back and for clearing a search: at most
-    /// 256, about as many as the cells the grid keeps at 8 columns.
-    let textures = CoverTextureCache(capacity: 256)
+    /// Decoded covers for scrolling back and for clearing a search: about
+    /// three screens of cards (8 MiB: 93 square covers at card size, 140 of
+    /// 2:3), at most 256.
+    let textures = CoverTextureCache(capacity: 256, byteBudget: 8 << 20)
     var connections: [SignalConnection] = []
     /// Cells waiting for their book, by their GtkListItem's address.
     var waiting: Set<Int> = []

@@ -10,8 +10,12 @@ final class CoverTexture: @unchecked Sendable {
     private let reference: GObjectRef<OpaquePointer>
     var texture: OpaquePointer { reference.pointer }
 
+    /// The bytes of its pixels, four a pixel (GTK's copy for drawing aside).
+    let bytes: Int
+
     private init(texture: GObjectRef<OpaquePointer>) {
         reference = texture
+        bytes = Int(gdk_texture_get_width(texture.pointer)) * Int(gdk_texture_get_height(texture.pointer)) * 4
     }
 
     /// Decodes `bytes` scaled to fit `size`×`size` pixels (aspect kept), off
@@ -36,17 +40,23 @@ final class CoverTexture: @unchecked Sendable {
     }
 }
 
-/// Decoded covers kept for scrolling back: at most `capacity` textures,
-/// least recently used dropped first. Bounded by count: every texture is
-/// decoded at card size, so the count bounds the memory.
+/// Decoded covers kept for scrolling back, least recently used dropped
+/// first: at most `capacity` textures and `byteBudget` bytes of pixels
+/// (the newest is kept whatever its size). Covers come in every shape, so
+/// the count alone does not bound the memory: a square cover at card size
+/// takes half again a 2:3 one's.
 @MainActor
 final class CoverTextureCache {
     private var entries: [String: (texture: CoverTexture, lastUse: UInt64)] = [:]
     private var clock: UInt64 = 0
     let capacity: Int
+    let byteBudget: Int
+    /// The bytes of the textures kept.
+    private(set) var bytes = 0
 
-    init(capacity: Int) {
+    init(capacity: Int, byteBudget: Int) {
         self.capacity = capacity
+        self.byteBudget = byteBudget
     }
 
     var count: Int { entries.count }
@@ -60,8 +70,12 @@ final class CoverTextureCache {
         }
         set {
             clock += 1
+            bytes -= entries[key]?.texture.bytes ?? 0
             entries[key] = newValue.map { ($0, clock) }
-            if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            bytes += newValue?.bytes ?? 0
+            while entries.count > 1, entries.count > capacity || bytes > byteBudget,
+                  let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                bytes -= oldest.value.texture.bytes
                 entries[oldest.key] = nil
             }
         }

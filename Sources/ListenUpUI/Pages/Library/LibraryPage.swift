@@ -175,7 +175,14 @@ final class LibraryPage: RoutePage {
                 details.shelves = shelves
                 details.onNewShelf = { [weak dialogs, box = details.box] id in dialogs?.edit(nil, addingBook: id, over: Widget(box)) }
             }
-            browser.onTabShown = { [weak self] kind in self?.showBookControls(kind == nil) }
+            browser.onTabShown = { [weak self] kind in
+                guard let self else { return }
+                self.showBookControls(kind == nil)
+                // A tab's first showing makes its rows, and every switch
+                // lays out and frees text and styles: free pages malloc
+                // would keep, handed back once the switching pauses.
+                FreedMemory.release(logger: self.logger)
+            }
             browser.focusLibrary = { [weak self] in self?.focusDefault() }
             showBookControls(browser.browse.shown == nil)
         }
