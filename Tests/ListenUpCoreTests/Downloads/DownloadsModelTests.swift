@@ -140,8 +140,11 @@ struct DownloadsModelTests {
         try rig.store.save(saved)
         let partial = try #require(rig.sources["book-0-a"]?.prefix(1_234))
         try partial.write(to: rig.store.url(bookID: "book-0", file: saved.files[0]))
+        // Held, so the restored bytes are read before the download goes on.
+        rig.fetcher.script("book-0-a", .hold)
         let again = await rig.restarted()
         #expect(again.items["book-0"]?.bytes == 1_234)
+        rig.fetcher.release()
         await settle { again.items["book-0"]?.status == .done }
         #expect(again.items["book-0"]?.status == .done)
         #expect(rig.fetcher.offsets["book-0-a"] == [1_234], "continued from the partial length, not from zero")

@@ -68,7 +68,7 @@ final class ScriptedFetcher: Sendable {
             }
             if Task.isCancelled { throw .cancelled }
             if !FileManager.default.fileExists(atPath: request.destination.path) {
-                FileManager.default.createFile(atPath: request.destination.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: request.destination.path, contents: nil)
             }
             guard let handle = try? FileHandle(forWritingTo: request.destination) else { throw .storage("open") }
             defer { try? handle.close() }
