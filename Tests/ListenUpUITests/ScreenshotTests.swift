@@ -32,11 +32,18 @@ final class ScreenshotTests: XCTestCase {
         environment.merge(CompiledSchema.childEnvironment) { $1 }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
+        let log = home.appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning { process.terminate(); XCTFail("--screenshot did not exit") }
         XCTAssertEqual(process.terminationStatus, 0)
+        // No GTK or GLib critical (a call on a window already destroyed).
+        let criticals = try String(decoding: Data(contentsOf: log), as: UTF8.self)
+            .split(separator: "\n").filter { $0.contains("-CRITICAL") }
+        XCTAssertEqual(criticals, [], "criticals on stderr")
         XCTAssertTrue(FileManager.default.fileExists(atPath: png))
         return png
     }

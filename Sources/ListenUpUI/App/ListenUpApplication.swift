@@ -214,10 +214,14 @@ public final class ListenUpApplication {
     /// already shown keeps the icon it had, so the main one is named too.
     private func setWindowIconAfterFirstFrame(_ window: UnsafeMutablePointer<GtkWidget>) {
         guard GtkRuntime.displayIsX11 else { return }
+        let watched = GWeakObject(window)
         connections.append(window.connect(.realize) {
             FramePaint.afterNext(of: window) {
                 gtk_window_set_default_icon_name(AppInfo.id)
-                Window(unchecked: window).setIconName(AppInfo.id)
+                // A window destroyed by then (a screenshot taken, the app
+                // quit after its first frame) has no icon to take.
+                guard let alive = watched.strongReference() else { return }
+                withExtendedLifetime(alive) { Window(unchecked: window).setIconName(AppInfo.id) }
             }
         })
     }
