@@ -21,11 +21,13 @@ struct RESTRefreshTests {
 
     static let status = Data(#"{"v":1,"success":true,"data":{"exists":true,"needs_setup":false,"book_count":7,"is_scanning":false}}"#.utf8)
     /// `auth_refresh_success.json`'s shape, with short tokens.
-    static let renewed = Data(("{\"v\":1,\"success\":true,\"data\":{\"access_token\":\"access-2\",\"refresh_token\":\"refresh-2\","
-        + "\"session_id\":\"session-1\",\"token_type\":\"Bearer\",\"expires_in\":3600,\"user\":{\"id\":\"user-1\","
-        + "\"email\":\"ada@example.com\",\"display_name\":\"Ada\",\"first_name\":\"Ada\",\"last_name\":\"L\",\"is_root\":true,"
-        + "\"created_at\":\"2026-04-28T16:21:40.733915204Z\",\"updated_at\":\"2026-05-01T14:03:22.051871207Z\","
-        + "\"last_login_at\":\"2026-05-01T14:03:22.051871096Z\",\"avatar_type\":\"auto\",\"avatar_color\":\"#82B6C9\"}}}").utf8)
+    static let renewed = Data([
+        ##"{"v":1,"success":true,"data":{"access_token":"access-2","refresh_token":"refresh-2","##,
+        ##""session_id":"session-1","token_type":"Bearer","expires_in":3600,"user":{"id":"user-1","##,
+        ##""email":"ada@example.com","display_name":"Ada","first_name":"Ada","last_name":"L","is_root":true,"##,
+        ##""created_at":"2026-04-28T16:21:40.733915204Z","updated_at":"2026-05-01T14:03:22.051871207Z","##,
+        ##""last_login_at":"2026-05-01T14:03:22.051871096Z","avatar_type":"auto","avatar_color":"#82B6C9"}}}"##,
+    ].joined().utf8)
 
     /// A server whose library status wants `access-2` and whose refresh answers `refresh`.
     static func server(refresh: HostileServer.Behavior) async throws -> HostileServer {
