@@ -33,7 +33,7 @@ final class ScreenshotTests: XCTestCase {
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let log = home.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         let deadline = Date().addingTimeInterval(30)

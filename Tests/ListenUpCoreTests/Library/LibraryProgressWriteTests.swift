@@ -56,7 +56,7 @@ struct LibraryProgressWriteTests {
     @Test func markingABookFinishedShowsItFinishedWithoutReadingTheCacheAgain() async throws {
         let server = try ScriptedServer(titles: [])
         let store = CountingStore()
-        try store.apply([try PlayerModelTests.book(), try ScriptedServer.book(id: "book-2", title: "Another")], deleting: [],
+        _ = try store.apply([try PlayerModelTests.book(), try ScriptedServer.book(id: "book-2", title: "Another")], deleting: [],
                         state: LibrarySyncState())
         var dependencies = Dependencies.test()
         dependencies.openLibrary = { _, _ in store }

@@ -158,7 +158,7 @@ struct SignedInSessionTests {
         let store = LibraryProgressWriteTests.CountingStore()
         var second = try PlayerModelTests.book()
         second.id = "book-2"
-        try store.apply([try PlayerModelTests.book(), second], deleting: [], state: LibrarySyncState())
+        _ = try store.apply([try PlayerModelTests.book(), second], deleting: [], state: LibrarySyncState())
         let engine = ScriptedEngine()
         var dependencies = Dependencies.test()
         dependencies.openLibrary = { _, _ in store }
