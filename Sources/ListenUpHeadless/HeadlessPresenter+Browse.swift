@@ -4,13 +4,14 @@ import ListenUpCore
 
 /// The headless form of browsing (signed in only, from any screen):
 ///
-/// - `{"action":"browse","by":"series"|"authors"|"narrators"|"genres"|"tags"|"moods"|"collections"}`
+/// - `{"action":"browse","by":"series"|"authors"|"narrators"|"genres"|"tags"|"moods"|"collections"|"shelves"}`
 ///   prints `{"event":"browse","by":…,"count":N,"items":[{"id","name","bookCount"}…]}`:
 ///   every item, in the list's order (by name unless changed; genres of
 ///   the server's tree by their path, so parents come before children),
 ///   read from the library cache (offline too). Moods on a REST v1 (Go)
 ///   server, which has none, are an empty list;
-/// - `{"action":"open","kind":"series"|"contributor"|"genre"|"tag"|"mood"|"collection","id":…}` prints
+/// - `{"action":"open","kind":"series"|"contributor"|"genre"|"tag"|"mood"|"collection"|"shelf","id":…}`
+///   prints
 ///   `{"event":"page","kind":…,"id":…,"name":…,"books":[{"bookId","sequence"?,"role"?,"roles"?}…]}`,
 ///   and again whenever a sync or a live event changes what it shows; a
 ///   page the cache does not have is an `error` line with code `notFound`.
