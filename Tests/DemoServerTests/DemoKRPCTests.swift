@@ -131,7 +131,7 @@ struct DemoKRPCTests {
         guard case .streamMessage(let first) = hello else { Issue.record("got \(hello)"); return }
         #expect(server.eventStreamCount == 1)
         try await session.socket.send(.cancelRequest(callId: first.callId, serviceType: first.serviceType))
-        for _ in 0..<100 where server.eventStreamCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where server.eventStreamCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(server.eventStreamCount == 0)
         server.updateBook(id: "book-000000000000000000001", title: "Renamed")
         await #expect(throws: KRPCTestTimeout.self) { _ = try await session.socket.nextText(within: .milliseconds(400)) }

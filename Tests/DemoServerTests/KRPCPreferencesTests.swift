@@ -56,7 +56,7 @@ struct KRPCPreferencesTests {
 
         let (changes, reading) = Self.countChanges(try await client.liveEvents())
         defer { reading.cancel() }
-        for _ in 0..<100 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
         let answer = try await client.updateAccountPreferences(AccountPreferencesChange(skipForwardSeconds: 45, volumeBoostDb: 20))
         #expect(answer == AccountPreferences(skipForwardSeconds: 45, volumeBoostDb: 12), "only the fields sent change; boost clamped to 12")
         #expect(server.storedPreferences()?.defaultSkipForwardSec == 45)
@@ -74,7 +74,7 @@ struct KRPCPreferencesTests {
         defer { Task { await server.stop() } }
         let (changes, reading) = Self.countChanges(try await client.liveEvents())
         defer { reading.cancel() }
-        for _ in 0..<100 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.updatePreferencesFromAnotherDevice(email: "nobody@example.com", UpdateUserPreferencesRequest(defaultSkipBackwardSec: 20)) == nil)
         // A control frame for some other user id reaches no stream of Ada's.
         server.publishPreferencesChanged(toUserID: "user-someone-else")

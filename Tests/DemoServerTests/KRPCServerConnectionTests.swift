@@ -105,7 +105,7 @@ struct KRPCServerConnectionTests {
         _ = try await client.login(email: "ada@example.com", password: "analytical-engine")
         _ = try await client.syncBooks(limit: 100, cursor: nil, updatedAfter: nil)
         let events = try await client.liveEvents()
-        for _ in 0..<100 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
         let added = server.addBook(title: "A Brand New Book")
         server.deleteBook(id: added)
         var seen: [String] = []

@@ -238,7 +238,7 @@ struct LibrarySyncTests {
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         // The cache is read off the main actor, then shown; the network
         // is still failing then.
-        for _ in 0..<100 where model.books.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where model.books.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         #expect(model.books.count == 40, "shown from the cache")
         #expect(model.status == .loaded)
         for _ in 0..<200 where !model.isOffline { try await Task.sleep(for: .milliseconds(20)) }

@@ -103,7 +103,8 @@ struct DownloadsHeadlessTests {
     // MARK: The presenter
 
     /// Two books of one 40 kB file each; the fetcher writes a file in ten
-    /// pieces, 60 ms apart.
+    /// pieces, 150 ms apart (long enough for several of the model's
+    /// 250 ms byte counts even on a loaded machine).
     struct Rig {
         let navigator: AppNavigator
         let presenter: HeadlessPresenter
@@ -140,7 +141,7 @@ struct DownloadsHeadlessTests {
             defer { try? handle.close() }
             let piece = Int(request.expectedSize) / 10
             for index in 0..<10 {
-                try? await Task.sleep(for: .milliseconds(60))
+                try? await Task.sleep(for: .milliseconds(150))
                 if Task.isCancelled { throw .cancelled }
                 try? handle.write(contentsOf: Data(repeating: UInt8(index), count: piece))
                 progress(Int64((index + 1) * piece))
@@ -198,7 +199,7 @@ struct DownloadsHeadlessTests {
         // At most four lines a second. Counted over the time the download
         // took rather than gap by gap: a gap measured here also holds the
         // scheduling delay of each print, which a loaded machine stretches.
-        // Unthrottled, the ten pieces 60 ms apart would print ten lines.
+        // Unthrottled, the ten pieces would print ten lines in about 1.5 s.
         // (The throttle's exact timing is tested on a clock of its own above.)
         if let first = downloading.first, let done = book.last {
             let span = first.at.duration(to: done.at)

@@ -180,7 +180,7 @@ struct HeadlessGenerationsTests {
         #expect(Journey.state(login)?["notice"] as? String == "This server was updated. Sign in again.")
         // Checked again as the new generation; Sign in then reads whether it takes new accounts.
         let checked = 1 + Self.signInChecks(new)
-        for _ in 0..<100 where after.requestCount(Self.checkKey(new)) < checked { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where after.requestCount(Self.checkKey(new)) < checked { try await Task.sleep(for: .milliseconds(20)) }
         #expect(after.requestCount(Self.checkKey(new)) == checked, "checked again, as the new generation (and read by Sign in on REST v1)")
         second.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")

@@ -16,7 +16,7 @@ struct ScreenHeadlessTests {
     }
 
     func settle(_ done: () -> Bool) async {
-        for _ in 0..<200 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where !done() { try? await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test func serverSetupTakesConnectAndRefusesWhatItDoesNotKnow() throws {

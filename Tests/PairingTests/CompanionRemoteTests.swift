@@ -156,7 +156,7 @@ struct CompanionRemoteTests {
         let ended = try CompanionProcess([Self.binary.path, "remote", "follow"], environment: environment)
         #expect(await ended.waitForLine { $0.hasPrefix("paused") })
         try fixture.server.revoke(deviceID: try #require(fixture.server.devices.first).id)
-        for _ in 0..<200 where ended.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where ended.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!ended.isRunning)
         _ = await ended.interrupt()
         await fixture.server.stop()

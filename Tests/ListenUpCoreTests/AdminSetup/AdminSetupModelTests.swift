@@ -42,7 +42,7 @@ struct AdminSetupModelTests {
                              confirmation: "analytical-engine")
         model.send(.create)
         #expect(model.status == .creating)
-        for _ in 0..<100 where model.status == .creating { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where model.status == .creating { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(model.status == .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
     }
 
@@ -58,7 +58,7 @@ struct AdminSetupModelTests {
         #expect(login.canSignIn)
         login.send(.signIn)
         #expect(login.status == .signingIn)
-        for _ in 0..<100 where login.status == .signingIn { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where login.status == .signingIn { try? await Task.sleep(for: .milliseconds(10)) }
         guard case .failed(code: "unreachable", _) = login.status else {
             Issue.record("\(login.status)")
             return

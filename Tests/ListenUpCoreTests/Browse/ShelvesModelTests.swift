@@ -40,7 +40,7 @@ struct ShelvesModelTests {
     }
 
     private func waitUntil(_ condition: @escaping @MainActor () -> Bool) async throws {
-        for _ in 0..<200 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
         #expect(condition())
     }
 }

@@ -31,7 +31,7 @@ struct RegistrationModelTests {
         model.fillForPreview(name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine")
         model.send(.create)
         #expect(model.status == .creating)
-        for _ in 0..<200 where model.status == .creating { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where model.status == .creating { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(model.status == .failed(code: "unreachable", message: ServerError.transport(.unreachable("")).userMessage))
         model.send(.changed(.displayName, "Ada King"))
         #expect(model.status == .editing, "an edit clears the failure")
@@ -54,7 +54,7 @@ struct RegistrationModelTests {
         let dependencies = Dependencies.test(settings: settings)
         let model = AwaitingApprovalModel(pending: pending, dependencies: dependencies, retryDelay: .milliseconds(50), send: sender())
         #expect(model.status == .waiting && model.email == "ada@example.com")
-        for _ in 0..<200 where model.problem == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where model.problem == nil { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(model.problem == ServerError.transport(.unreachable("")).userMessage)
         #expect(dependencies.settings.load().pendingRegistration != nil, "a failed watch keeps waiting")
         model.send(.cancel)
@@ -93,7 +93,7 @@ struct RegistrationModelTests {
         settings.pendingRegistration = PendingRegistration(server: .closedLoopback, userID: "user-1", email: "ada@example.com")
         let navigator = AppNavigator(registry: .standard, dependencies: .test(settings: settings))
         navigator.start()
-        for _ in 0..<200 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(navigator.activeRoute == .awaitingApproval, "\(navigator.authState.name)")
         let model = navigator.activeModel(.awaitingApproval)
         #expect(model?.email == "ada@example.com")
@@ -107,7 +107,7 @@ struct RegistrationModelTests {
                                                            email: "ada@example.com")
         let navigator = AppNavigator(registry: .standard, dependencies: .test(settings: settings))
         navigator.start()
-        for _ in 0..<200 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<500 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(navigator.activeRoute != .awaitingApproval)
     }
 }

@@ -62,7 +62,7 @@ struct AppNavigatorTests {
     }
 
     func settle(_ navigator: AppNavigator) async {
-        for _ in 0..<100 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<500 where navigator.authState == .initializing { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     @Test func savedServerIsCheckedAgainAtStart() async throws {

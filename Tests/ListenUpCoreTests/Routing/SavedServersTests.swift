@@ -148,7 +148,7 @@ struct SavedServersNavigatorTests {
 
         let first = AppNavigator(registry: .standard, dependencies: .test())
         first.start()
-        for _ in 0..<200 where first.authState == .initializing { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<1000 where first.authState == .initializing { try await Task.sleep(for: .milliseconds(5)) }
         #expect(first.activeModel(.serverSetup)?.canCancel == false, "a first setup has nowhere to go back to")
         first.activeModel(.serverSetup)?.deactivate()
     }

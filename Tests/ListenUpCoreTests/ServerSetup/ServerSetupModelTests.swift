@@ -38,7 +38,7 @@ struct ServerSetupModelTests {
     }
 
     func settle(until condition: () -> Bool) async {
-        for _ in 0..<200 where !condition() { await Task.yield(); try? await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<1000 where !condition() { await Task.yield(); try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     static let server = VerifiedServer(url: URL(string: "https://example.com:8080")!, instanceID: "lib-abc", name: "Home", setupRequired: false)

@@ -66,7 +66,7 @@ struct AccountSessionsModelTests {
         await model.settle()
         #expect(model.sessions?.map(\.id) == ["me"])
         server.sessionsListed.withLock { $0 = [Self.session("me", current: true), Self.session("phone")] }
-        for _ in 0..<100 where model.sessions?.count != 2 { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<500 where model.sessions?.count != 2 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(model.sessions?.map(\.id) == ["me", "phone"], "read again without being asked")
 
         model.unfollow()

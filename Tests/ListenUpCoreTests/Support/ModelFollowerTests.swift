@@ -17,7 +17,7 @@ struct ModelFollowerTests {
     }
 
     func settle(_ done: () -> Bool) async {
-        for _ in 0..<200 where !done() { try? await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<1000 where !done() { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     @Test func followsEachModelOnceAndOnlyTheCurrentOnesChanges() async throws {
