@@ -64,7 +64,8 @@ public enum LANAddresses {
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
             let flags = Int32(entry.pointee.ifa_flags)
-            result.append(Interface(name: String(cString: entry.pointee.ifa_name), address: String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            let numeric = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            result.append(Interface(name: String(cString: entry.pointee.ifa_name), address: numeric,
                                     isUp: flags & Int32(IFF_UP) != 0 && flags & Int32(IFF_RUNNING) != 0,
                                     isLoopback: flags & Int32(IFF_LOOPBACK) != 0))
         }

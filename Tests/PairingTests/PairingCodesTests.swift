@@ -96,4 +96,11 @@ import Testing
         #expect(LANAddresses.override(in: ["LISTENUP_PAIRING_BIND": "not-an-ip"]) == nil)
         #expect(LANAddresses.current(environment: ["LISTENUP_PAIRING_BIND": "127.0.0.1"]) == ["127.0.0.1"])
     }
+
+    /// The system's own list (read, nothing sent): the loopback interface,
+    /// its numeric address read whole from getnameinfo's buffer.
+    @Test func theSystemsInterfacesIncludeLoopback() {
+        let loopback = LANAddresses.systemInterfaces().filter(\.isLoopback)
+        #expect(loopback.contains { $0.address == "127.0.0.1" && $0.isUp }, "\(loopback)")
+    }
 }

@@ -70,7 +70,7 @@ public actor CoverLoader {
     /// The bytes kept in memory when no `memoryLimit` is given: small, as
     /// the page keeps decoded covers itself and the cache (a file read from
     /// the page cache) is behind this one; larger when there is no cache.
-    public static func defaultMemoryLimit(hasCache: Bool) -> Int {
+    static func defaultMemoryLimit(hasCache: Bool) -> Int {
         hasCache ? 1 << 20 : 4 << 20
     }
 
