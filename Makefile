@@ -50,9 +50,11 @@ demo: deps
 # LISTENUP_MDNS_INTERFACE=lo keeps the app's own browsing on loopback too.
 # build-aux/test-with-avahi first checks that this check really fails for a
 # daemon on another interface (in a private network namespace).
-# Last, build-aux/test-install installs into a temporary prefix and runs that,
-# and build-aux/test-search-provider installs again and asks GNOME Shell's
-# search provider over a private session bus that starts the installed app.
+# Last, build-aux/test-accessibility, and beside it (build-aux/beside: each
+# mostly waits on an app) build-aux/test-install, which installs into a
+# temporary prefix and runs that, then build-aux/test-search-provider, which
+# installs again and asks GNOME Shell's search provider over a private
+# session bus that starts the installed app.
 # Swift Testing runs at most 8 tests at once: started all together, several
 # hundred servers, sockets and child processes on a 2-core machine kept
 # tasks waiting longer than the protocol timeouts the tests check (the
@@ -71,9 +73,9 @@ test: deps-test
 	build-aux/compile-data
 	build-aux/test-with-avahi
 	SWIFT_BACKTRACE=threads=crashed,registers=none,images=none SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring build-aux/with-deadline 40 $(SWIFT) test --skip-build
-	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-accessibility
-	LISTENUP_MDNS_INTERFACE=lo build-aux/test-install
-	LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/test-search-provider
+	LISTENUP_MDNS_INTERFACE=lo build-aux/beside \
+	  'build-aux/test-install && $(XVFB) build-aux/test-search-provider' \
+	  $(XVFB) build-aux/test-accessibility
 
 # A release build installed into $(PREFIX) with meson-helper: binary, CSS,
 # desktop entry, metainfo, icons, GSettings schema, translations. The meson

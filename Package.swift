@@ -351,8 +351,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // These tests start `listenup` and `listenup-demo-server` as child
+        // processes, as the UI and pairing tests start theirs: `swift build
+        // --build-tests` and `swift test` build every program. Naming the
+        // programs here made this module's compile wait for the app's link,
+        // the last step of the build, instead of running beside it.
         .testTarget(name: "ListenUpHeadlessTests",
-                    dependencies: ["JSONToolkit", "ListenUpHeadless", "ListenUpCore", "ListenUpLive", "listenup", "listenup-demo-server", "DemoServer",
+                    dependencies: ["JSONToolkit", "ListenUpHeadless", "ListenUpCore", "ListenUpLive", "DemoServer",
                                    "ListenUpTestSupport"]),
         .testTarget(
             name: "ListenUpUITests",
