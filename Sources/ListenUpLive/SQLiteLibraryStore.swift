@@ -19,6 +19,17 @@ extension CachedBook: FetchableRecord, PersistableRecord {
                       hasCover: row.decode(forColumn: "hasCover"), storedSearchKey: row.decode(forColumn: "searchKey"),
                       storedDetails: row.decode(forColumn: "details"), revision: row["revision"])
     }
+
+    /// A row of ``SQLiteLibraryStore/listedColumns``, read by position: at
+    /// 50,000 books, looking each column up by name (GRDB lowercases the
+    /// name and hashes it, for every column of every row) took a tenth of
+    /// the cold start's read.
+    init(listedRow row: Row) throws {
+        try self.init(id: row.decode(atIndex: 0), title: row.decode(atIndex: 1), authors: row.decode(atIndex: 2),
+                      narrators: row.decode(atIndex: 3), series: row.decode(atIndex: 4), duration: row.decode(atIndex: 5),
+                      createdAt: row.decode(atIndex: 6), updatedAt: row.decode(atIndex: 7), hasCover: row.decode(atIndex: 8),
+                      storedSearchKey: row.decode(atIndex: 9), storedDetails: Data())
+    }
 }
 
 /// The app's ``LibraryStore``: SQLite (GRDB), one file per server and user under
@@ -134,6 +145,7 @@ public final class SQLiteLibraryStore: LibraryStore {
         registerFacetsMigration(&migrator)
         registerShelvesMigration(&migrator)
         registerSocialMigration(&migrator)
+        registerFirstScreenMigration(&migrator)
         try migrator.migrate(queue)
         return SQLiteLibraryStore(database: queue)
     }
@@ -154,15 +166,31 @@ public final class SQLiteLibraryStore: LibraryStore {
     }
 
     /// Every cached book as the list needs it, in no particular order
-    /// (``LibraryIndex`` sorts): ``CachedBook/details`` is left empty. Only
-    /// the details panel shows those, one book at a time through
-    /// ``book(id:)``; for a whole library they would be megabytes held for
-    /// nothing (a description alone is often over a kilobyte).
+    /// (``LibraryIndex`` sorts): ``CachedBook/details`` is left empty and
+    /// ``CachedBook/revision`` nil. Only the details panel shows the details,
+    /// one book at a time through ``book(id:)``; for a whole library they
+    /// would be megabytes held for nothing (a description alone is often
+    /// over a kilobyte). The revisions are read by ``bookRevisions()``.
     public func listedBooks() throws -> [CachedBook] {
-        try database.read { db in
-            let listed = Self.bookColumns.map { $0 == "details" ? "X'' AS details" : $0 }
-            return try CachedBook.fetchAll(db, sql: "SELECT id, \(listed.joined(separator: ", ")) FROM book")
+        try database.read { db in try Self.listed(db, where: "") }
+    }
+
+    /// What the list reads of a book: the columns stored before `details`.
+    /// A row's details (kilobytes: chapters, description) overflow its
+    /// page, and SQLite reaches a column stored after them (`revision`,
+    /// `links`, added by migrations) only by reading every overflow page of
+    /// the row: at 50,000 books that was the whole 390 MB file, copied
+    /// through `pread` at each cold start (docs/performance.md).
+    static let listedColumns = "id, title, authors, narrators, series, duration, createdAt, updatedAt, hasCover, searchKey"
+
+    static func listed(_ db: Database, where condition: String,
+                               arguments: StatementArguments = StatementArguments()) throws -> [CachedBook] {
+        var books: [CachedBook] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(listedColumns) FROM book\(condition)", arguments: arguments)
+        while let row = try rows.next() {
+            books.append(try CachedBook(listedRow: row))
         }
+        return books
     }
 
     /// The cached books among `ids` as the list needs them (no details),
@@ -170,15 +198,13 @@ public final class SQLiteLibraryStore: LibraryStore {
     public func listedBooks(ids: Set<String>) throws -> [CachedBook] {
         guard !ids.isEmpty else { return [] }
         return try database.read { db in
-            let listed = Self.bookColumns.map { $0 == "details" ? "X'' AS details" : $0 }
             var books: [CachedBook] = []
             // SQLite takes at most 32766 variables; a live change names a few ids.
             let ids = Array(ids)
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = Array(ids[start..<min(start + 500, ids.count)])
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                books += try CachedBook.fetchAll(db, sql: "SELECT id, \(listed.joined(separator: ", ")) FROM book WHERE id IN (\(marks))",
-                                                 arguments: StatementArguments(chunk))
+                books += try Self.listed(db, where: " WHERE id IN (\(marks))", arguments: StatementArguments(chunk))
             }
             return books
         }

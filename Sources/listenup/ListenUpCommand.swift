@@ -129,9 +129,12 @@ struct ListenUpCommand: ParsableCommand {
         }
 
         let target = preview.flatMap(PreviewTarget.init)
-        let dependencies: Dependencies = target == nil
+        var dependencies: Dependencies = target == nil
             ? .live(environment: environment, locations: locations, logger: logger)
             : .appPreview(logger: logger)
+        // A window draws a large library's first screen before the rest is
+        // read; the headless front reports the library once it is read whole.
+        if !headless { dependencies.libraryFirstScreen = .window }
         let navigator = AppNavigator(registry: .standard, dependencies: dependencies)
         let startServer = server.flatMap { try? ServerAddress.parse($0).get() }
 

@@ -71,6 +71,10 @@ public struct Dependencies: Sendable {
     public let playerRemote = PlayerRemote()
     /// The saved session's library, read while the window is built.
     public let libraryReadAhead = LibraryReadAhead()
+    /// Whether a large library's first screen is read and shown before the
+    /// rest (the window's front sets it); nil: the library is shown once
+    /// read whole (the headless front, previews and tests).
+    public var libraryFirstScreen: LibraryReadAhead.FirstScreen?
     /// Asks a kRPC server for its info while verifying an address (set by
     /// the composition root, which has WebSockets); nil: only REST v1
     /// servers are recognised.

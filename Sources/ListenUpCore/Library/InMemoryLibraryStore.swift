@@ -32,19 +32,22 @@ public final class InMemoryLibraryStore: LibraryStore {
 
     public func listedBooks() throws -> [CachedBook] {
         contents.value.books.values.map { book in
-            var listed = book
-            listed.details = Data()
-            return listed
+            book.listed
         }
+    }
+
+    /// The first books as the index orders them (tests: the SQLite store
+    /// orders them in SQL).
+    public func firstListedBooks(_ count: Int, by sort: LibrarySort) throws -> [CachedBook]? {
+        let index = LibraryIndex(try listedBooks())
+        return index.order(by: sort).prefix(count).map { index.entries[$0].book }
     }
 
     public func listedBooks(ids: Set<String>) throws -> [CachedBook] {
         let books = contents.value.books
         return ids.compactMap { id in
             books[id].map { book in
-                var listed = book
-                listed.details = Data()
-                return listed
+                book.listed
             }
         }
     }

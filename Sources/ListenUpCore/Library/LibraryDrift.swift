@@ -29,9 +29,9 @@ extension ServerConnection {
 }
 
 extension LibraryStore {
-    /// The revisions of ``listedBooks()`` (a store with a cheaper way overrides it).
+    /// The revisions of ``books()`` (a store with a cheaper way overrides it).
     public func bookRevisions() throws -> [String: Int64] {
-        try listedBooks().reduce(into: [:]) { revisions, book in
+        try books().reduce(into: [:]) { revisions, book in
             if let revision = book.revision { revisions[book.id] = revision }
         }
     }

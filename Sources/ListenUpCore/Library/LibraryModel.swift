@@ -44,6 +44,14 @@ public final class LibraryModel: ScreenModel {
     public internal(set) var selection: Details?
     /// The cache has been read once (its books, if any, are in ``books``).
     public internal(set) var hasLoadedCache = false
+    /// While ``books`` are a large library's first screen, the rest being
+    /// read (``LibraryReadAhead/FirstScreen``): how many books it holds.
+    public internal(set) var firstScreenOf: Int?
+    /// The books shown are a large library's first screen.
+    public var isShowingFirstScreen: Bool { firstScreenOf != nil }
+    /// How many books the library holds (``books``, or the whole library's
+    /// count while its first screen is shown).
+    public var bookCount: Int { firstScreenOf ?? books.count }
     /// Browsing by series, author, narrator and genre (the session's; a
     /// preview's own; nil when there is none).
     @ObservationIgnored public internal(set) var browse: BrowseModel?
@@ -154,6 +162,8 @@ public final class LibraryModel: ScreenModel {
         let readAhead = givenStore == nil ? dependencies.libraryReadAhead.take(for: session) : givenRead
         let store = givenStore ?? readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
+        // A first screen is shown once the page has been drawn (below): shown
+        // here, its cells would be made before the window's first frame.
         if let contents = readAhead?.finished { show(contents) }
         let server = session.connection
         coverLoader = CoverLoader(server: server, cache: dependencies.openCoverCache(session.serverURL, session.userID),
@@ -164,6 +174,13 @@ public final class LibraryModel: ScreenModel {
         self.syncSession = syncSession
         let send = send
         startTask = Task { [weak self] in
+            // Before anything that needs the thread pool: the whole read
+            // holds one of its threads, and a task waiting on the cache,
+            // the other.
+            if self?.hasLoadedCache == false, self?.isShowingFirstScreen == false,
+               let firstScreen = await readAhead?.firstScreen?.value {
+                self?.showFirstScreen(firstScreen)
+            }
             await server.onSessionLapsed { await MainActor.run { send(.sessionRefused(.sessionEnded)) } }
             if self?.hasLoadedCache == false { await self?.loadCache(readAhead?.contents) }
             guard !Task.isCancelled else { return }
@@ -194,8 +211,25 @@ public final class LibraryModel: ScreenModel {
         }
     }
 
+    /// Shows the first books of a large library while the rest is read
+    /// (``LibraryReadAhead/FirstScreen``). Not the cache loaded: the
+    /// desktop search, live changes and the sync wait for the whole read,
+    /// which replaces these books, and the cache's version stays, so that
+    /// read is shown as soon as it is done.
+    private func showFirstScreen(_ contents: LibraryReadAhead.Contents) {
+        guard !hasLoadedCache else { return }
+        index = contents.index
+        order = contents.sort == sort ? contents.order : index.order(by: sort)
+        progress = contents.progress
+        books = order.map { book(at: $0) }
+        refilter()
+        firstScreenOf = contents.libraryCount
+        if !books.isEmpty, status == .loading { status = .loaded }
+    }
+
     private func show(_ contents: LibraryReadAhead.Contents) {
         cacheVersion &+= 1
+        firstScreenOf = nil
         index = contents.index
         order = contents.sort == sort ? contents.order : index.order(by: sort)
         progress = contents.progress

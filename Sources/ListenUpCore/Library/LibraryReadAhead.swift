@@ -19,6 +19,9 @@ public final class LibraryReadAhead: Sendable {
         /// Positions in ``index``, sorted by ``sort``.
         public let order: [Int]
         public let progress: [String: BookProgress]
+        /// How many books the library holds: more than ``index`` holds when
+        /// these are its first screen.
+        public let libraryCount: Int
 
         /// Reads the list (without each book's details) from `store` and
         /// orders it by `sort`. An unreadable store reads as empty.
@@ -26,26 +29,69 @@ public final class LibraryReadAhead: Sendable {
             let started = ContinuousClock.now
             let index = LibraryIndex((try? store.listedBooks()) ?? [])
             let contents = Contents(index: index, sort: sort, order: index.order(by: sort),
-                                    progress: (try? store.progress()) ?? [:])
+                                    progress: (try? store.progress()) ?? [:], libraryCount: index.count)
             logger.debug("Library cache read", metadata: [
                 "books": "\(index.entries.count)", "ms": "\(Int((ContinuousClock.now - started).milliseconds))",
             ])
             return contents
         }
+
+        /// The first books of the library in `sort`'s order, when it holds
+        /// more than `screen` says is worth reading in two steps; nil
+        /// otherwise, or when the store cannot read them on their own.
+        static func readFirst(_ screen: FirstScreen, from store: any LibraryStore, sort: LibrarySort,
+                              logger: Logger) -> Contents? {
+            let started = ContinuousClock.now
+            guard let count = try? store.count(), count > screen.above,
+                  let books = try? store.firstListedBooks(screen.books, by: sort) else { return nil }
+            let index = LibraryIndex(books)
+            let contents = Contents(index: index, sort: sort, order: index.order(by: sort),
+                                    progress: (try? store.progress()) ?? [:], libraryCount: count)
+            logger.debug("Library first screen read", metadata: [
+                "books": "\(index.entries.count)", "of": "\(count)",
+                "ms": "\(Int((ContinuousClock.now - started).milliseconds))",
+            ])
+            return contents
+        }
+    }
+
+    /// How a window starts with a large library: the first `books` of its
+    /// order are read on their own and drawn, and the whole library, read
+    /// right after, replaces them. At 50,000 books the whole read takes a
+    /// good 150 ms after GTK is ready to draw, the first screen a third of
+    /// it (docs/performance.md). Only for caches of more than `above`
+    /// books: a smaller one is read whole in about the time the first
+    /// screen would take.
+    public struct FirstScreen: Sendable {
+        public var books: Int
+        public var above: Int
+
+        /// More books than any window shows at once (the list's rows are
+        /// the smallest: 200 is 8,000 pixels of them).
+        public static let window = FirstScreen(books: 200, above: 5_000)
+
+        public init(books: Int, above: Int) {
+            self.books = books
+            self.above = above
+        }
     }
 
     /// A read handed over: the store it reads (the model keeps it), the
-    /// read itself, and its contents if it was done when handed over.
+    /// read itself, its contents if it was done when handed over, and the
+    /// first screen's read when one was asked for (nil from it: the whole
+    /// library is read at once).
     public struct Read: Sendable {
         public let store: any LibraryStore
         public let contents: Task<Contents, Never>
         public let finished: Contents?
+        public let firstScreen: Task<Contents?, Never>?
     }
 
     private struct Pending: Sendable {
         let session: Session
         let store: any LibraryStore
         let contents: Task<Contents, Never>
+        let firstScreen: Task<Contents?, Never>?
         var finished: Contents?
     }
 
@@ -54,21 +100,27 @@ public final class LibraryReadAhead: Sendable {
     public init() {}
 
     /// Opens the library of `session` with `open` and starts reading it on
-    /// a task of its own. A read started before and not taken is dropped.
-    public func start(for session: Session, sort: LibrarySort, logger: Logger,
+    /// a task of its own; with `firstScreen`, its first books before the
+    /// rest. A read started before and not taken is dropped.
+    public func start(for session: Session, sort: LibrarySort, firstScreen: FirstScreen? = nil, logger: Logger,
                       open: @Sendable (_ server: URL, _ userID: String) -> any LibraryStore) {
         let store = open(session.serverURL, session.userID)
-        // Made under the lock, so the read, however quick, finds itself
-        // pending when it is done.
+        // Made under the lock, so the reads, however quick, find themselves
+        // pending when they are done.
         pending.withLock { current in
+            let first = firstScreen.map { screen in
+                Task.detached(priority: .userInitiated) { Contents.readFirst(screen, from: store, sort: sort, logger: logger) }
+            }
             let contents = Task.detached(priority: .userInitiated) { [pending] in
+                // One read at a time: the first screen is what the window waits for.
+                _ = await first?.value
                 let contents = Contents.read(from: store, sort: sort, logger: logger)
                 pending.withLock { current in
                     if current?.store === store { current?.finished = contents }
                 }
                 return contents
             }
-            current = Pending(session: session, store: store, contents: contents)
+            current = Pending(session: session, store: store, contents: contents, firstScreen: first)
         }
     }
 
@@ -83,6 +135,6 @@ public final class LibraryReadAhead: Sendable {
             return current
         }
         guard let taken, taken.session.serverURL == session.serverURL, taken.session.userID == session.userID else { return nil }
-        return Read(store: taken.store, contents: taken.contents, finished: taken.finished)
+        return Read(store: taken.store, contents: taken.contents, finished: taken.finished, firstScreen: taken.firstScreen)
     }
 }

@@ -33,6 +33,15 @@ public struct CachedBook: Codable, Equatable, Sendable, Identifiable {
                   storedDetails: (try? encoder.encode(details)) ?? Data(), revision: revision)
     }
 
+    /// This book as a list holds it (``LibraryStore/listedBooks()``): its
+    /// details empty and no revision.
+    public var listed: CachedBook {
+        var listed = self
+        listed.details = Data()
+        listed.revision = nil
+        return listed
+    }
+
     /// A book exactly as a store kept it (search key and details JSON as
     /// they were stored).
     public init(id: String, title: String, authors: String, narrators: String, series: String, duration: Int64,
@@ -150,6 +159,9 @@ public struct BookDetails: Codable, Equatable, Sendable {
 }
 
 extension LibraryStore {
+    /// Every book read and sorted: no quicker than the whole read, so nil.
+    public func firstListedBooks(_ count: Int, by sort: LibrarySort) throws -> [CachedBook]? { nil }
+
     /// The books among `ids`, filtered from ``listedBooks()`` (stores that
     /// can look rows up by id do better).
     public func listedBooks(ids: Set<String>) throws -> [CachedBook] {
@@ -204,16 +216,24 @@ public protocol LibraryStore: BrowseStore {
     /// Every cached book, in no particular order (``LibraryIndex`` sorts).
     func books() throws -> [CachedBook]
 
-    /// Every cached book as the list needs it, in no particular order:
-    /// ``CachedBook/details`` is left empty (only the details panel shows
-    /// them, one book at a time through ``book(id:)``).
+    /// Every cached book as the list needs it (``CachedBook/listed``), in no
+    /// particular order: no details (only the details panel shows them, one
+    /// book at a time through ``book(id:)``) and no revision
+    /// (``bookRevisions()`` reads those).
     func listedBooks() throws -> [CachedBook]
 
-    /// The cached books among `ids` as the list needs them (details left
-    /// empty, as ``listedBooks()``), in no particular order; ids not in
+    /// The cached books among `ids` as the list needs them (as
+    /// ``listedBooks()``), in no particular order; ids not in
     /// the cache are left out. What a live change reads, rather than the
     /// whole library.
     func listedBooks(ids: Set<String>) throws -> [CachedBook]
+
+    /// The first `count` books of the library in `sort`'s order (as
+    /// ``LibraryIndex/order(by:)`` puts them), as ``listedBooks()`` gives
+    /// them: what a window draws before the whole library is read
+    /// (``LibraryReadAhead/FirstScreen``). Nil: this store has no quicker
+    /// way than reading every book.
+    func firstListedBooks(_ count: Int, by sort: LibrarySort) throws -> [CachedBook]?
 
     /// One cached book.
     func book(id: String) throws -> CachedBook?
@@ -222,7 +242,7 @@ public protocol LibraryStore: BrowseStore {
     func count() throws -> Int
 
     /// The server revision of each cached book that has one (kRPC), by id:
-    /// what the library digest hashes. A default reads ``listedBooks()``.
+    /// what the library digest hashes. A default reads ``books()``.
     func bookRevisions() throws -> [String: Int64]
 
     /// Applies one page (and deletions) together with the sync state that

@@ -115,7 +115,8 @@ public final class AppNavigator {
         let restoring = Task.detached(priority: .userInitiated) { () -> Session? in
             guard let stored = await dependencies.sessions.load(server.url) else { return nil }
             let session = dependencies.resume(stored, generation: generation)
-            dependencies.libraryReadAhead.start(for: session, sort: sort, logger: dependencies.logger, open: dependencies.openLibrary)
+            dependencies.libraryReadAhead.start(for: session, sort: sort, firstScreen: dependencies.libraryFirstScreen,
+                                                logger: dependencies.logger, open: dependencies.openLibrary)
             return session
         }
         let pending = settings.pendingRegistration.flatMap { $0.serverURL == server.url ? $0 : nil }

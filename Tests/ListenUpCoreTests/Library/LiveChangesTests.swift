@@ -30,7 +30,8 @@ struct LiveChangesTests {
         let steps = index.change(removing: changes.upserted.union(changes.deleted),
                                  inserting: try store.listedBooks(ids: changes.upserted), order: &order, sort: contents.sort)
         #expect(steps != nil, "the order stays in step with the entries")
-        return LibraryReadAhead.Contents(index: index, sort: contents.sort, order: order, progress: contents.progress)
+        return LibraryReadAhead.Contents(index: index, sort: contents.sort, order: order, progress: contents.progress,
+                                         libraryCount: index.count)
     }
 
     @Test(arguments: LibrarySort.allCases)

@@ -8,7 +8,7 @@ extension LibraryPage {
     /// The line under the title: how many books, who, offline, updating.
     func summaryLine() -> String {
         let books = model.books
-        let count = trn("%@ book", "%@ books", count: books.count, Localization.number(books.count))
+        let count = trn("%@ book", "%@ books", count: model.bookCount, Localization.number(model.bookCount))
         let user = model.session?.displayName ?? ""
         // TRANSLATORS: the library subtitle; %@ is the book count, e.g. “1,204 books”.
         if model.isOffline { return tr("Offline · %@ saved on this computer", count) }

@@ -266,7 +266,7 @@ final class LibraryPage: RoutePage {
         if let fraction { syncBar.fraction = fraction }
 
         showStatus(books: books, visible: visible)
-        shownContent = model.hasLoadedCache
+        shownContent = model.hasLoadedCache || model.isShowingFirstScreen
         if model.query != renderedQuery {
             renderedQuery = model.query
             logSearchLatency()
