@@ -96,10 +96,18 @@ extension Array where Element == BrowseItem {
 
     /// The items whose name holds every word of `query` (folded as the
     /// books' search is), in this order.
+    /// The keys are compared as bytes, as the books' search compares its
+    /// own (``ByteSearch``; both sides folded alike): `String.contains`
+    /// walked each key by `Character`, and a keystroke searches every
+    /// series and person of the library (23,000 at 50,000 books).
     public func matching(_ query: String) -> [BrowseItem] {
-        let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
+        let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map { [UInt8]($0.utf8) }
         guard !terms.isEmpty else { return self }
-        return filter { item in terms.allSatisfy { item.searchKey.contains($0) } }
+        return filter { item in
+            func matches(_ key: UnsafeRawBufferPointer) -> Bool { terms.allSatisfy { ByteSearch.contains($0, in: key) } }
+            return item.searchKey.utf8.withContiguousStorageIfAvailable { matches(UnsafeRawBufferPointer($0)) }
+                ?? [UInt8](item.searchKey.utf8).withUnsafeBytes(matches)
+        }
     }
 }
 

@@ -212,6 +212,7 @@ public final class BrowseModel {
             self.reading = []
             self.all.merge(read.0) { $1 }
             for kind in read.0.keys { self.ordered[kind] = nil }
+            self.people = nil
             // A page whose subject is gone from the cache closes.
             self.pages = self.pages.compactMap { page in read.1[page.key].map { self.resolved($0) } }
             self.refilter()
@@ -261,6 +262,10 @@ public final class BrowseModel {
     /// change, so a keystroke only filters.
     @ObservationIgnored private var ordered: [BrowseKind: (sort: BrowseSort, items: [BrowseItem])] = [:]
 
+    /// The authors and narrators, each once, by name: the search's people
+    /// matches are these filtered (sorted once per read, not per key).
+    @ObservationIgnored private var people: [BrowseItem]?
+
     private func refilter() {
         var lists: [BrowseKind: [BrowseItem]] = [:]
         for (kind, items) in all {
@@ -276,9 +281,12 @@ public final class BrowseModel {
             peopleMatches = []
         } else {
             seriesMatches = lists[.series] ?? []
-            var seen = Set<String>()
-            peopleMatches = ((lists[.authors] ?? []) + (lists[.narrators] ?? [])).filter { seen.insert($0.id).inserted }
-                .sorted(by: .name)
+            let people = self.people ?? {
+                var seen = Set<String>()
+                return ((all[.authors] ?? []) + (all[.narrators] ?? [])).filter { seen.insert($0.id).inserted }.sorted(by: .name)
+            }()
+            self.people = people
+            peopleMatches = people.matching(query)
         }
     }
 }

@@ -254,16 +254,23 @@ public final class LibraryModel: ScreenModel {
     func refilter() {
         if query.isEmpty, filter == .all, finishedFilter == nil {
             visible = books
-        } else {
-            var positions = query.isEmpty ? order : index.filter(order, query: query)
+        } else if books.count == order.count {
+            // `books` is `order` made into books: what matches is taken from
+            // it, not made again (each book's progress looked up by id).
+            var ranks = index.ranks(in: order, matching: query)
             if filter == .downloaded {
                 let downloaded = downloadedBookIDs
-                positions = positions.filter { downloaded.contains(index.entries[$0].book.id) }
+                ranks = ranks.filter { downloaded.contains(books[$0].id) }
             }
-            if let finished = finishedFilter {
-                positions = positions.filter { (progress[index.entries[$0].book.id]?.finished == true) == finished }
+            if finishedFilter != nil {
+                ranks = ranks.filter { (books[$0].progress?.finished == true) == finishedFilter }
             }
-            visible = positions.map { book(at: $0) }
+            visible = ranks.count == books.count ? books : ranks.map { books[$0] }
+        } else {
+            assertionFailure("books (\(books.count)) out of step with their order (\(order.count))")
+            books = order.map { book(at: $0) }
+            refilter()
+            return
         }
         // A cache read, a search or an order makes a new list of up to every
         // book and frees the last one (and a read, the index it replaced):

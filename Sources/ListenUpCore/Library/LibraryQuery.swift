@@ -156,11 +156,20 @@ public struct LibraryIndex: Sendable {
     /// (title, authors, narrators or series), order kept. An empty query
     /// matches everything.
     public func filter(_ order: [Int], query: String) -> [Int] {
+        ranks(in: order, matching: query).map { order[$0] }
+    }
+
+    /// The places in `order` (0 for its first book) whose book matches
+    /// every word of `query`, in order: what a list aligned with `order`
+    /// (``LibraryModel/books``) keeps of itself.
+    public func ranks(in order: [Int], matching query: String) -> [Int] {
         let terms = SearchKey.fold(query).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
-        guard !terms.isEmpty else { return order }
-        return order.filter { index in
-            let key = entries[index].key
-            return terms.allSatisfy { key.containsBytes($0) }
+        guard !terms.isEmpty else { return Array(order.indices) }
+        return entries.withUnsafeBufferPointer { entries in
+            order.indices.filter { rank in
+                let key = entries[order[rank]].key
+                return terms.allSatisfy { key.containsBytes($0) }
+            }
         }
     }
 }

@@ -19,7 +19,10 @@ enum PageTemplates {
 
     /// The template `name` (`data/ui/<name>.ui`).
     static func load(_ name: String) -> Template {
-        registerBundle()
+        // Checked here, not only in `registerBundle`: its default arguments
+        // (the environment as a dictionary, the executable's path read from
+        // /proc) would be made again for every book cell of a list.
+        if bundlePath == nil { registerBundle() }
         return Template(resource: prefix + name + ".ui", domain: Localization.domain)
     }
 
