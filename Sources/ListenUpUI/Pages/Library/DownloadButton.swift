@@ -74,6 +74,15 @@ final class DownloadButton {
         Widget(ring.widget).valign = GTK_ALIGN_CENTER
         ui.child("face", as: Overlay.self).addOverlay(ring.widget)
         connection = button.connect(.clicked) { [weak self] in self?.clicked() }
+        // The tooltip of a book not downloaded (most are) is set while the
+        // button is hidden: GTK 4.8 asks the display where the pointer is
+        // whenever a shown widget's tooltip changes (on X11, round trips
+        // to the server), and a list makes one of these per cell, so its
+        // first book would pay for it in every cell of a cold start.
+        button.isVisible = false
+        tooltip = tooltip(for: .available, nil)
+        button.tooltip = tooltip
+        button.isVisible = true
     }
 
     /// Shows `item`'s download (nil: not downloaded) of the book `bookID`
