@@ -133,6 +133,33 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Covers becoming available (the session's client) as a page is made
+    /// with its books (a cache read before the page) bind the cells GTK
+    /// made, and leave the other positions for after the first frame: all
+    /// of them added then had GTK make some 250 cards, each asking for its
+    /// cover, before the window was first drawn.
+    func testCoversArrivingBeforeTheFirstFrameAddNoPositions() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+            let page = LibraryPage(model: model)
+            defer { page.teardown() }
+            let window = newObject(gtk_window_new())
+            defer { gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
+            gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
+            gtk_window_set_child(window.cast(to: GtkWindow.self), page.widget)
+            model.showForPreview(Self.books(10_000), status: .loaded)
+            MainContext.iterate(until: { page.collection.positionCount > 0 })
+            page.collection.rebindAll()
+            MainContext.drainPending()
+            XCTAssertEqual(page.collection.positionCount, 25, "still a screenful before the first frame")
+            gtk_window_present(window.cast(to: GtkWindow.self))
+            MainContext.iterate(until: { page.collection.positionCount == 10_000 })
+            XCTAssertEqual(page.collection.positionCount, 10_000, "all of them after the first frame")
+            Self.assertCellsShowTheirBooks(page, model)
+        }
+    }
+
     /// A wider window fits more columns, and GTK then keeps more cells; a
     /// narrower one, fewer.
     func testTheColumnsFollowTheWindowsWidth() {

@@ -250,10 +250,16 @@ final class BookCollectionView {
         return true
     }
 
-    /// Binds every live cell again: covers that could not be asked for
-    /// before (no client yet) are fetched now.
+    /// Binds every live cell again, the waiting ones too: covers that could
+    /// not be asked for before (no client yet) are fetched now. Positions
+    /// not added yet stay for after the frame (`scheduleTheRest`): with a
+    /// library read before its page was made, the client arrives as the
+    /// page is built, and adding them all here had GTK make a cell for
+    /// every row it keeps (some 250 cards, each asking for its cover)
+    /// before the window's first frame.
     func rebindAll() {
-        finishShowing(fetchingCovers: true)
+        waiting.removeAll()
+        coverless.removeAll()
         for (key, cell) in cells {
             guard let book = book(at: key) else { continue }
             bind(cell, to: book)
