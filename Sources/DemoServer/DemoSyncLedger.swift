@@ -102,6 +102,13 @@ struct DemoSyncLedger {
     private(set) var revision: Int64 = 0
     /// Each row's latest write, by domain and row id.
     private(set) var latest: [DemoSyncDomain: [String: DemoSyncChange]] = [:]
+    /// Every write's revision and row id, by domain, in revision order (a
+    /// row written again leaves its older entry behind, skipped on read):
+    /// a `pullDomain` page starts where a binary search finds its cursor
+    /// instead of sorting the whole domain for every page, which made a
+    /// 50,000-book first sync's pages cost the server more the further
+    /// they got (bench/sync, docs/performance.md).
+    private var order: [DemoSyncDomain: [(revision: Int64, id: String)]] = [:]
     /// The retained tail of writes, oldest first.
     private(set) var retained: [DemoSyncChange] = []
     /// How many writes ``retained`` keeps.
@@ -124,6 +131,7 @@ struct DemoSyncLedger {
         revision += 1
         latest[domain, default: [:]][id] = DemoSyncChange(domain: domain, id: id, revision: revision, occurredAt: date,
                                                           kind: .created, ownerID: ownerID, row: row)
+        order[domain, default: []].append((revision, id))
     }
 
     /// Records a write at the next revision, retains it and tells the observers.
@@ -135,6 +143,7 @@ struct DemoSyncLedger {
         let kind: DemoSyncChange.Kind = deleted ? .deleted : (existing == nil || existing?.kind == .deleted ? .created : .updated)
         let change = DemoSyncChange(domain: domain, id: id, revision: revision, occurredAt: date, kind: kind, ownerID: ownerID, row: row)
         latest[domain, default: [:]][id] = change
+        order[domain, default: []].append((revision, id))
         retained.append(change)
         if retained.count > retention { retained.removeFirst(retained.count - retention) }
         for observer in observers.values { observer(change) }
@@ -154,16 +163,22 @@ struct DemoSyncLedger {
 
     /// The first `limit` rows of `domain` that `userID` may see with a
     /// revision above `after`, tombstones included, in revision order: a
-    /// `pullDomain` page. Sorts revisions and ids, not rows, so a page of a
-    /// big library copies only the rows it returns.
+    /// `pullDomain` page, read from ``order`` from the first revision above
+    /// `after` on, each entry kept only if it is its row's latest write.
     func rows(_ domain: DemoSyncDomain, visibleTo userID: String, after: Int64, limit: Int) -> [DemoSyncChange] {
-        guard let rows = latest[domain], limit > 0 else { return [] }
-        var newer: [(revision: Int64, id: String)] = []
-        for (id, change) in rows where change.revision > after && change.isVisible(to: userID) {
-            newer.append((change.revision, id))
+        guard let rows = latest[domain], let entries = order[domain], limit > 0 else { return [] }
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].revision <= after { low = middle + 1 } else { high = middle }
         }
-        newer.sort { $0.revision < $1.revision }
-        return newer.prefix(limit).compactMap { rows[$0.id] }
+        var page: [DemoSyncChange] = []
+        for entry in entries[low...] {
+            guard page.count < limit else { break }
+            guard let change = rows[entry.id], change.revision == entry.revision, change.isVisible(to: userID) else { continue }
+            page.append(change)
+        }
+        return page
     }
 
     /// Starts calling `observer` with every later write.
