@@ -30,6 +30,20 @@ final class LibraryPageTests: XCTestCase {
         return (model, page, window)
     }
 
+    /// A 900×680 window, not shown yet, holding a library page whose model
+    /// was given `books`, once the page has added its first positions.
+    @MainActor
+    private static func makeUnshownPage(books: [CachedBook]) -> (LibraryModel, LibraryPage, UnsafeMutablePointer<GtkWidget>) {
+        let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+        let page = LibraryPage(model: model)
+        let window = newObject(gtk_window_new())
+        gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
+        gtk_window_set_child(window.cast(to: GtkWindow.self), page.widget)
+        model.showForPreview(books, status: .loaded)
+        MainContext.iterate(until: { page.collection.positionCount > 0 })
+        return (model, page, window)
+    }
+
     /// Waits until every book is in the views' model, no cell waits and a
     /// cell has been laid out: a loaded machine takes longer than a settle.
     @MainActor
@@ -115,15 +129,8 @@ final class LibraryPageTests: XCTestCase {
     func testTheFirstScreenfulFitsTheWindow() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
-            let page = LibraryPage(model: model)
-            defer { page.teardown() }
-            let window = newObject(gtk_window_new())
-            defer { gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
-            gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
-            gtk_window_set_child(window.cast(to: GtkWindow.self), page.widget)
-            model.showForPreview(Self.books(10_000), status: .loaded)
-            MainContext.iterate(until: { page.collection.positionCount > 0 })
+            let (model, page, window) = Self.makeUnshownPage(books: Self.books(10_000))
+            defer { page.teardown(); gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
             // 900 / 160 = 5 columns of the smallest cards, 680 / 200 + 2 = 5 rows.
             XCTAssertEqual(page.collection.positionCount, 25, "a screenful for 900×680")
             gtk_window_present(window.cast(to: GtkWindow.self))
@@ -141,15 +148,8 @@ final class LibraryPageTests: XCTestCase {
     func testCoversArrivingBeforeTheFirstFrameAddNoPositions() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
-            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
-            let page = LibraryPage(model: model)
-            defer { page.teardown() }
-            let window = newObject(gtk_window_new())
-            defer { gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
-            gtk_window_set_default_size(window.cast(to: GtkWindow.self), 900, 680)
-            gtk_window_set_child(window.cast(to: GtkWindow.self), page.widget)
-            model.showForPreview(Self.books(10_000), status: .loaded)
-            MainContext.iterate(until: { page.collection.positionCount > 0 })
+            let (model, page, window) = Self.makeUnshownPage(books: Self.books(10_000))
+            defer { page.teardown(); gtk_window_destroy(window.cast(to: GtkWindow.self)); MainContext.drainPending() }
             page.collection.rebindAll()
             MainContext.drainPending()
             XCTAssertEqual(page.collection.positionCount, 25, "still a screenful before the first frame")

@@ -101,50 +101,13 @@ struct FirstScreenTests {
 /// library's count, while the whole read is held; then the whole library.
 @Suite("The first screen in the library's model")
 struct FirstScreenModelTests {
-    /// An in-memory cache whose whole read waits until the test lets it go.
-    final class HeldStore: LibraryStore, @unchecked Sendable {
-        // @unchecked: the base store locks its own state; `gate` is a semaphore.
-        let base = InMemoryLibraryStore()
-        let gate = DispatchSemaphore(value: 0)
-
-        func books() throws -> [CachedBook] { try base.books() }
-        func listedBooks() throws -> [CachedBook] {
-            _ = gate.wait(timeout: .now() + 30)
-            return try base.listedBooks()
-        }
-        func firstListedBooks(_ count: Int, by sort: LibrarySort) throws -> [CachedBook]? {
-            try base.firstListedBooks(count, by: sort)
-        }
-        func book(id: String) throws -> CachedBook? { try base.book(id: id) }
-        func count() throws -> Int { try base.count() }
-        func upsert(_ books: [ServerBook]) throws { try base.upsert(books) }
-        func delete(_ ids: [String]) throws { try base.delete(ids) }
-        func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
-            try base.apply(books, deleting: deleted, state: state)
-        }
-        func progress() throws -> [String: BookProgress] { try base.progress() }
-        func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }
-        func syncState() throws -> LibrarySyncState { try base.syncState() }
-        func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] { try base.browseItems(kind) }
-        func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? { try base.browsePage(kind, id: id) }
-        func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
-        func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
-        func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
-        func listeningStats() throws -> ListeningStats? { try base.listeningStats() }
-        func saveListeningStats(_ stats: ListeningStats) throws { try base.saveListeningStats(stats) }
-        func shelves() throws -> [Shelf] { try base.shelves() }
-        func discoveredShelves() throws -> [Shelf] { try base.discoveredShelves() }
-        func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
-        func activityFeed(limit: Int) throws -> [ActivityFeedEntry] { try base.activityFeed(limit: limit) }
-    }
-
     @MainActor
     @Test func theFirstScreenIsShownWithTheLibrarysCountThenTheWholeLibrary() async throws {
         let server = URL(string: "http://10.0.0.2:8080")!
         let stored = StoredSession(serverURL: server, accessToken: "a", refreshToken: "r", sessionID: "session-1",
                                    userID: "user-1", displayName: "Ada L", email: "ada@example.com", accessExpiresAt: .distantFuture)
-        let store = HeldStore()
-        defer { store.gate.signal() }
+        let store = InstrumentedLibraryStore(holdingWholeReads: true)
+        defer { store.openWholeReads() }
         try store.upsert(FirstScreenTests.books(60))
         var dependencies = Dependencies.test(settings: AppSettings(serverURL: server.absoluteString, librarySort: "title"),
                                              sessions: .inMemory([stored]))
@@ -165,7 +128,7 @@ struct FirstScreenModelTests {
         #expect(!model.hasLoadedCache, "the whole read is still held")
         #expect(model.status == .loaded)
 
-        store.gate.signal()
+        store.openWholeReads()
         for _ in 0..<2_000 where !model.hasLoadedCache { try await Task.sleep(for: .milliseconds(5)) }
         #expect(model.hasLoadedCache)
         #expect(!model.isShowingFirstScreen)

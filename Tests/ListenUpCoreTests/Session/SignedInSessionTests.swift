@@ -158,7 +158,7 @@ struct SignedInSessionTests {
     /// (off the main actor) and the player and downloads read nothing.
     @Test func playAndDownloadHandTheBookOnWithoutReadingItAgain() async throws {
         let server = try ScriptedServer(titles: [])
-        let store = LibraryProgressWriteTests.CountingStore()
+        let store = InstrumentedLibraryStore()
         var second = try PlayerModelTests.book()
         second.id = "book-2"
         _ = try store.apply([try PlayerModelTests.book(), second], deleting: [], state: LibrarySyncState())
