@@ -47,11 +47,6 @@ public final class LibraryModel: ScreenModel {
     /// While ``books`` are a large library's first screen, the rest being
     /// read (``LibraryReadAhead/FirstScreen``): how many books it holds.
     public internal(set) var firstScreenOf: Int?
-    /// The books shown are a large library's first screen.
-    public var isShowingFirstScreen: Bool { firstScreenOf != nil }
-    /// How many books the library holds (``books``, or the whole library's
-    /// count while its first screen is shown).
-    public var bookCount: Int { firstScreenOf ?? books.count }
     /// Browsing by series, author, narrator and genre (the session's; a
     /// preview's own; nil when there is none).
     @ObservationIgnored public internal(set) var browse: BrowseModel?
@@ -209,22 +204,6 @@ public final class LibraryModel: ScreenModel {
                 return
             }
         }
-    }
-
-    /// Shows the first books of a large library while the rest is read
-    /// (``LibraryReadAhead/FirstScreen``). Not the cache loaded: the
-    /// desktop search, live changes and the sync wait for the whole read,
-    /// which replaces these books, and the cache's version stays, so that
-    /// read is shown as soon as it is done.
-    private func showFirstScreen(_ contents: LibraryReadAhead.Contents) {
-        guard !hasLoadedCache else { return }
-        index = contents.index
-        order = contents.sort == sort ? contents.order : index.order(by: sort)
-        progress = contents.progress
-        books = order.map { book(at: $0) }
-        refilter()
-        firstScreenOf = contents.libraryCount
-        if !books.isEmpty, status == .loading { status = .loaded }
     }
 
     private func show(_ contents: LibraryReadAhead.Contents) {
