@@ -157,8 +157,8 @@ public final class LibraryModel: ScreenModel {
         let readAhead = givenStore == nil ? dependencies.libraryReadAhead.take(for: session) : givenRead
         let store = givenStore ?? readAhead?.store ?? dependencies.openLibrary(session.serverURL, session.userID)
         self.store = store
-        // A first screen is shown once the page has been drawn (below): shown
-        // here, its cells would be made before the window's first frame.
+        // Read whole already: shown now. Otherwise the start task below
+        // shows the first screen, when one is being read, then the whole.
         if let contents = readAhead?.finished { show(contents) }
         let server = session.connection
         coverLoader = CoverLoader(server: server, cache: dependencies.openCoverCache(session.serverURL, session.userID),
