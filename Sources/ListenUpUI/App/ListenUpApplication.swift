@@ -207,9 +207,10 @@ public final class ListenUpApplication {
 
     /// The windows' icon on X11 (`_NET_WM_ICON`, for window lists that do
     /// not read the desktop entry; Wayland shells always take the entry's),
-    /// once the first frame is on screen: GTK renders the scalable app icon
-    /// for it, which loads librsvg, libxml2 and ICU, work the first frame
-    /// does not need (docs/performance.md, "The Swift floor"). The default
+    /// once the first frame is on screen: work the first frame does not need.
+    /// GTK sends every fixed size the theme has, so the app ships PNGs beside
+    /// its SVG (`build-aux/render-app-icons`): rendering the SVG would load
+    /// librsvg, libxml2 and ICU for good (docs/performance.md). The default
     /// serves the windows made later (preferences, dialogs); a window
     /// already shown keeps the icon it had, so the main one is named too.
     private func setWindowIconAfterFirstFrame(_ window: UnsafeMutablePointer<GtkWidget>) {
