@@ -158,36 +158,14 @@ struct LibraryDriftCheck: Sendable {
 }
 
 /// A library store that notes the ids of the books a sync stores through it.
-private final class PulledBooks: LibraryStore {
-    private let base: any LibraryStore
+private final class PulledBooks: ForwardingLibraryStore {
+    let base: any LibraryStore
     private let ids = LockedValue<Set<String>>([])
 
     init(_ base: any LibraryStore) { self.base = base }
 
     /// The books stored so far.
     var pulled: Set<String> { ids.value }
-
-    func books() throws -> [CachedBook] { try base.books() }
-    func listedBooks() throws -> [CachedBook] { try base.listedBooks() }
-    func book(id: String) throws -> CachedBook? { try base.book(id: id) }
-    func count() throws -> Int { try base.count() }
-    func bookRevisions() throws -> [String: Int64] { try base.bookRevisions() }
-    func upsert(_ books: [ServerBook]) throws { try base.upsert(books) }
-    func delete(_ ids: [String]) throws { try base.delete(ids) }
-    func progress() throws -> [String: BookProgress] { try base.progress() }
-    func setProgress(_ progress: BookProgress?, for bookID: String) throws { try base.setProgress(progress, for: bookID) }
-    func syncState() throws -> LibrarySyncState { try base.syncState() }
-    func browseItems(_ kind: BrowseKind) throws -> [BrowseItem] { try base.browseItems(kind) }
-    func browsePage(_ kind: BrowsePageKind, id: String) throws -> BrowsePageContents? { try base.browsePage(kind, id: id) }
-    func apply(_ rows: BrowseRows, state: LibrarySyncState) throws -> Int { try base.apply(rows, state: state) }
-    func syncState(of domain: BrowseDomain) throws -> LibrarySyncState { try base.syncState(of: domain) }
-    func links(ofBook id: String) throws -> BookLinks { try base.links(ofBook: id) }
-    func listeningStats() throws -> ListeningStats? { try base.listeningStats() }
-    func saveListeningStats(_ stats: ListeningStats) throws { try base.saveListeningStats(stats) }
-    func shelves() throws -> [Shelf] { try base.shelves() }
-    func discoveredShelves() throws -> [Shelf] { try base.discoveredShelves() }
-    func saveDiscoveredShelves(_ shelves: [Shelf]) throws { try base.saveDiscoveredShelves(shelves) }
-    func activityFeed(limit: Int) throws -> [ActivityFeedEntry] { try base.activityFeed(limit: limit) }
 
     func apply(_ books: [ServerBook], deleting deleted: [String], state: LibrarySyncState) throws -> Int {
         let changed = try base.apply(books, deleting: deleted, state: state)
