@@ -84,16 +84,32 @@ func openSockets() -> [String] {
     descriptorTargets().filter { $0.contains("socket:[") }
 }
 
+/// The inodes of the sockets this process holds a descriptor of.
+func ownSocketInodes() -> Set<String> {
+    Set(descriptorTargets().compactMap { target -> String? in
+        guard let range = target.range(of: "socket:[") else { return nil }
+        return String(target[range.upperBound...].dropLast())
+    })
+}
+
+/// The inodes of this process's TCP sockets on a local port (listening or
+/// connected): a server's, to check later that they were closed. Inodes,
+/// unlike port numbers, are not handed to the next socket, which may be
+/// another suite's in this same process.
+func socketInodes(onLocalPort port: Int) -> Set<String> {
+    Set(liveSockets(onLocalPorts: [port]).compactMap { line in
+        let fields = line.split(separator: " ")
+        return fields.count > 9 ? String(fields[9]) : nil
+    })
+}
+
 /// Lines of /proc/net/tcp{,6} whose local port is in `ports` and whose state holds a
 /// descriptor (LISTEN 0A, ESTABLISHED 01, CLOSE_WAIT 08).
 func liveSockets(onLocalPorts ports: Set<Int>) -> [String] {
     // This process's sockets only: /proc/net/tcp lists the whole machine's,
     // and another test process's server may be given one of these
     // (ephemeral) port numbers after the test let it go.
-    let own = Set(descriptorTargets().compactMap { target -> String? in
-        guard let range = target.range(of: "socket:[") else { return nil }
-        return String(target[range.upperBound...].dropLast())
-    })
+    let own = ownSocketInodes()
     return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { path -> [String] in
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").dropFirst().compactMap { line -> String? in
