@@ -188,7 +188,7 @@ public final class ListenUpApplication {
         if options.screenshotPath != nil || options.exitAfterFirstFrame {
             watchFirstFrame(of: main.window)
         }
-        setWindowIconAfterFirstFrame(main.window)
+        afterFirstFrame(of: main.window)
         main.present()
         if let page = options.openPreferences { showPreferences(on: PreferencesWindow.Page(rawValue: page) ?? .general) }
     }
@@ -205,19 +205,25 @@ public final class ListenUpApplication {
         }
     }
 
-    /// The windows' icon on X11 (`_NET_WM_ICON`, for window lists that do
-    /// not read the desktop entry; Wayland shells always take the entry's),
-    /// once the first frame is on screen: work the first frame does not need.
-    /// GTK sends every fixed size the theme has, so the app ships PNGs beside
-    /// its SVG (`build-aux/render-app-icons`): rendering the SVG would load
-    /// librsvg, libxml2 and ICU for good (docs/performance.md). The default
-    /// serves the windows made later (preferences, dialogs); a window
-    /// already shown keeps the icon it had, so the main one is named too.
-    private func setWindowIconAfterFirstFrame(_ window: UnsafeMutablePointer<GtkWidget>) {
-        guard GtkRuntime.displayIsX11 else { return }
+    /// Work the first frame does not need, once it is on screen.
+    ///
+    /// - Start-up's burst (the templates, the style sheets, the first page)
+    ///   leaves freed memory in malloc's heaps, about 0.8 MiB resident at
+    ///   idle on the setup page: it is given back (docs/performance.md).
+    /// - The windows' icon on X11 (`_NET_WM_ICON`, for window lists that do
+    ///   not read the desktop entry; Wayland shells always take the entry's).
+    ///   GTK sends every fixed size the theme has, so the app ships PNGs
+    ///   beside its SVG (`build-aux/render-app-icons`): rendering the SVG
+    ///   would load librsvg, libxml2 and ICU for good. The default serves
+    ///   the windows made later (preferences, dialogs); a window already
+    ///   shown keeps the icon it had, so the main one is named too.
+    private func afterFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
         let watched = GWeakObject(window)
+        let logger = logger
         connections.append(window.connect(.realize) {
             FramePaint.afterNext(of: window) {
+                FreedMemory.release(logger: logger)
+                guard GtkRuntime.displayIsX11 else { return }
                 gtk_window_set_default_icon_name(AppInfo.id)
                 // A window destroyed by then (a screenshot taken, the app
                 // quit after its first frame) has no icon to take.
