@@ -35,12 +35,26 @@ public enum Localization {
         var result = ""
         var rest = Substring(text)
         for argument in arguments {
-            guard let range = rest.range(of: "%@") else { break }
+            guard let range = placeholder(in: rest) else { break }
             result += rest[..<range.lowerBound]
             result += argument
             rest = rest[range.upperBound...]
         }
         return result + rest
+    }
+
+    /// The first `%@` in `text`. Searched by hand: Foundation's
+    /// `range(of:)` goes through CoreFoundation's string search, whose
+    /// Unicode tables (about 0.6 MiB) the first page would otherwise be the
+    /// only one to touch (docs/performance.md).
+    private static func placeholder(in text: Substring) -> Range<Substring.Index>? {
+        var start = text.startIndex
+        while let percent = text[start...].firstIndex(of: "%") {
+            let next = text.index(after: percent)
+            if next < text.endIndex, text[next] == "@" { return percent..<text.index(after: next) }
+            start = next
+        }
+        return nil
     }
 
     /// The user's locale for numbers (`LC_ALL`, else `LC_NUMERIC`, else

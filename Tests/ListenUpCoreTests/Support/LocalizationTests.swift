@@ -11,6 +11,8 @@ struct LocalizationTests {
         #expect(tr("%@ of %@", "1", "2") == "1 of 2")
         #expect(tr("Connected to %@.", "%@ server") == "Connected to %@ server.")
         #expect(Localization.substitute(["a"], into: "%@ and %@") == "a and %@")
+        #expect(Localization.substitute(["a", "b"], into: "100% sure: %@, %%@ and %") == "100% sure: a, %b and %")
+        #expect(Localization.substitute(["é"], into: "Café %@ é%@") == "Café é é%@")
     }
 
     @Test func pluralsPickTheFormForTheCount() {
