@@ -56,8 +56,12 @@ public struct RouteNode: Sendable {
     public let serves: @Sendable (AuthState) -> Bool
     /// Builds the model. Called each time the route becomes active.
     public let makeModel: @MainActor @Sendable (RouteContext) -> any ScreenModel
-    /// The preview states, the first being the default.
-    public let previews: [Preview]
+    /// The preview states, the first being the default. Made when asked for
+    /// (`--preview`, `--list-previews`), not at every launch: making them
+    /// instantiates each screen's preview types, a conformance look-up of
+    /// the whole binary each (docs/performance.md).
+    public var previews: [Preview] { makePreviews() }
+    private let makePreviews: @Sendable () -> [Preview]
 
     /// Declares the node of `screen`: its route, and a model of its type.
     /// - Parameters:
@@ -69,12 +73,17 @@ public struct RouteNode: Sendable {
         _ screen: ScreenKey<Model>,
         serves: @escaping @Sendable (AuthState) -> Bool,
         model: @escaping @MainActor @Sendable (RouteContext) -> Model,
-        previews: [PreviewState<Model>]
-    ) {
+        previews: @autoclosure @escaping @Sendable () -> [PreviewState<Model>]
+    ) where Model: SendableMetatype {
         route = screen.route
         self.serves = serves
         self.makeModel = { model($0) }
-        self.previews = previews.map { preview in
+        makePreviews = { Self.previews(previews(), of: screen) }
+    }
+
+    /// `states` as the node's previews, each applied to a model of `screen`.
+    private static func previews<Model: ScreenModel>(_ states: [PreviewState<Model>], of screen: ScreenKey<Model>) -> [Preview] {
+        states.map { preview in
             Preview(name: preview.name, player: preview.player, downloads: preview.downloads, apply: { made in
                 if let typed = screen.model(made, on: screen.route) { preview.apply(typed) }
             })
