@@ -53,13 +53,26 @@ def build(products):
                        stdout=subprocess.DEVNULL)
 
 
+def shipped_arguments():
+    """`swift build -c release` arguments of the build as the Flatpak ships it
+    (build-aux/shipped-swiftpm-args), with its own scratch folder."""
+    lines = subprocess.run([os.path.join(ROOT, "build-aux", "shipped-swiftpm-args")], check=True,
+                           capture_output=True, text=True).stdout.splitlines()
+    return lines + ["--scratch-path", os.path.join(ROOT, ".build", "shipped")]
+
+
+def bin_path(arguments):
+    """Where `swift build -c release` with arguments puts its binaries."""
+    return subprocess.run(["swift", "build", "-c", "release", *arguments, "--show-bin-path"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
 def binaries():
     """(listenup, listenup-demo-server): BIN_DIR's, or the release build's."""
     if os.environ.get("BIN_DIR"):
         path = os.path.abspath(os.environ["BIN_DIR"])
     else:
-        path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
+        path = bin_path([])
     return os.path.join(path, "listenup"), os.path.join(path, "listenup-demo-server")
 
 
