@@ -11,7 +11,8 @@
 //     both server clients, REST v1 and kRPC, each mapping its wire types at its edge, with
 //     their one SessionRefresher; HTTP, SQLite, keyring, GSettings, Avahi, pairing host;
 //     and Dependencies.live, the composition root) ← listenup
-//   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library
+//   CLibSecret → Keyring, CAvahi → LANDiscovery: one Swift wrapper per C library (both opened
+//     on first use, like CGStreamer → Playback)
 //   DemoServer (SwiftNIO, shares ListenUpAPI) ← listenup-demo-server
 //   CQREncode → QRCode (libqrencode, the QR encoder injected into the core's render actor)
 //     ← ListenUpLive; PNGEncoding (shared, pure Swift) ← ListenUpCore
@@ -65,12 +66,18 @@ let package = Package(
         // The ListenUp REST v1 wire contract: Codable types, the envelope,
         // endpoint descriptions. Pure data, no networking.
         .target(name: "ListenUpAPI", dependencies: ["JSONToolkit"]),
-        // libsecret (the Secret Service): where sessions are kept.
+        // libsecret (the Secret Service): where sessions are kept. Opened with
+        // dlopen on first use, not linked (a first launch never loads it):
+        // our declarations of the five functions and the loader.
+        .target(name: "CLibSecret", dependencies: ["CGio"]),
+        // libsecret's own headers, linked: only for the test that checks
+        // CLibSecret's declarations (LibSecretABIFacts).
         .systemLibrary(
-            name: "CLibSecret",
+            name: "CLibSecretSystem",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        .target(name: "LibSecretABIFacts", dependencies: ["CLibSecretSystem"]),
         .target(name: "Keyring", dependencies: ["CLibSecret", "GObjectOwnership"]),
         // GIO's GSettings (no GTK): the app's settings under the schema in data/.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -81,11 +88,10 @@ let package = Package(
         .target(name: "GObjectOwnership", dependencies: ["CGio"]),
         .target(name: "GSettings", dependencies: ["CGio", "GObjectOwnership"]),
         // Avahi (avahi-client with avahi-glib): ListenUp servers on the LAN.
-        .systemLibrary(
-            name: "CAvahi",
-            pkgConfig: "avahi-glib",
-            providers: [.apt(["libavahi-client-dev", "libavahi-glib-dev"])]
-        ),
+        // Its headers (libavahi-client-dev, libavahi-glib-dev), not linked:
+        // opened with dlopen on first use, so a start-up loads none of it
+        // before the first frame.
+        .target(name: "CAvahi", dependencies: ["CGio"]),
         .target(
             name: "LANDiscovery",
             dependencies: ["CAvahi", "GObjectOwnership", .product(name: "Logging", package: "swift-log")]
@@ -169,12 +175,9 @@ let package = Package(
         .target(name: "PNGEncoding"),
         // libqrencode: QR symbols for pairing. The core draws and renders them
         // (QRMatrix, QRImage, the QRRenderer actor); this module is the
-        // encoder the composition root injects.
-        .systemLibrary(
-            name: "CQREncode",
-            pkgConfig: "libqrencode",
-            providers: [.apt(["libqrencode-dev"])]
-        ),
+        // encoder the composition root injects. Its header (libqrencode-dev),
+        // not linked: opened with dlopen when pairing first draws a symbol.
+        .target(name: "CQREncode"),
         .target(name: "QRCode", dependencies: ["CQREncode", "ListenUpCore"]),
         // The pairing protocol's values and rules, with no I/O: events, state,
         // requests, paired devices, the desktop's status, the rotating codes
@@ -296,7 +299,7 @@ let package = Package(
         ),
         .testTarget(name: "GtkBridgeTests", dependencies: ["GtkBridge", "CAdwaita"]),
         .testTarget(name: "GObjectOwnershipTests", dependencies: ["GObjectOwnership", "CGio"]),
-        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "ListenUpTestSupport"]),
+        .testTarget(name: "KeyringTests", dependencies: ["Keyring", "LibSecretABIFacts", "ListenUpTestSupport"]),
         .testTarget(name: "GSettingsTests", dependencies: ["GSettings", "ListenUpTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "ListenUpCore", "PNGEncoding", "ListenUpTestSupport"]),
         .testTarget(

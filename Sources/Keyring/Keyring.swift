@@ -30,9 +30,9 @@ public struct Keyring: Sendable {
 
     /// Stores `secret` for `account`, replacing any earlier one.
     public func store(_ secret: String, account: String, label: String) async throws(KeyringError) {
-        let stored = try await run { cancellable, error in
+        let stored = try await run { libsecret, cancellable, error in
             Self.withAttributes(account) { attributes in
-                secret_password_storev_sync(Self.schema, attributes, nil, label, secret, cancellable, &error) != 0
+                libsecret.call.password_storev_sync(libsecret.schema, attributes, nil, label, secret, cancellable, &error) != 0
             }
         }
         if !stored { throw .unavailable("the secret was not stored") }
@@ -40,10 +40,10 @@ public struct Keyring: Sendable {
 
     /// The secret for `account`, or nil if none is stored.
     public func lookup(account: String) async throws(KeyringError) -> String? {
-        try await run { cancellable, error -> String? in
+        try await run { libsecret, cancellable, error -> String? in
             Self.withAttributes(account) { attributes in
-                guard let value = secret_password_lookupv_sync(Self.schema, attributes, cancellable, &error) else { return nil }
-                defer { secret_password_free(value) }
+                guard let value = libsecret.call.password_lookupv_sync(libsecret.schema, attributes, cancellable, &error) else { return nil }
+                defer { libsecret.call.password_free(value) }
                 return String(cString: value)
             }
         }
@@ -51,9 +51,9 @@ public struct Keyring: Sendable {
 
     /// Removes the secret for `account` (nothing happens if there is none).
     public func clear(account: String) async throws(KeyringError) {
-        _ = try await run { cancellable, error in
+        _ = try await run { libsecret, cancellable, error in
             Self.withAttributes(account) { attributes in
-                secret_password_clearv_sync(Self.schema, attributes, cancellable, &error) != 0
+                libsecret.call.password_clearv_sync(libsecret.schema, attributes, cancellable, &error) != 0
             }
         }
     }
@@ -61,11 +61,19 @@ public struct Keyring: Sendable {
     // MARK: Plumbing
 
     /// Runs a blocking libsecret call on the keyring queue with a cancellable
-    /// that fires after ``timeout``. A GError makes it fail.
-    private func run<T: Sendable>(_ call: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, inout UnsafeMutablePointer<GError>?) -> T) async throws(KeyringError) -> T {
+    /// that fires after ``timeout``. A GError makes it fail; so does a
+    /// libsecret that is not installed.
+    private func run<T: Sendable>(_ call: @escaping @Sendable (LibSecret, UnsafeMutablePointer<GCancellable>?, inout UnsafeMutablePointer<GError>?) -> T) async throws(KeyringError) -> T {
         let timeout = timeout
         let outcome: Result<T, KeyringError> = await withCheckedContinuation { continuation in
             Self.queue.async {
+                let libsecret: LibSecret
+                switch LibSecret.shared {
+                case .success(let loaded): libsecret = loaded
+                case .failure(let error):
+                    continuation.resume(returning: .failure(error))
+                    return
+                }
                 // GCancellable is thread-safe; the timer holds a reference of
                 // its own, so a timer that fires as the call ends cancels a
                 // live object, never a freed one.
@@ -77,7 +85,7 @@ public struct Keyring: Sendable {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
                 var error: UnsafeMutablePointer<GError>?
-                let value = call(cancellable?.pointer, &error)
+                let value = call(libsecret, cancellable?.pointer, &error)
                 timer.cancel()
                 if let error {
                     let message = String(cString: error.pointee.message)
@@ -92,17 +100,6 @@ public struct Keyring: Sendable {
     }
 
     private static let queue = DispatchQueue(label: "io.github.listenup.keyring")
-
-    /// The schema, made once: one string attribute, `account`.
-    nonisolated(unsafe) private static let schema: UnsafePointer<SecretSchema>? = {
-        // nonisolated(unsafe): written once here, then only read; libsecret
-        // does not mutate a schema it is handed.
-        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
-        g_hash_table_insert(types, g_strdup("account"), UnsafeMutableRawPointer(bitPattern: Int(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue)))
-        let schema = secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, types)
-        g_hash_table_unref(types)
-        return UnsafePointer(schema)
-    }()
 
     private static func withAttributes<T>(_ account: String, _ body: (OpaquePointer?) -> T) -> T {
         let attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)

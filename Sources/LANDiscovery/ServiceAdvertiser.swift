@@ -22,6 +22,8 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     private let logger: Logger
     private let context: OpaquePointer
     private let loop: OpaquePointer
+    /// Avahi's functions, once the thread has loaded them.
+    private var avahi: ListenUpAvahi?
     private var poll: OpaquePointer?
     private var client: OpaquePointer?
     private var group: OpaquePointer?
@@ -69,25 +71,33 @@ public final class ServiceAdvertiser: @unchecked Sendable {
         }
         let thread = Thread { [self] in
             g_main_context_push_thread_default(context)
-            poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)
+            defer { g_main_context_pop_thread_default(context) }
+            let avahi: ListenUpAvahi
+            switch AvahiLibrary.functions() {
+            case .success(let functions): avahi = functions
+            case .failure(let missing):
+                logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(missing.reason)"])
+                return
+            }
+            self.avahi = avahi
+            poll = avahi.glib_poll_new(context, G_PRIORITY_DEFAULT)
             var error: Int32 = 0
             let callbackContext = CallbackContext.retained(self)
             self.callbackContext = callbackContext
-            client = avahi_client_new(avahi_glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
+            client = avahi.client_new(avahi.glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
                 CallbackContext.target(of: data, as: ServiceAdvertiser.self)?.clientChanged(client, state)
             }, callbackContext, &error)
-            if client == nil { logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(String(cString: avahi_strerror(error)))"]) }
+            if client == nil { logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(avahi.message(error))"]) }
             g_main_loop_run(loop)
-            if let group { avahi_entry_group_free(group) }
+            if let group { _ = avahi.entry_group_free(group) }
             group = nil
-            if let client { avahi_client_free(client) }
+            if let client { avahi.client_free(client) }
             client = nil
             // No callback can come now: the context is Avahi's no longer.
             CallbackContext.release(callbackContext)
             self.callbackContext = nil
-            if let poll { avahi_glib_poll_free(poll) }
+            if let poll { avahi.glib_poll_free(poll) }
             poll = nil
-            g_main_context_pop_thread_default(context)
         }
         thread.name = "listenup-avahi-publish"
         thread.start()
@@ -108,7 +118,7 @@ public final class ServiceAdvertiser: @unchecked Sendable {
         case AVAHI_CLIENT_S_RUNNING:
             register(client)
         case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
-            if let group { avahi_entry_group_reset(group) }
+            if let group { _ = avahi?.entry_group_reset(group) }
         case AVAHI_CLIENT_FAILURE:
             logger.warning("Avahi failed; the service is no longer advertised")
         default:
@@ -117,36 +127,37 @@ public final class ServiceAdvertiser: @unchecked Sendable {
     }
 
     private func register(_ client: OpaquePointer?) {
-        guard let client else { return }
+        guard let client, let avahi else { return }
         if group == nil {
-            group = avahi_entry_group_new(client, { _, state, data in
+            group = avahi.entry_group_new(client, { _, state, data in
                 guard state == AVAHI_ENTRY_GROUP_COLLISION else { return }
                 CallbackContext.target(of: data, as: ServiceAdvertiser.self)?.collided()
             }, callbackContext)
         }
-        guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
+        guard let group, avahi.entry_group_is_empty(group) != 0 else { return }
         var list: UnsafeMutablePointer<AvahiStringList>?
-        for entry in txt.reversed() { list = avahi_string_list_add(list, entry) }
-        defer { avahi_string_list_free(list) }
+        for entry in txt.reversed() { list = avahi.string_list_add(list, entry) }
+        defer { avahi.string_list_free(list) }
         let interface = interfaceIndex.map { AvahiIfIndex($0) } ?? AvahiIfIndex(AVAHI_IF_UNSPEC)
-        let added = avahi_entry_group_add_service_strlst(group, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC),
+        let added = avahi.entry_group_add_service_strlst(group, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC),
                                                          AvahiPublishFlags(0), name, type, nil, nil, port, list)
         if added == Int32(AVAHI_ERR_COLLISION) {
             collided()
             return
         }
-        if added < 0 || avahi_entry_group_commit(group) < 0 {
-            logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(String(cString: avahi_strerror(added)))"])
+        if added < 0 || avahi.entry_group_commit(group) < 0 {
+            logger.warning("Cannot advertise on the LAN", metadata: ["reason": "\(avahi.message(added))"])
         }
     }
 
     private func collided() {
-        if let alternative = avahi_alternative_service_name(name) {
+        guard let avahi else { return }
+        if let alternative = avahi.alternative_service_name(name) {
             name = String(cString: alternative)
-            avahi_free(alternative)
+            avahi.free(alternative)
         }
         logger.info("Service name taken on the LAN; renamed", metadata: ["name": "\(name)"])
-        if let group { avahi_entry_group_reset(group) }
+        if let group { _ = avahi.entry_group_reset(group) }
         register(client)
     }
 }

@@ -87,6 +87,8 @@ private final class BrowseSession: @unchecked Sendable {
     let continuation: AsyncStream<DiscoveryEvent>.Continuation
     let context: OpaquePointer
     let loop: OpaquePointer
+    /// Avahi's functions, once `open()` has loaded them.
+    fileprivate var avahi: ListenUpAvahi?
     private var poll: OpaquePointer?
     private var client: OpaquePointer?
     private var browser: OpaquePointer?
@@ -135,30 +137,39 @@ private final class BrowseSession: @unchecked Sendable {
     }
 
     private func open() {
-        poll = avahi_glib_poll_new(context, G_PRIORITY_DEFAULT)
+        let avahi: ListenUpAvahi
+        switch AvahiLibrary.functions() {
+        case .success(let functions): avahi = functions
+        case .failure(let missing):
+            report(.unavailable(reason: missing.reason))
+            return
+        }
+        self.avahi = avahi
+        poll = avahi.glib_poll_new(context, G_PRIORITY_DEFAULT)
         var error: Int32 = 0
         let callbackContext = CallbackContext.retained(self)
         me = callbackContext
-        client = avahi_client_new(avahi_glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
+        client = avahi.client_new(avahi.glib_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, data in
             CallbackContext.target(of: data, as: BrowseSession.self)?.clientChanged(client, state)
         }, callbackContext, &error)
         if client == nil {
-            report(.unavailable(reason: String(cString: avahi_strerror(error))))
+            report(.unavailable(reason: avahi.message(error)))
         }
     }
 
     private func close() {
-        if let browser { avahi_service_browser_free(browser) }
+        defer { continuation.finish() }
+        guard let avahi else { return }
+        if let browser { _ = avahi.service_browser_free(browser) }
         browser = nil
         // Freeing the client frees its resolvers too.
-        if let client { avahi_client_free(client) }
+        if let client { avahi.client_free(client) }
         client = nil
         // No callback can come now: the context is Avahi's no longer.
         CallbackContext.release(me)
         me = nil
-        if let poll { avahi_glib_poll_free(poll) }
+        if let poll { avahi.glib_poll_free(poll) }
         poll = nil
-        continuation.finish()
     }
 
     private func report(_ event: DiscoveryEvent) {
@@ -176,13 +187,13 @@ private final class BrowseSession: @unchecked Sendable {
     fileprivate func clientChanged(_ client: OpaquePointer?, _ state: AvahiClientState) {
         switch state {
         case AVAHI_CLIENT_S_RUNNING:
-            guard browser == nil, let client else { return }
-            browser = avahi_service_browser_new(client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(0), {
+            guard browser == nil, let client, let avahi else { return }
+            browser = avahi.service_browser_new(client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), type, nil, AvahiLookupFlags(0), {
                 _, interface, proto, event, name, type, domain, _, data in
                 CallbackContext.target(of: data, as: BrowseSession.self)?.browsed(interface, proto, event, name, type, domain)
             }, me)
             if browser == nil {
-                report(.unavailable(reason: String(cString: avahi_strerror(avahi_client_errno(client)))))
+                report(.unavailable(reason: avahi.message(avahi.client_errno(client))))
             }
         case AVAHI_CLIENT_CONNECTING:
             // NO_FAIL: the client waits for the daemon to appear.
@@ -190,7 +201,7 @@ private final class BrowseSession: @unchecked Sendable {
             report(.unavailable(reason: "avahi-daemon is not running"))
         case AVAHI_CLIENT_FAILURE:
             forgetAll()
-            let reason = client.map { String(cString: avahi_strerror(avahi_client_errno($0))) } ?? "Avahi failed"
+            let reason = errorText(client) ?? "Avahi failed"
             report(.unavailable(reason: reason))
         default:
             break
@@ -201,22 +212,23 @@ private final class BrowseSession: @unchecked Sendable {
                              _ name: UnsafePointer<CChar>?, _ type: UnsafePointer<CChar>?, _ domain: UnsafePointer<CChar>?) {
         switch event {
         case AVAHI_BROWSER_NEW:
-            guard let client, let name, let type, let domain else { return }
-            let resolver = avahi_service_resolver_new(client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), {
+            guard let client, let avahi, let name, let type, let domain else { return }
+            let resolver = avahi.service_resolver_new(client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), {
                 resolver, interface, proto, event, name, _, _, host, address, port, txt, _, data in
-                defer { avahi_service_resolver_free(resolver) }
-                guard event == AVAHI_RESOLVER_FOUND, let name, let host, let address,
-                      let session = CallbackContext.target(of: data, as: BrowseSession.self) else { return }
+                guard let session = CallbackContext.target(of: data, as: BrowseSession.self),
+                      let avahi = session.avahi else { return }
+                defer { _ = avahi.service_resolver_free(resolver) }
+                guard event == AVAHI_RESOLVER_FOUND, let name, let host, let address else { return }
                 var printed = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
-                avahi_address_snprint(&printed, printed.count, address)
+                _ = avahi.address_snprint(&printed, printed.count, address)
                 var entries: [[UInt8]] = []
                 var item = txt
                 while let current = item {
-                    let size = Int(avahi_string_list_get_size(current))
-                    if let text = avahi_string_list_get_text(current) {
+                    let size = Int(avahi.string_list_get_size(current))
+                    if let text = avahi.string_list_get_text(current) {
                         entries.append(Array(UnsafeBufferPointer(start: text, count: size)))
                     }
-                    item = avahi_string_list_get_next(current)
+                    item = avahi.string_list_get_next(current)
                 }
                 let service = DiscoveredService(serviceName: String(cString: name), hostName: String(cString: host),
                                                 address: String(decoding: printed.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
@@ -232,11 +244,17 @@ private final class BrowseSession: @unchecked Sendable {
             removed(key: Self.key(interface, proto, String(cString: name)))
         case AVAHI_BROWSER_FAILURE:
             forgetAll()
-            let reason = client.map { String(cString: avahi_strerror(avahi_client_errno($0))) } ?? "browsing failed"
+            let reason = errorText(client) ?? "browsing failed"
             report(.unavailable(reason: reason))
         default:
             break
         }
+    }
+
+    /// Avahi's sentence for the client's last error.
+    private func errorText(_ client: OpaquePointer?) -> String? {
+        guard let client, let avahi else { return nil }
+        return avahi.message(avahi.client_errno(client))
     }
 
     fileprivate static func key(_ interface: AvahiIfIndex, _ proto: AvahiProtocol, _ name: String) -> String {

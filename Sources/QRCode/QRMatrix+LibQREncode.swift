@@ -6,6 +6,8 @@ import ListenUpCore
 public enum QRCodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libqrencode refused the text (too long for a version-40 symbol, or out of memory).
     case encodingFailed(errno: Int32)
+    /// libqrencode is not installed (the sentence says what is missing).
+    case libraryMissing(String)
     /// The text contains a NUL byte, which a C string cannot carry.
     case containsNUL
 
@@ -13,6 +15,7 @@ public enum QRCodeError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .encodingFailed(let errno): "QR encoding failed (errno \(errno))"
         case .containsNUL: "QR payload contains a NUL byte"
+        case .libraryMissing(let reason): reason
         }
     }
 }
@@ -30,10 +33,14 @@ extension QRMatrix {
     /// - Throws: ``QRCodeError``.
     public static func encode(_ text: String) throws -> QRMatrix {
         guard !text.utf8.contains(0) else { throw QRCodeError.containsNUL }
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+        var failure: UnsafePointer<CChar>?
+        guard let qrencode = listenup_qrencode(&failure)?.pointee else {
+            throw QRCodeError.libraryMissing(failure.map { String(cString: $0) } ?? "libqrencode could not be loaded")
+        }
+        guard let code = qrencode.encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
             throw QRCodeError.encodingFailed(errno: errno)
         }
-        defer { QRcode_free(code) }
+        defer { qrencode.free(code) }
         let width = Int(code.pointee.width)
         var modules = [Bool](repeating: false, count: width * width)
         guard let data = code.pointee.data else { throw QRCodeError.encodingFailed(errno: 0) }

@@ -7,7 +7,10 @@ import Testing
 /// - the window gets the app's icon on X11 (`_NET_WM_ICON`), read off the
 ///   display with `xprop`, from the PNGs beside the SVG (rendering the SVG
 ///   loads librsvg for good, about 8 MiB resident);
-/// - the memory start-up freed is given back to the system.
+/// - the memory start-up freed is given back to the system;
+/// - the libraries the app opens on first use (libsecret, libqrencode,
+///   Avahi, GStreamer) are not linked, and a first launch loads only Avahi's,
+///   for the setup page's LAN discovery (on the browse's own thread).
 @Suite("After the first frame")
 struct WindowIconTests {
     typealias Window = BackgroundPlaybackTests
@@ -50,5 +53,35 @@ struct WindowIconTests {
         defer { app.process.terminate() }
         let released = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
         #expect(released, "no malloc_trim after the first frame:\n\(app.stderr.suffix(3_000))")
+    }
+
+    @Test func librariesOpenedOnFirstUseAreNotLinkedAndAFirstLaunchLoadsOnlyAvahi() async throws {
+        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
+        let needed = try Window.tool(["/usr/bin/env", "readelf", "--dynamic", HeadlessProcess.binary.path]).output
+        #expect(needed.contains("libgtk-4.so"), "readelf printed no dependencies: \(needed.prefix(500))")
+        for library in ["libsecret-1", "libqrencode", "libavahi-client", "libavahi-common", "libavahi-glib", "libgstreamer-1.0"] {
+            #expect(!needed.contains(library), "listenup links \(library)")
+        }
+        let app = try HeadlessProcess(arguments: [], environment: [
+            "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
+            "LISTENUP_MDNS_INTERFACE": "lo", "LISTENUP_LOG": "debug",
+        ])
+        defer { app.process.terminate() }
+        // A second after the first frame (the trim's log line), the setup
+        // page's discovery has long opened Avahi; nothing asked for a secret
+        // or a QR symbol.
+        let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
+        #expect(settled, "the first frame never came:\n\(app.stderr.suffix(3_000))")
+        var maps = ""
+        let browsing = await Window.eventually(10) {
+            maps = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
+                          as: UTF8.self)
+            return maps.contains("libavahi-client.so")
+        }
+        #expect(browsing, "LAN discovery did not open Avahi")
+        for library in ["libsecret-1.so", "libqrencode.so", "libgstreamer-1.0.so"] {
+            #expect(!maps.contains(library), "a first launch loaded \(library)")
+        }
     }
 }
