@@ -10,7 +10,9 @@ import Testing
 /// - the memory start-up freed is given back to the system;
 /// - the libraries the app opens on first use (libsecret, libqrencode,
 ///   Avahi, GStreamer) are not linked, and a first launch loads only Avahi's,
-///   for the setup page's LAN discovery (on the browse's own thread).
+///   for the setup page's LAN discovery (on the browse's own thread);
+/// - a turning spinner does not load librsvg (the app's spinner icon is a
+///   symbolic PNG, `build-aux/render-spinner-icons`).
 @Suite("After the first frame")
 struct WindowIconTests {
     typealias Window = BackgroundPlaybackTests
@@ -83,5 +85,22 @@ struct WindowIconTests {
         for library in ["libsecret-1.so", "libqrencode.so", "libgstreamer-1.0.so"] {
             #expect(!maps.contains(library), "a first launch loaded \(library)")
         }
+    }
+
+    @Test func aTurningSpinnerDoesNotLoadTheSVGLoader() async throws {
+        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
+        // The start-up page: one spinner, turning, on the backdrop.
+        let app = try HeadlessProcess(arguments: ["--preview", "loading:loading"], environment: [
+            "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
+            "LISTENUP_LOG": "debug",
+        ])
+        defer { app.process.terminate() }
+        let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
+        #expect(settled, "the first frame never came:\n\(app.stderr.suffix(3_000))")
+        let maps = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
+                          as: UTF8.self)
+        #expect(maps.contains("libgtk-4.so"), "no maps read")
+        #expect(!maps.contains("librsvg"), "the spinner's icon was rendered from an SVG (librsvg loaded)")
     }
 }
