@@ -11,8 +11,9 @@ import Testing
 /// - the libraries the app opens on first use (libsecret, libqrencode,
 ///   Avahi, GStreamer) are not linked, and a first launch loads only Avahi's,
 ///   for the setup page's LAN discovery (on the browse's own thread);
-/// - a turning spinner does not load librsvg (the app's spinner icon is a
-///   symbolic PNG, `build-aux/render-spinner-icons`).
+/// - the pages the app idles on draw no symbolic icon from an SVG, which
+///   would load librsvg for good (the spinner and the download icons are
+///   the app's own symbolic PNGs, `build-aux/render-symbolic-icons`).
 @Suite("After the first frame")
 struct WindowIconTests {
     typealias Window = BackgroundPlaybackTests
@@ -87,11 +88,13 @@ struct WindowIconTests {
         }
     }
 
-    @Test func aTurningSpinnerDoesNotLoadTheSVGLoader() async throws {
+    /// The start-up page (a spinner), the setup page looking for servers
+    /// (a spinner), the library and its downloads (the download icons).
+    @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads"])
+    func pagesTheAppIdlesOnDoNotLoadTheSVGLoader(_ preview: String) async throws {
         let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
         try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
-        // The start-up page: one spinner, turning, on the backdrop.
-        let app = try HeadlessProcess(arguments: ["--preview", "loading:loading"], environment: [
+        let app = try HeadlessProcess(arguments: ["--preview", preview], environment: [
             "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
             "LISTENUP_LOG": "debug",
         ])
@@ -101,6 +104,6 @@ struct WindowIconTests {
         let maps = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
                           as: UTF8.self)
         #expect(maps.contains("libgtk-4.so"), "no maps read")
-        #expect(!maps.contains("librsvg"), "the spinner's icon was rendered from an SVG (librsvg loaded)")
+        #expect(!maps.contains("librsvg"), "\(preview) drew a symbolic icon from an SVG (librsvg loaded)")
     }
 }

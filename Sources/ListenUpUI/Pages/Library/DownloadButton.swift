@@ -165,10 +165,10 @@ final class DownloadButton {
 
     static func iconName(_ state: State) -> String {
         switch state {
-        case .available, .paused: "document-save-symbolic"
-        case .waiting, .downloading: "media-playback-pause-symbolic"
-        case .failed: "view-refresh-symbolic"
-        case .downloaded: "object-select-symbolic"
+        case .available, .paused: "listenup-download-symbolic"
+        case .waiting, .downloading: "listenup-pause-symbolic"
+        case .failed: "listenup-retry-symbolic"
+        case .downloaded: "listenup-done-symbolic"
         }
     }
 }

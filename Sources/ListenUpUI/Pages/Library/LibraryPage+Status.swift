@@ -52,11 +52,11 @@ extension LibraryPage {
                 statusPage.show(icon: "accessories-dictionary-symbolic", title: tr("No Books Yet"),
                                 description: tr("Books added to your server's library appear here."))
             } else if visible.isEmpty, model.filter == .downloaded, model.query.isEmpty || model.downloadedBookIDs.isEmpty {
-                statusPage.show(icon: "document-save-symbolic", title: tr("No Downloaded Books"),
+                statusPage.show(icon: "listenup-download-symbolic", title: tr("No Downloaded Books"),
                                 description: tr("Download a book to listen to it without a connection: use the button on its cover or in its details."))
                 showAll = true
             } else if visible.isEmpty, let finished = model.finishedFilter, model.query.isEmpty {
-                statusPage.show(icon: "object-select-symbolic", title: finished ? tr("No Finished Books") : tr("Every Book Is Finished"),
+                statusPage.show(icon: "listenup-done-symbolic", title: finished ? tr("No Finished Books") : tr("Every Book Is Finished"),
                                 description: finished
                                     ? tr("A book is finished when you reach its end or mark it as finished.")
                                     : tr("Mark a book as not started to listen to it again."))

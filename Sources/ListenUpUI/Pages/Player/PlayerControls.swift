@@ -22,7 +22,7 @@ enum PlayerControls {
     /// The play/pause button's icon and name for `status`.
     static func playPause(_ status: PlayerModel.Status) -> (icon: String, name: String) {
         switch status {
-        case .playing, .buffering, .loading: ("media-playback-pause-symbolic", tr("Pause"))
+        case .playing, .buffering, .loading: ("listenup-pause-symbolic", tr("Pause"))
         default: ("media-playback-start-symbolic", tr("Play"))
         }
     }
