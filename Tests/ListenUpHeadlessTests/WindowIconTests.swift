@@ -46,40 +46,44 @@ struct WindowIconTests {
         }
     }
 
-    @Test func theMemoryStartUpFreedIsGivenBack() async throws {
+    /// `listenup` with `arguments` in a fresh home (server setup) and no
+    /// session bus, once a second past its first frame (the trim's log line).
+    static func launchSettled(_ arguments: [String] = []) async throws -> HeadlessProcess {
         let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
         try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
-        let app = try HeadlessProcess(arguments: [], environment: [
+        let app = try HeadlessProcess(arguments: arguments, environment: [
             "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
             "LISTENUP_MDNS_INTERFACE": "lo", "LISTENUP_LOG": "debug",
         ])
-        defer { app.process.terminate() }
-        let released = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
-        #expect(released, "no malloc_trim after the first frame:\n\(app.stderr.suffix(3_000))")
+        let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
+        #expect(settled, "no malloc_trim after the first frame:\n\(app.stderr.suffix(3_000))")
+        return app
+    }
+
+    /// What the process has mapped.
+    static func maps(of app: HeadlessProcess) -> String {
+        String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
+               as: UTF8.self)
+    }
+
+    @Test func theMemoryStartUpFreedIsGivenBack() async throws {
+        let app = try await Self.launchSettled()
+        app.process.terminate()
     }
 
     @Test func librariesOpenedOnFirstUseAreNotLinkedAndAFirstLaunchLoadsOnlyAvahi() async throws {
-        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-        try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
         let needed = try Window.tool(["/usr/bin/env", "readelf", "--dynamic", HeadlessProcess.binary.path]).output
         #expect(needed.contains("libgtk-4.so"), "readelf printed no dependencies: \(needed.prefix(500))")
         for library in ["libsecret-1", "libqrencode", "libavahi-client", "libavahi-common", "libavahi-glib", "libgstreamer-1.0"] {
             #expect(!needed.contains(library), "listenup links \(library)")
         }
-        let app = try HeadlessProcess(arguments: [], environment: [
-            "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
-            "LISTENUP_MDNS_INTERFACE": "lo", "LISTENUP_LOG": "debug",
-        ])
+        // By then the setup page's discovery has long opened Avahi; nothing
+        // asked for a secret or a QR symbol.
+        let app = try await Self.launchSettled()
         defer { app.process.terminate() }
-        // A second after the first frame (the trim's log line), the setup
-        // page's discovery has long opened Avahi; nothing asked for a secret
-        // or a QR symbol.
-        let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
-        #expect(settled, "the first frame never came:\n\(app.stderr.suffix(3_000))")
         var maps = ""
         let browsing = await Window.eventually(10) {
-            maps = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
-                          as: UTF8.self)
+            maps = Self.maps(of: app)
             return maps.contains("libavahi-client.so")
         }
         #expect(browsing, "LAN discovery did not open Avahi")
@@ -92,17 +96,9 @@ struct WindowIconTests {
     /// (a spinner), the library and its downloads (the download icons).
     @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads"])
     func pagesTheAppIdlesOnDoNotLoadTheSVGLoader(_ preview: String) async throws {
-        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-        try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
-        let app = try HeadlessProcess(arguments: ["--preview", preview], environment: [
-            "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
-            "LISTENUP_LOG": "debug",
-        ])
+        let app = try await Self.launchSettled(["--preview", preview])
         defer { app.process.terminate() }
-        let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
-        #expect(settled, "the first frame never came:\n\(app.stderr.suffix(3_000))")
-        let maps = String(decoding: (try? FileHandle(forReadingAtPath: "/proc/\(app.process.processIdentifier)/maps")?.readToEnd()) ?? Data(),
-                          as: UTF8.self)
+        let maps = Self.maps(of: app)
         #expect(maps.contains("libgtk-4.so"), "no maps read")
         #expect(!maps.contains("librsvg"), "\(preview) drew a symbolic icon from an SVG (librsvg loaded)")
     }
