@@ -88,7 +88,7 @@ private final class BrowseSession: @unchecked Sendable {
     let context: OpaquePointer
     let loop: OpaquePointer
     /// Avahi's functions, once `open()` has loaded them.
-    fileprivate var avahi: ListenUpAvahi?
+    private var avahi: ListenUpAvahi?
     private var poll: OpaquePointer?
     private var client: OpaquePointer?
     private var browser: OpaquePointer?
@@ -215,10 +215,11 @@ private final class BrowseSession: @unchecked Sendable {
             guard let client, let avahi, let name, let type, let domain else { return }
             let resolver = avahi.service_resolver_new(client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), {
                 resolver, interface, proto, event, name, _, _, host, address, port, txt, _, data in
-                guard let session = CallbackContext.target(of: data, as: BrowseSession.self),
-                      let avahi = session.avahi else { return }
+                // Loaded by now (the browse that made this resolver loaded it).
+                guard case .success(let avahi) = AvahiLibrary.functions() else { return }
                 defer { _ = avahi.service_resolver_free(resolver) }
-                guard event == AVAHI_RESOLVER_FOUND, let name, let host, let address else { return }
+                guard event == AVAHI_RESOLVER_FOUND, let name, let host, let address,
+                      let session = CallbackContext.target(of: data, as: BrowseSession.self) else { return }
                 var printed = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
                 _ = avahi.address_snprint(&printed, printed.count, address)
                 var entries: [[UInt8]] = []
