@@ -93,8 +93,9 @@ struct WindowIconTests {
     }
 
     /// The start-up page (a spinner), the setup page looking for servers
-    /// (a spinner), the library and its downloads (the download icons).
-    @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads"])
+    /// (a spinner), the library and its downloads (the download icons), the
+    /// player (its "Nothing Playing" page is built with it).
+    @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads", "player:playing"])
     func pagesTheAppIdlesOnDoNotLoadTheSVGLoader(_ preview: String) async throws {
         let app = try await Self.launchSettled(["--preview", preview])
         defer { app.process.terminate() }
