@@ -34,9 +34,11 @@ struct HeadlessDownloadTests {
         configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         configuration.audioRateLimit = rateLimit
+        // Its own address: some tests start the server again on its port.
+        configuration.host = Loopback.privateAddress()
         let server = DemoServer(configuration: configuration)
         let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        return (server, "http://\(configuration.host):\(port)")
     }
 
     static func home() -> URL {

@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import ListenUpTestSupport
 import Testing
 
 /// The whole first journey against either server generation, with the same
@@ -39,9 +40,11 @@ struct HeadlessGenerationsTests {
         // kRPC finds a revoked session when its event stream's liveness check runs.
         configuration.krpc.sessionCheckInterval = 1
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
+        // Its own address: the generation test starts another server on this one's port.
+        configuration.host = Loopback.privateAddress()
         let server = DemoServer(configuration: configuration)
         let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        return (server, "http://\(configuration.host):\(port)")
     }
 
     /// `match`, for lines after the first `mark` only (the process keeps
@@ -167,6 +170,7 @@ struct HeadlessGenerationsTests {
         configuration.bookCount = 6
         configuration.chapterSeconds = 4
         configuration.protocol = new
+        configuration.host = URL(string: url)?.host ?? configuration.host
         configuration.port = Int(URL(string: url)?.port ?? 0)
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let after = DemoServer(configuration: configuration)

@@ -7,7 +7,7 @@ import Testing
 @testable import ListenUpCore
 @testable import ListenUpLive
 
-/// The in-process demo server on 127.0.0.1 with small books (WAV files of
+/// The in-process demo server on a loopback address of its own, with small books (WAV files of
 /// a few hundred kilobytes), and a connection signed in to it, for the
 /// download tests of both protocols.
 struct DownloadTestServer {
@@ -31,9 +31,11 @@ struct DownloadTestServer {
         configuration.chapterSeconds = chapterSeconds
         configuration.protocol = wire
         configuration.admin = .init(email: email, password: password)
+        // Its own address: some tests start the server again on its port.
+        configuration.host = Loopback.privateAddress()
         configure(&configuration)
         let server = DemoServer(configuration: configuration, logger: logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        let url = try #require(URL(string: "http://\(configuration.host):\(try await server.start())"))
         let connection: any ServerConnection
         let stored: StoredSession
         switch wire {

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ListenUpCore
+import ListenUpTestSupport
 import QRCode
 import Testing
 @testable import Pairing
@@ -42,7 +43,9 @@ struct DiscoveryServerTests {
         await moved.stop()
         await fixture.server.stop()
 
-        // Free again: it is taken.
+        // Free: it is taken. (On an address of its own: on 127.0.0.1 the
+        // port just freed may meanwhile be any other test's.)
+        again.bindAddresses = [Loopback.privateAddress()]
         let back = DiscoveryServer(identity: try PairingIdentity.create(), devices: try PairedDeviceStore(storage: fixture.temp.storage("back")),
                                    configuration: again, status: { .init(activeRoute: "") })
         #expect(try await back.start() == port)
