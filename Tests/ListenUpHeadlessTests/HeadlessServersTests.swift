@@ -20,10 +20,12 @@ struct HeadlessServersTests {
         }
     }
 
-    /// The files of the pair on the demo server at `port` (library cache,
-    /// covers, listening store, downloads): their names hold its key.
-    static func files(of port: Int, in home: URL) -> [String] {
-        let marker = "127_0_0_1_\(port)_"
+    /// The files of the pair on the demo server at `url` (library cache,
+    /// covers, listening store, downloads): their names hold its key, the
+    /// host and port with `_` for every other character.
+    static func files(of url: String, in home: URL) -> [String] {
+        let address = URL(string: url).map { "\($0.host ?? "")_\($0.port ?? 0)" } ?? url
+        let marker = String(address.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" }) + "_"
         let folders = ["cache/listenup", "state/listenup", "data/listenup/downloads"].map { home.appendingPathComponent($0) }
         return folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.contains(marker) }
@@ -43,7 +45,6 @@ struct HeadlessServersTests {
             Task { await serverA.stop() }
             if !stoppedB { Task { await serverB.stop() } }
         }
-        let portA = try #require(URL(string: urlA)?.port), portB = try #require(URL(string: urlB)?.port)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-servers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
 
@@ -82,7 +83,7 @@ struct HeadlessServersTests {
         #expect(entries.map { $0["url"] as? String } == [urlA, urlB])
         #expect(entries.map { $0["user"] as? String } == ["Ada Lovelace", "Bea Babbage"])
         #expect(entries.map { $0["generation"] as? String } == ["rest-v1", "krpc"])
-        #expect(!Self.files(of: portA, in: home).isEmpty && !Self.files(of: portB, in: home).isEmpty, "each pair has its own files")
+        #expect(!Self.files(of: urlA, in: home).isEmpty && !Self.files(of: urlB, in: home).isEmpty, "each pair has its own files")
 
         // Back to A: its library and its download, no sign-in; B's player is not A's.
         mark = app.allLines.count
@@ -103,9 +104,9 @@ struct HeadlessServersTests {
         // Remove A: off the list, its files gone, B untouched.
         app.send(#"{"action":"removeServer","id":"\#(urlA)"}"#)
         #expect(await app.waitForLine(timeout: 20, Self.after(mark, Self.servers(1, active: urlB))) != nil, "\(app.allLines.suffix(3))")
-        for _ in 0..<100 where !Self.files(of: portA, in: home).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(Self.files(of: portA, in: home).isEmpty, "A's cache, covers, listening store and downloads are gone")
-        #expect(!Self.files(of: portB, in: home).isEmpty)
+        for _ in 0..<100 where !Self.files(of: urlA, in: home).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(Self.files(of: urlA, in: home).isEmpty, "A's cache, covers, listening store and downloads are gone")
+        #expect(!Self.files(of: urlB, in: home).isEmpty)
         app.send(#"{"action":"switchServer","id":"\#(urlA)"}"#)
         #expect(await app.waitForLine(timeout: 10) { $0["event"] as? String == "error" && $0["code"] as? String == "unknownServer" } != nil)
         app.send(#"{"action":"quit"}"#)
