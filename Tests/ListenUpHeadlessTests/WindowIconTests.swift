@@ -12,8 +12,9 @@ import Testing
 ///   Avahi, GStreamer) are not linked, and a first launch loads only Avahi's,
 ///   for the setup page's LAN discovery (on the browse's own thread);
 /// - the pages the app idles on draw no symbolic icon from an SVG, which
-///   would load librsvg for good (the spinner and the download icons are
-///   the app's own symbolic PNGs, `build-aux/render-symbolic-icons`).
+///   would load librsvg for good (the spinner, the download icons and the
+///   library's status pages' icons are the app's own symbolic PNGs,
+///   `build-aux/render-symbolic-icons`).
 @Suite("After the first frame")
 struct WindowIconTests {
     typealias Window = BackgroundPlaybackTests
@@ -94,8 +95,13 @@ struct WindowIconTests {
 
     /// The start-up page (a spinner), the setup page looking for servers
     /// (a spinner), the library and its downloads (the download icons), the
-    /// player (its "Nothing Playing" page is built with it).
-    @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads", "player:playing"])
+    /// player (its "Nothing Playing" page is built with it); and the
+    /// library's status pages, whose icons are drawn at 128 px, a size
+    /// Adwaita has only as SVG: the first sync's, an empty library, one that
+    /// failed to load, a search with no results, in the books and in a
+    /// browse list.
+    @Test(arguments: ["loading:loading", "serverSetup:empty", "library:loaded", "library:downloads", "player:playing",
+                      "library:loading", "library:empty", "library:failed", "library:no-results", "library:series-no-results"])
     func pagesTheAppIdlesOnDoNotLoadTheSVGLoader(_ preview: String) async throws {
         let app = try await Self.launchSettled(["--preview", preview])
         defer { app.process.terminate() }

@@ -134,7 +134,7 @@ final class BrowseListView {
         if query.isEmpty {
             statusPage.show(icon: Self.icon(of: kind), title: Self.emptyTitle(of: kind), description: Self.emptyDescription(of: kind))
         } else {
-            statusPage.show(icon: "edit-find-symbolic", title: tr("No Results"), description: tr("No name matches “%@”.", query))
+            statusPage.show(icon: "listenup-search-symbolic", title: tr("No Results"), description: tr("No name matches “%@”.", query))
         }
         stack.visibleChildName = "empty"
     }

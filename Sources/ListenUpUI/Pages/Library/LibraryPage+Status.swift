@@ -37,7 +37,7 @@ extension LibraryPage {
                 text = trn("Downloading your library: %@ of %@ book", "Downloading your library: %@ of %@ books",
                            count: expected, Localization.number(progress.stored), Localization.number(expected))
             }
-            statusPage.show(icon: "folder-download-symbolic", title: tr("Setting Up Your Library"), description: text)
+            statusPage.show(icon: "listenup-download-symbolic", title: tr("Setting Up Your Library"), description: text)
             if let fraction = progress?.fraction {
                 statusProgress.fraction = fraction
             } else {
@@ -45,11 +45,11 @@ extension LibraryPage {
             }
             showProgress = true
         case .failed(_, let message) where books.isEmpty:
-            statusPage.show(icon: "network-offline-symbolic", title: tr("Couldn't Load Your Library"), description: message)
+            statusPage.show(icon: "listenup-offline-symbolic", title: tr("Couldn't Load Your Library"), description: message)
             showRetry = true
         default:
             if books.isEmpty {
-                statusPage.show(icon: "accessories-dictionary-symbolic", title: tr("No Books Yet"),
+                statusPage.show(icon: "listenup-books-symbolic", title: tr("No Books Yet"),
                                 description: tr("Books added to your server's library appear here."))
             } else if visible.isEmpty, model.filter == .downloaded, model.query.isEmpty || model.downloadedBookIDs.isEmpty {
                 statusPage.show(icon: "listenup-download-symbolic", title: tr("No Downloaded Books"),
@@ -65,7 +65,7 @@ extension LibraryPage {
                 let text = model.filter == .downloaded
                     ? tr("No downloaded book's title, author, narrator or series matches “%@”.", model.query)
                     : tr("No title, author, narrator or series matches “%@”.", model.query)
-                statusPage.show(icon: "edit-find-symbolic", title: tr("No Results"), description: text)
+                statusPage.show(icon: "listenup-search-symbolic", title: tr("No Results"), description: text)
             }
         }
         statusProgress.isVisible = showProgress
