@@ -11,6 +11,10 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 BIN := .build/debug/listenup
 PREFIX ?= $(HOME)/.local
 MESON_BUILD := .build/meson
+# The debug build's arguments (build-aux/debug-swiftpm-args: the index store
+# for the Swift code only); every debug `swift build` here passes them, so
+# `make run` and `make test` share one build.
+DEBUG_ARGS = $(shell SWIFT=$(SWIFT) build-aux/debug-swiftpm-args)
 
 .PHONY: run test build demo deps deps-test deps-install install uninstall screenshots bench bench-library bench-sync bench-scaling clean
 
@@ -25,7 +29,7 @@ deps-install:
 
 # The binary, plus its compiled schema and translations in .build/ (build-aux/compile-data).
 build: deps
-	$(SWIFT) build --product listenup
+	$(SWIFT) build --product listenup $(DEBUG_ARGS)
 	build-aux/compile-data
 
 run: build
@@ -34,9 +38,9 @@ run: build
 # The demo server (a generated library) and the app pointed at it, in a sandbox.
 # PROTOCOL=krpc make demo: the server speaks the v0.9 server's kRPC instead of REST v1.
 demo: deps
-	$(SWIFT) build --product listenup
+	$(SWIFT) build --product listenup $(DEBUG_ARGS)
 	build-aux/compile-data
-	$(SWIFT) build --product listenup-demo-server
+	$(SWIFT) build --product listenup-demo-server $(DEBUG_ARGS)
 	PROTOCOL="$(PROTOCOL)" build-aux/run-demo
 
 # Source rules (layering, no print/try!), the module diagram of
@@ -69,7 +73,7 @@ test: deps-test
 	build-aux/module-diagram --check
 	build-aux/check-translatable
 	build-aux/update-po --check
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(DEBUG_ARGS)
 	build-aux/compile-data
 	build-aux/test-with-avahi
 	SWIFT_BACKTRACE=threads=crashed,registers=none,images=none SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring build-aux/with-deadline 40 $(SWIFT) test --skip-build
