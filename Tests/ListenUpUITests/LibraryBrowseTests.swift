@@ -261,6 +261,29 @@ final class LibraryBrowseTests: XCTestCase {
         }
     }
 
+    /// A list the search emptied counts as shown only once its status page
+    /// is: `--screenshot` takes the page when it is ready.
+    func testAnEmptiedListIsSettledOnlyOnceItsStatusPageShows() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let model = LibraryModel(dependencies: .test(), session: nil, load: false, send: { _ in })
+            model.browseForPreview([.show(.series)], query: "zzyzx")
+            let page = LibraryPage(model: model)
+            defer { page.teardown() }
+            guard let browser = Self.browser(page), let series = browser.lists[.series] else { return XCTFail("no series list") }
+            // Every turn of the main loop, from before the list is read until
+            // it is shown: settled must mean the status page is up.
+            var settledBeforeShown = false
+            XCTAssertTrue(MainContext.iterate(until: {
+                if browser.isSettled, !series.showsStatus { settledBeforeShown = true }
+                return browser.isSettled
+            }))
+            XCTAssertFalse(settledBeforeShown, "read but not yet shown is not settled")
+            XCTAssertEqual(model.browse?.lists[.series], [], "the search left no series")
+            XCTAssertTrue(series.showsStatus, "settled, it says no series matches")
+        }
+    }
+
     /// A keystroke updates only the list on screen; another list catches up
     /// on the search when its tab is shown (a big library has thousands of
     /// rows in each).

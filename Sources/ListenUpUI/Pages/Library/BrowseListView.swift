@@ -32,6 +32,10 @@ final class BrowseListView {
     private let selection: GObjectRef<OpaquePointer>
     /// The items shown, in order: position `n` shows `items[n]`.
     private(set) var items: [BrowseItem] = []
+    /// What `show` was last given: nil until the list is read. An empty
+    /// list read (the status page) and one not read yet (nothing) both
+    /// leave `items` empty; this tells them apart.
+    private(set) var shownList: [BrowseItem]?
     private var rows: [Int: Row] = [:]
     private var connections: [SignalConnection] = []
     /// An item was activated (click, Enter).
@@ -114,6 +118,7 @@ final class BrowseListView {
     /// `query` says whether a search emptied the list. nil: not read yet
     /// (an empty list, no status).
     func show(_ items: [BrowseItem]?, query: String) {
+        shownList = items
         let shown = items ?? []
         if shown != self.items {
             let removed = guint(self.items.count)

@@ -361,7 +361,7 @@ final class LibraryBrowser {
     /// shown is read, no page is being opened, and none is sliding.
     var isSettled: Bool {
         // The list read, and shown (the page renders a moment after the model changes).
-        let listShown = browse.shown.map { kind in browse.lists[kind].map { lists[kind]?.items == $0 } ?? false } ?? true
+        let listShown = browse.shown.map { kind in browse.lists[kind].map { lists[kind]?.shownList == $0 } ?? false } ?? true
         let homeRead = !browse.showsHome || homeView?.isSettled ?? true
         return listShown && homeRead && browse.pagesOpening == 0 && pageViews.count == browse.pages.count
             && gtk_stack_get_transition_running(pageStack.opaque) == 0
