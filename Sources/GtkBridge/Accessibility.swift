@@ -79,4 +79,19 @@ extension GPointer {
         }
         return nil
     }
+
+    /// Every descendant of this widget (depth first) that is a `type`.
+    @MainActor
+    public func descendants(ofType type: GType) -> [UnsafeMutablePointer<GtkWidget>] {
+        var found: [UnsafeMutablePointer<GtkWidget>] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0 {
+                found.append(current)
+            }
+            found += current.descendants(ofType: type)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return found
+    }
 }

@@ -11,10 +11,10 @@ import Testing
 /// - the libraries the app opens on first use (libsecret, libqrencode,
 ///   Avahi, GStreamer) are not linked, and a first launch loads only Avahi's,
 ///   for the setup page's LAN discovery (on the browse's own thread);
-/// - the pages the app idles on draw no symbolic icon from an SVG, which
-///   would load librsvg for good (the spinner, the download icons and the
-///   library's status pages' icons are the app's own symbolic PNGs,
-///   `build-aux/render-symbolic-icons`).
+/// - the pages the app idles on, and the preferences, draw no symbolic icon
+///   from an SVG, which would load librsvg for good (the spinner, the
+///   download icons and the status pages' icons are the app's own symbolic
+///   PNGs, `build-aux/render-symbolic-icons`).
 @Suite("After the first frame")
 struct WindowIconTests {
     typealias Window = BackgroundPlaybackTests
@@ -49,13 +49,13 @@ struct WindowIconTests {
 
     /// `listenup` with `arguments` in a fresh home (server setup) and no
     /// session bus, once a second past its first frame (the trim's log line).
-    static func launchSettled(_ arguments: [String] = []) async throws -> HeadlessProcess {
+    static func launchSettled(_ arguments: [String] = [], environment: [String: String] = [:]) async throws -> HeadlessProcess {
         let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
         try ServiceRequirement.check(!display.isEmpty, requiredBy: "LISTENUP_REQUIRE_DBUS", "no display (run under xvfb-run)")
         let app = try HeadlessProcess(arguments: arguments, environment: [
             "DISPLAY": display, "GTK_A11Y": "none", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/listenup-tests",
             "LISTENUP_MDNS_INTERFACE": "lo", "LISTENUP_LOG": "debug",
-        ])
+        ].merging(environment) { _, extra in extra })
         let settled = await Window.eventually(30) { app.stderr.contains("Freed memory returned to the system") }
         #expect(settled, "no malloc_trim after the first frame:\n\(app.stderr.suffix(3_000))")
         return app
@@ -108,5 +108,18 @@ struct WindowIconTests {
         let maps = Self.maps(of: app)
         #expect(maps.contains("libgtk-4.so"), "no maps read")
         #expect(!maps.contains("librsvg"), "\(preview) drew a symbolic icon from an SVG (librsvg loaded)")
+    }
+
+    /// The preferences window, on each page: `AdwPreferencesWindow` builds
+    /// its search's "No Results" page even with search off, and its icon
+    /// is drawn at 128 px.
+    @Test(arguments: ["general", "downloads"])
+    func thePreferencesDoNotLoadTheSVGLoader(_ page: String) async throws {
+        let app = try await Self.launchSettled(["--preview", "library:loaded"], environment: ["LISTENUP_OPEN_PREFERENCES": page])
+        defer { app.process.terminate() }
+        let maps = Self.maps(of: app)
+        #expect(maps.contains("libadwaita"), "no maps read")
+        #expect(app.stderr.contains("Preferences opened"), "the preferences were not opened:\n\(app.stderr.suffix(2_000))")
+        #expect(!maps.contains("librsvg"), "the preferences (\(page)) drew a symbolic icon from an SVG (librsvg loaded)")
     }
 }

@@ -139,6 +139,12 @@ extension StatusPage {
         adw_status_page_set_description(opaque, description)
     }
 
+    /// The icon's name; nil for none.
+    public var iconName: String? {
+        get { adw_status_page_get_icon_name(opaque).map { String(cString: $0) } }
+        nonmutating set { adw_status_page_set_icon_name(opaque, newValue) }
+    }
+
     /// The title.
     public var title: String { adw_status_page_get_title(opaque).map { String(cString: $0) } ?? "" }
 

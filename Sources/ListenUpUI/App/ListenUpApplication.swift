@@ -145,6 +145,7 @@ public final class ListenUpApplication {
         preferences = opened
         if let page { opened.show(page) }
         opened.present()
+        logger.debug("Preferences opened", metadata: ["page": "\(page?.rawValue ?? "general")"])
     }
 
     /// Runs the GLib main loop until the app quits.

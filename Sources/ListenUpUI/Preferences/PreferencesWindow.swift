@@ -62,6 +62,8 @@ final class PreferencesWindow {
         pages[.general]?.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("General"))
         pages[.downloads]?.firstDescendant(ofType: gtk_scrolled_window_get_type())?.setAccessibleLabel(tr("Downloads"))
 
+        Self.drawSearchIconFromPNG(in: window)
+
         connections.append(signOutButton.connect(.clicked) { [weak self] in self?.model.signOut() })
         for (scheme, check) in schemeButtons {
             connections.append(check.connect(.notify("active")) { [weak self] in
@@ -75,6 +77,21 @@ final class PreferencesWindow {
         })
         connections.append(window.connect(.destroy) { [weak self] in self?.closed() })
         observation = StateObservation { [weak self] in self?.follow() }
+    }
+
+    /// `AdwPreferencesWindow` builds its search's "No Results" page even
+    /// with search off, and GTK loads that page's 128 px
+    /// `edit-find-symbolic` as soon as the window is styled: a size Adwaita
+    /// has only as SVG, so librsvg would load and stay (about 8 MiB). The
+    /// app's own search icon, the library's "No Results" one, is the same
+    /// picture as PNGs (`build-aux/render-symbolic-icons`). Done before the
+    /// window is shown; a libadwaita that names the icon otherwise is left
+    /// as it is.
+    private static func drawSearchIconFromPNG(in window: UnsafeMutablePointer<GtkWidget>) {
+        for page in window.descendants(ofType: StatusPage.gtkType).map(StatusPage.init(unchecked:))
+        where page.iconName == "edit-find-symbolic" {
+            page.iconName = "listenup-search-symbolic"
+        }
     }
 
     func present() {
