@@ -69,29 +69,32 @@ extension GPointer {
     /// inside an `AdwStatusPage`) that have no accessor of their own.
     @MainActor
     public func firstDescendant(ofType type: GType) -> UnsafeMutablePointer<GtkWidget>? {
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0 {
-                return current
-            }
-            if let found = current.firstDescendant(ofType: type) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
+        var found: UnsafeMutablePointer<GtkWidget>?
+        walkDescendants(ofType: type) { found = $0; return false }
+        return found
     }
 
     /// Every descendant of this widget (depth first) that is a `type`.
     @MainActor
     public func descendants(ofType type: GType) -> [UnsafeMutablePointer<GtkWidget>] {
         var found: [UnsafeMutablePointer<GtkWidget>] = []
+        walkDescendants(ofType: type) { found.append($0); return true }
+        return found
+    }
+
+    /// Calls `visit` with each descendant that is a `type`, depth first,
+    /// until it returns false. Returns false when `visit` stopped the walk.
+    @MainActor @discardableResult
+    private func walkDescendants(ofType type: GType, _ visit: (UnsafeMutablePointer<GtkWidget>) -> Bool) -> Bool {
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0 {
-                found.append(current)
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), type) != 0,
+               !visit(current) {
+                return false
             }
-            found += current.descendants(ofType: type)
+            if !current.walkDescendants(ofType: type, visit) { return false }
             child = gtk_widget_get_next_sibling(current)
         }
-        return found
+        return true
     }
 }
