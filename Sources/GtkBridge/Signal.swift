@@ -85,6 +85,9 @@ extension Signal where Handler == @MainActor () -> Void {
     public static var searchChanged: Self { Self("search-changed", parameters: 0, plainTrampoline) }
     /// `GtkSearchEntry::stop-search` (Escape in the field).
     public static var stopSearch: Self { Self("stop-search", parameters: 0, plainTrampoline) }
+    /// `GApplication::startup`: GTK and libadwaita are initialised (the
+    /// class handler, which runs first, did that); before `activate`.
+    public static var startup: Self { Self("startup", parameters: 0, plainTrampoline) }
     /// `GApplication::shutdown`.
     public static var shutdown: Self { Self("shutdown", parameters: 0, plainTrampoline) }
     /// `GdkFrameClock::after-paint`: a frame has been painted.

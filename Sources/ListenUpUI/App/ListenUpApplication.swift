@@ -83,6 +83,7 @@ public final class ListenUpApplication {
         if options.isService { flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_IS_SERVICE.rawValue) }
         flags = GApplicationFlags(rawValue: flags.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue)
         application = newObject(adw_application_new(Self.applicationID, flags))
+        connections.append(application.connect(.startup) { [weak self] in self?.startup() })
         connections.append(application.connect(.activate) { [weak self] in self?.activate() })
         connections.append(application.connect(.open) { [weak self] links in
             guard let self else { return }
@@ -179,7 +180,6 @@ public final class ListenUpApplication {
             return
         }
         Appearance.apply(navigator.settings.load().colorScheme)
-        addIconSearchPaths()
         theme = GlassTheme(data: data, override: options.glassOverride, logger: logger)
         let main = MainWindow(application: application, navigator: navigator, pages: pages, logger: logger)
         logger.debug("Templates: \(PageTemplates.bundlePath ?? "none")")
@@ -194,11 +194,20 @@ public final class ListenUpApplication {
         if let page = options.openPreferences { showPreferences(on: PreferencesWindow.Page(rawValue: page) ?? .general) }
     }
 
+    /// GTK and libadwaita are set up: the icon theme gets its last search
+    /// path and is read off the main thread while the window is built
+    /// (``IconThemeLoad``). A D-Bus-activated search provider draws no icon.
+    private func startup() {
+        guard let display = gdk_display_get_default() else { return }
+        addIconSearchPaths(display: display)
+        if !options.isService { IconThemeLoad.start(for: display) }
+    }
+
     /// The app icon (About, the window) comes from the icon theme: installed,
     /// `<prefix>/share/icons` is on it through XDG_DATA_DIRS; from a checkout
     /// (`data/icons`) or a prefix outside XDG_DATA_DIRS, it is added here.
-    private func addIconSearchPaths() {
-        guard let data, let display = gdk_display_get_default() else { return }
+    private func addIconSearchPaths(display: OpaquePointer) {
+        guard let data else { return }
         let theme = gtk_icon_theme_get_for_display(display)
         for folder in [data.file("icons"), data.url.deletingLastPathComponent().appendingPathComponent("icons")]
         where FileManager.default.fileExists(atPath: folder.appendingPathComponent("hicolor").path) {
