@@ -101,8 +101,15 @@ public struct PairingURI: Sendable, Equatable, CustomStringConvertible {
             guard name.utf8.count + String(character).utf8.count <= 64 else { break }
             name.append(character)
         }
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? "ListenUp" : trimmed
+        // Spaces (Foundation's `.whitespaces`: Unicode's space separators and
+        // the tab) trimmed by hand: the app names itself at start-up, and
+        // Foundation's trimming would cost the first frame its character sets.
+        let scalars = name.unicodeScalars
+        let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.generalCategory == .spaceSeparator || scalar == "\t" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return "ListenUp"
+        }
+        return String(scalars[first...last])
     }
 
     /// `fp` as it appears in the URI (base64url).

@@ -74,6 +74,8 @@ import Testing
         }
         #expect(PairingURI.displayName("") == "ListenUp")
         #expect(PairingURI.displayName("Desk\nTop") == "DeskTop")
+        #expect(PairingURI.displayName(" \u{00A0}Ada's Desk\u{3000} ") == "Ada's Desk", "spaces of every kind trimmed, inner ones kept")
+        #expect(PairingURI.displayName("\u{2003}\u{2003}") == "ListenUp")
         #expect(PairingURI.displayName(String(repeating: "é", count: 40)).utf8.count == 64)
     }
 

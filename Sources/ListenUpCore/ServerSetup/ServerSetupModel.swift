@@ -102,7 +102,10 @@ public final class ServerSetupModel: ScreenModel {
     public var canConnect: Bool {
         switch status {
         case .invalid, .checking, .verified: return false
-        case .editing, .failed: return !urlText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        // Unicode's White_Space, the characters `ServerAddress.parse` trims
+        // (Foundation's whitespacesAndNewlines), without Foundation's string
+        // search: this runs for the first frame.
+        case .editing, .failed: return urlText.unicodeScalars.contains { !$0.properties.isWhitespace }
         }
     }
 

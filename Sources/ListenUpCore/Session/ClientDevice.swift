@@ -37,8 +37,12 @@ public struct ClientDevice: Equatable, Sendable {
         for line in (osRelease ?? "").split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = String(line[..<equals])
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            fields[key] = value
+            // Quotes around the value go; not with Foundation's
+            // trimmingCharacters, whose character sets cost the first frame.
+            var value = line[line.index(after: equals)...]
+            while let first = value.first, first == "\"" || first == "'" { value = value.dropFirst() }
+            while let last = value.last, last == "\"" || last == "'" { value = value.dropLast() }
+            fields[key] = String(value)
         }
         let osName = fields["PRETTY_NAME"] ?? fields["NAME"]
         return ClientDevice(

@@ -48,6 +48,12 @@ struct ServerSetupModelTests {
         #expect(!model.canConnect)
         model.send(.urlChanged("   "))
         #expect(!model.canConnect)
+        // Every kind of space and line break is nothing typed: a tab, a
+        // paragraph separator, a no-break space, an ideographic space.
+        model.send(.urlChanged("\t\n\u{2029}\u{00A0}\u{3000}"))
+        #expect(!model.canConnect)
+        model.send(.urlChanged(" example.com\n"))
+        #expect(model.canConnect)
         model.send(.urlChanged("example.com"))
         #expect(model.canConnect)
     }
