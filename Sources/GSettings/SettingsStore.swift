@@ -115,7 +115,8 @@ public final class SettingsStore: @unchecked Sendable {
     /// reach its service (it would log "failed to commit changes" and lose
     /// every write); the second case is reported in `noBusKeyfile`.
     private static func defaultBackend(noBusKeyfile: inout String?) -> UnsafeMutablePointer<GSettingsBackend>? {
-        if ProcessInfo.processInfo.environment["GSETTINGS_BACKEND"] != nil { return nil }
+        // One variable, as GLib reads it (not Foundation's copy of the whole environment).
+        if g_getenv("GSETTINGS_BACKEND") != nil { return nil }
         guard let standard = OwnedReference(taking: g_settings_backend_get_default()) else { return nil }
         let path = String(cString: g_get_user_config_dir()) + "/glib-2.0/settings/keyfile"
         switch typeName(standard.pointer) {

@@ -22,7 +22,7 @@ extension Dependencies {
             logger: logger,
             transport: .live,
             sessions: .keyring(fallback: .file(in: XDGDirectories.app(directories.stateHome), logger: logger), logger: logger),
-            discovery: .avahi(logger: logger),
+            discovery: .avahi(interface: .fromEnvironment(environment), logger: logger),
             deviceInfo: .desktop()
         )
         dependencies.devicesRefresh = AccountSessionsModel.followInterval(environment: environment)
