@@ -56,6 +56,16 @@ final class LibraryBrowseTests: XCTestCase {
             window.settle()
             XCTAssertEqual(home.summary?.streakDays, 4)
             XCTAssertEqual(home.summary?.minutesByDay, [25, 0, 40, 15, 55, 70, 35], "the week, today last")
+            // The figures beside the chart keep to their narrow column: the
+            // total on one line, the week's genres wrapped under it.
+            let labels = homeView.root.descendants(ofType: gtk_label_get_type())
+            let lines = { (prefix: String) -> Int32? in
+                labels.first { Label(unchecked: $0).text.hasPrefix(prefix) }.map { pango_layout_get_line_count(gtk_label_get_layout($0.opaque)) }
+            }
+            let total = try XCTUnwrap(labels.first { Label(unchecked: $0).text.hasSuffix("listened in all") })
+            XCTAssertEqual(gtk_widget_get_width(try XCTUnwrap(gtk_widget_get_parent(total))), 180, "the figures' column")
+            XCTAssertEqual(lines("86 h"), 1)
+            XCTAssertEqual(lines("240 minutes this week"), 3)
             XCTAssertFalse(page.sortDropDown.isVisible, "no order on Home")
             XCTAssertFalse(browser.sortDropDown.isVisible)
             XCTAssertEqual(homeView.recentButtons.count, LibraryModel.previewBooks.count, "the ten preview books, newest first")
