@@ -6,7 +6,7 @@ import ListenUpCore
 /// Home's *Discover* (`home-view.ui`'s `discover`): who else listens now
 /// (live first: "Mara Lindqvist is listening to *Persuasion*", "Listening
 /// now"), then what the other readers of the server listen to and finish,
-/// newest first (``DiscoverModel``), a row each (`activity-row.ui`: the
+/// newest first (``DiscoverModel``), a row each (a ``TextRow``: the
 /// book's cover, "Grace Hopper finished *Middlemarch*", how long ago). A
 /// row with a book opens it (``onOpenBook``).
 /// With nothing yet it says so; on a server without a feed (REST v1) the
@@ -25,7 +25,7 @@ final class HomeDiscover {
     /// The rows' book ids, by the row's address.
     private var rowBooks: [Int: String] = [:]
     /// The rows, by activity id, and by `listening-<user id>` for who listens now (tests).
-    private(set) var rows: [String: ActionRow] = [:]
+    private(set) var rows: [String: TextRow] = [:]
     /// Opens a book (its details).
     var onOpenBook: (String) -> Void = { _ in }
     /// The time the rows' "how long ago" is counted from (previews fix it).
@@ -75,31 +75,25 @@ final class HomeDiscover {
     }
 
     private func add(id: String, sentence: String, subtitle: String?, placeholder: String, bookID: String?, book: LibraryModel.Book?) {
-        let ui = PageTemplates.load("activity-row")
-        withExtendedLifetime(ui) {
-            let row: ActionRow = ui.child("root")
-            row.title = sentence
-            row.subtitle = subtitle ?? ""
-            row.setAccessibleLabel(sentence)
-            let cover = CoverView(size: 40)
-            cover.showPlaceholder(for: placeholder)
-            adw_action_row_add_prefix(row.pointer.cast(to: AdwActionRow.self), cover.widget)
-            if let bookID {
-                rowBooks[Int(bitPattern: row.pointer)] = bookID
-            } else {
-                gtk_list_box_row_set_activatable(row.pointer.cast(to: GtkListBoxRow.self), 0)
-                ui.child("chevron", as: Image.self).isVisible = false
-            }
-            rows[id] = row
-            list.append(row)
-            if let book {
-                let library = library
-                covers.append(Task { [weak cover] in
-                    guard let data = await library.cover(for: book), let texture = await CoverTexture.decode(data.bytes, size: 80)
-                    else { return }
-                    cover?.show(texture)
-                })
-            }
+        let row = TextRow(titleLines: 2)
+        row.title = sentence
+        row.subtitle = subtitle ?? ""
+        row.setAccessibleLabel(sentence)
+        let cover = CoverView(size: 40)
+        cover.showPlaceholder(for: placeholder)
+        row.addPrefix(cover.widget)
+        row.isActivatable = bookID != nil
+        row.showsArrow = bookID != nil
+        if let bookID { rowBooks[Int(bitPattern: row.pointer)] = bookID }
+        rows[id] = row
+        list.append(row)
+        if let book {
+            let library = library
+            covers.append(Task { [weak cover] in
+                guard let data = await library.cover(for: book), let texture = await CoverTexture.decode(data.bytes, size: 80)
+                else { return }
+                cover?.show(texture)
+            })
         }
     }
 

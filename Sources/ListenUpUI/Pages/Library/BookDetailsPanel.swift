@@ -108,11 +108,10 @@ final class BookDetailsPanel {
         let list: ListBox = ui.child("chapters")
         list.isVisible = count > 0
         for chapter in details.chapters {
-            withNewRoot("book-details-chapter") { (row: ActionRow) in
-                row.title = chapter.title
-                row.subtitle = Self.timestamp(chapter.start)
-                list.append(row)
-            }
+            let row = TextRow()
+            row.title = chapter.title
+            row.subtitle = Self.timestamp(chapter.start)
+            list.append(row)
         }
     }
 

@@ -6,8 +6,8 @@ import ListenUpCore
 /// A series', a person's or a genre's page, over the library: Back, the
 /// name, a genre's parents, the description, Play Next Unfinished (a
 /// series) and the books, grouped by the person's role on a person's
-/// page. Its tree is `data/ui/browse-page.ui`, a book's row
-/// `browse-page-book.ui`. A page's books are a few dozen at most (a
+/// page. Its tree is `data/ui/browse-page.ui`, a book's row a ``TextRow``
+/// ending in `browse-page-book.ui`. A page's books are a few dozen at most (a
 /// series, a person); they are rows of a `GtkListBox`, not a virtualised
 /// view.
 @MainActor
@@ -225,12 +225,13 @@ final class BrowsePageView {
         return ordered.map { role in (BookDetailsPanel.role(role), page.books.filter { $0.entry.roles.contains(role) }) }
     }
 
-    /// Adds `book`'s row to `list` (the template's builder holds the row
-    /// until it has a parent).
+    /// Adds `book`'s row to `list`.
     private func addRow(for book: BrowseModel.PageBook, on kind: BrowsePageKind, canPlay: Bool, removable: Bool, to list: ListBox) {
         let ui = PageTemplates.load("browse-page-book")
         withExtendedLifetime(ui) {
-            let row: ActionRow = ui.child("root")
+            let row = TextRow(titleLines: 2)
+            row.isActivatable = true
+            row.addSuffix(ui.child("root", as: Box.self))
             row.title = book.entry.title
             var subtitle: [String] = []
             if kind == .series, let sequence = book.entry.sequence, !sequence.isEmpty {

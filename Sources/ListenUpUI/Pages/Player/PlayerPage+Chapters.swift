@@ -11,7 +11,8 @@ extension PlayerPage {
             shownChapters = list
             while let child = gtk_widget_get_first_child(chapters.pointer) { chapters.remove(child) }
             chapterRows = list.map { chapter -> UnsafeMutablePointer<GtkWidget> in
-                let row = ActionRow(title: chapter.title, subtitle: PlayerControls.time(chapter.start), activatable: true)
+                let row = TextRow()
+                (row.title, row.subtitle, row.isActivatable) = (chapter.title, PlayerControls.time(chapter.start), true)
                 let mark = Image(unchecked: newObject(gtk_image_new_from_icon_name("media-playback-start-symbolic")))
                 mark.addClasses(StyleClass("accent"), StyleClass("chapter-mark"))
                 row.addSuffix(mark)

@@ -6,7 +6,7 @@ import ListenUpCore
 /// *My Shelves*, each with its name and how many books, and New Shelf…;
 /// *Shelves from Others* when the server shares some, each with its name
 /// and whose it is. A row opens the shelf's page (``onOpen``). Rows are
-/// `shelf-row.ui`, made again when the shelves change (a few dozen at most).
+/// ``TextRow``s, made again when the shelves change (a few dozen at most).
 @MainActor
 final class HomeShelves {
     private let shelves: ShelvesModel
@@ -22,7 +22,7 @@ final class HomeShelves {
     /// The rows' shelf ids, by the row's address.
     private var rowShelves: [Int: String] = [:]
     /// The rows, by shelf id (tests).
-    private(set) var rows: [String: ActionRow] = [:]
+    private(set) var rows: [String: TextRow] = [:]
     /// Opens a shelf's page.
     var onOpen: (String) -> Void = { _ in }
     /// New Shelf… was pressed.
@@ -60,19 +60,17 @@ final class HomeShelves {
     }
 
     private func add(_ shelf: Shelf, to list: ListBox) {
-        let ui = PageTemplates.load("shelf-row")
-        withExtendedLifetime(ui) {
-            let row: ActionRow = ui.child("root")
-            row.title = shelf.name
-            let count = BrowseListView.bookCount(shelf.bookIDs.count)
-            // TRANSLATORS: a shelf someone else made, on Home: whose it is, then how many books, e.g. “Mara · 3 books”.
-            row.subtitle = shelf.owner.map { tr("%@ · %@", $0.name, count) } ?? count
-            // TRANSLATORS: a shelf's row on Home; %@ is the shelf's name.
-            row.setAccessibleLabel(tr("Open Shelf %@", shelf.name))
-            rowShelves[Int(bitPattern: row.pointer)] = shelf.id
-            rows[shelf.id] = row
-            list.append(row)
-        }
+        let row = TextRow()
+        (row.isActivatable, row.showsArrow) = (true, true)
+        row.title = shelf.name
+        let count = BrowseListView.bookCount(shelf.bookIDs.count)
+        // TRANSLATORS: a shelf someone else made, on Home: whose it is, then how many books, e.g. “Mara · 3 books”.
+        row.subtitle = shelf.owner.map { tr("%@ · %@", $0.name, count) } ?? count
+        // TRANSLATORS: a shelf's row on Home; %@ is the shelf's name.
+        row.setAccessibleLabel(tr("Open Shelf %@", shelf.name))
+        rowShelves[Int(bitPattern: row.pointer)] = shelf.id
+        rows[shelf.id] = row
+        list.append(row)
     }
 
     func teardown() {
