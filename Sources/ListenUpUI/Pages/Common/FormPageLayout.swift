@@ -73,7 +73,7 @@ final class NoticeRow {
 
     init() {
         let ui = PageTemplates.load("notice-row")
-        let root: Box
+        let root: Widget
         (root, ref) = ui.root("root")
         widget = root.pointer
         (label, icon) = (ui.child("label"), ui.child("icon"))
