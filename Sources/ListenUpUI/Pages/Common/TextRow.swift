@@ -3,13 +3,15 @@ import GtkBridge
 
 /// A list row of a title and a subtitle, with widgets before them (a
 /// cover), widgets after them (a progress, buttons) and an arrow when
-/// activating it opens something: the rows of lists that can be long (Home,
-/// chapters, a browse page's books). Its tree is `data/ui/text-row.ui`.
+/// activating it opens something: the rows of the pages' lists (Home,
+/// chapters, a browse page's books and genres, servers found, recent
+/// positions). Its tree is `data/ui/text-row.ui`.
 ///
 /// It looks like libadwaita's `AdwActionRow` but measures its texts once
 /// per width where an action row, in GTK 4.8, measures them dozens of times
-/// at every layout (the template says why). Lists of a few rows (settings,
-/// servers found, devices) keep `ActionRow`.
+/// at every layout (the template says why). Rows of an
+/// `AdwPreferencesGroup` stay `ActionRow`s: a group puts only preferences
+/// rows in its list (the paired devices, which the pairing page shares).
 struct TextRow: GPointer {
     /// The `GtkListBoxRow`.
     let pointer: UnsafeMutablePointer<GtkWidget>
@@ -23,10 +25,13 @@ struct TextRow: GPointer {
 
     var rawPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
 
-    /// - Parameter titleLines: the most lines the title takes before it is
-    ///   ellipsized (0: as many as it needs).
+    /// - Parameters:
+    ///   - title: the first line (plain text).
+    ///   - subtitle: the dim line under it (empty: none).
+    ///   - titleLines: the most lines the title takes before it is
+    ///     ellipsized (0: as many as it needs).
     @MainActor
-    init(titleLines: Int32 = 0) {
+    init(title: String = "", subtitle: String = "", titleLines: Int32 = 0) {
         let ui = PageTemplates.load("text-row")
         let (root, ref): (Widget, _) = ui.root("root")
         (pointer, self.ref) = (root.pointer, ref)
@@ -36,6 +41,8 @@ struct TextRow: GPointer {
             gtk_label_set_lines(titleLabel.opaque, titleLines)
             gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_END)
         }
+        titleLabel.text = title
+        subtitleLabel.show(subtitle)
     }
 }
 
@@ -65,6 +72,9 @@ extension TextRow {
         get { arrow.isVisible }
         nonmutating set { arrow.isVisible = newValue }
     }
+
+    /// Activates the row as a click would.
+    func activate() { _ = gtk_widget_activate(pointer) }
 
     /// Adds `widget` before the texts.
     func addPrefix(_ widget: some GPointer) {

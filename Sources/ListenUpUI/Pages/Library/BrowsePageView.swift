@@ -39,7 +39,7 @@ final class BrowsePageView {
     private let childrenBox: Box
     /// Their list and rows, with the genre each opens (tests).
     private(set) var childList: ListBox?
-    private(set) var childRows: [(id: String, row: ActionRow)] = []
+    private(set) var childRows: [(id: String, row: TextRow)] = []
 
     /// Back was pressed.
     var onBack: () -> Void = {}
@@ -141,8 +141,8 @@ final class BrowsePageView {
         list.setCSSClass("boxed-list", true)
         list.setAccessibleLabel(tr("Genres"))
         for item in items {
-            let row = ActionRow(title: item.name, subtitle: BrowseListView.bookCount(item.bookCount), activatable: true,
-                                suffixIcon: "go-next-symbolic")
+            let row = TextRow(title: item.name, subtitle: BrowseListView.bookCount(item.bookCount))
+            (row.isActivatable, row.showsArrow) = (true, true)
             // TRANSLATORS: a button opening a page: what it opens, and how many books (“Dune, 6 books”).
             row.setAccessibleLabel(tr("%@, %@", item.name, BrowseListView.bookCount(item.bookCount)))
             list.append(row)

@@ -56,7 +56,9 @@ extension PlayerPage {
         shownRecentRows = rows
         while let child = gtk_widget_get_first_child(recentList.pointer) { recentList.remove(child) }
         for row in rows {
-            recentList.append(ActionRow(title: row[0], subtitle: row[1], activatable: true))
+            let item = TextRow(title: row[0], subtitle: row[1])
+            item.isActivatable = true
+            recentList.append(item)
         }
     }
 

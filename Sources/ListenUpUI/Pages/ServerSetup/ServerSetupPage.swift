@@ -26,7 +26,7 @@ final class ServerSetupPage: RoutePage {
     private var lanSearchSettled = false
     /// How long the LAN spinner turns after the page opens.
     let lanSpinnerDuration: Duration
-    private var lanRows: [(row: ActionRow, server: LANServer)] = []
+    private var lanRows: [(row: TextRow, server: LANServer)] = []
     /// "Pair a Device…" (runs `win.pair-device`).
     let pairLink: Button
     /// "Use an Invite…".
@@ -121,7 +121,8 @@ final class ServerSetupPage: RoutePage {
         lanRows = servers.map { server in
             // TRANSLATORS: a server found on the network: its address, then its version (e.g. “nas.local:8080 · version 1.0.0”).
             let subtitle = server.version.map { tr("%@ · version %@", server.hostAndPort, $0) } ?? server.hostAndPort
-            let row = ActionRow(title: server.name, subtitle: subtitle, activatable: true, suffixIcon: "go-next-symbolic")
+            let row = TextRow(title: server.name, subtitle: subtitle)
+            (row.isActivatable, row.showsArrow) = (true, true)
             lanList.append(row)
             return (row, server)
         }
