@@ -8,7 +8,9 @@ import PairingProtocol
 /// list in a card) and the preferences (a preferences group).
 ///
 /// Rows are rebuilt only when the devices change; each Revoke button calls
-/// `onRevoke` with its device's id for as long as the list lives.
+/// `onRevoke` with its device's id for as long as the list lives. In a list
+/// they are ``TextRow``s; in a preferences group, which lists only
+/// preferences rows, `AdwActionRow`s.
 @MainActor
 final class PairedDeviceList {
     /// Where the rows go.
@@ -32,7 +34,7 @@ final class PairedDeviceList {
     private let emptyTitle: String?
     private let onRevoke: @MainActor (String) -> Void
     private var shown: [PairedDevice]?
-    private var rows: [(row: ActionRow, device: PairedDevice?, revoke: Button?)] = []
+    private var rows: [(row: UnsafeMutablePointer<GtkWidget>, device: PairedDevice?, revoke: Button?)] = []
     private var connections: [SignalConnection] = []
 
     /// - Parameters:
@@ -56,19 +58,15 @@ final class PairedDeviceList {
         for entry in rows { remove(entry.row) }
         rows.removeAll()
         if devices.isEmpty, let emptyTitle {
-            let row = ActionRow(title: emptyTitle)
-            add(row)
-            rows.append((row, nil, nil))
+            rows.append((add(title: emptyTitle, subtitle: "", suffix: nil), nil, nil))
             return
         }
         for device in devices {
-            let row = ActionRow(title: device.name, subtitle: subtitle(of: device))
             let revoke = Button(unchecked: newObject(gtk_button_new_with_label(tr("Revoke"))))
             revoke.addClasses(.destructiveAction)
             gtk_widget_set_valign(revoke.pointer, GTK_ALIGN_CENTER)
             revoke.setAccessibleLabel(tr("Revoke %@", device.name))
-            row.addSuffix(revoke)
-            add(row)
+            let row = add(title: device.name, subtitle: subtitle(of: device), suffix: revoke)
             let id = device.id
             connections.append(revoke.connect(.clicked) { [weak self] in self?.onRevoke(id) })
             rows.append((row, device, revoke))
@@ -100,14 +98,23 @@ final class PairedDeviceList {
         }
     }
 
-    private func add(_ row: ActionRow) {
+    /// Adds a row of `title` and `subtitle` ending in `suffix`; returns it.
+    private func add(title: String, subtitle: String, suffix: Button?) -> UnsafeMutablePointer<GtkWidget> {
         switch container {
-        case .listBox(let list): list.append(row)
-        case .preferencesGroup(let group): group.add(row)
+        case .listBox(let list):
+            let row = TextRow(title: title, subtitle: subtitle)
+            if let suffix { row.addSuffix(suffix) }
+            list.append(row)
+            return row.pointer
+        case .preferencesGroup(let group):
+            let row = ActionRow(title: title, subtitle: subtitle.isEmpty ? nil : subtitle)
+            if let suffix { row.addSuffix(suffix) }
+            group.add(row)
+            return row.pointer
         }
     }
 
-    private func remove(_ row: ActionRow) {
+    private func remove(_ row: UnsafeMutablePointer<GtkWidget>) {
         switch container {
         case .listBox(let list): list.remove(row)
         case .preferencesGroup(let group): group.remove(row)
