@@ -38,6 +38,31 @@ final class TextRowTests: XCTestCase {
         }
     }
 
+    /// The preferences' downloads, signed-in devices and paired devices are
+    /// `TextRow`s in an `AdwPreferencesGroup`, which puts a row in its
+    /// boxed list only when it is a preferences row (anything else goes
+    /// under the list, unframed).
+    func testAPreferencesGroupListsItAsItListsAnActionRow() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let group = PreferencesGroup(unchecked: newObject(adw_preferences_group_new()))
+            let reference = ActionRow(title: Self.title, subtitle: Self.subtitle)
+            let row = TextRow(title: Self.title, subtitle: Self.subtitle)
+            reference.addSuffix(Self.revokeButton())
+            row.addSuffix(Self.revokeButton())
+            group.add(reference)
+            group.add(row)
+            let window = TestWindow(child: group, width: 500, height: 400)
+            defer { window.close() }
+            let list = gtk_widget_get_parent(reference.pointer)
+            XCTAssertNotNil(list.flatMap { ListBox(checking: Widget(unchecked: $0)) }, "an action row is in the group's list")
+            XCTAssertEqual(gtk_widget_get_parent(row.pointer), list, "so is the text row, right under it")
+            XCTAssertEqual(gtk_widget_get_height(row.pointer), gtk_widget_get_height(reference.pointer))
+            XCTAssertEqual(Self.bounds(of: Self.label(Self.title, in: row.pointer), in: row.pointer),
+                           Self.bounds(of: Self.label(Self.title, in: reference.pointer), in: reference.pointer), "the title")
+        }
+    }
+
     func testTheSubtitleArrowAndEndsShowOnlyWhenUsed() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
@@ -97,6 +122,13 @@ final class TextRowTests: XCTestCase {
         row.addPrefix(cover)
         let arrow = row.descendants(ofType: gtk_image_get_type()).last { gtk_widget_get_visible($0) != 0 }
         return (row, (cover, arrow ?? cover))
+    }
+
+    @MainActor
+    private static func revokeButton() -> UnsafeMutablePointer<GtkWidget> {
+        let button: UnsafeMutablePointer<GtkWidget> = newObject(gtk_button_new_with_label("Revoke"))
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        return button
     }
 
     @MainActor

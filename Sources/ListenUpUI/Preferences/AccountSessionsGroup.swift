@@ -20,7 +20,7 @@ final class AccountSessionsGroup {
     private let model: @MainActor () -> AccountSessionsModel?
     /// The model last read (each new one is read once as it appears).
     private weak var sessions: AccountSessionsModel?
-    private var rows: [(id: String, row: ActionRow, signOut: Button?)] = []
+    private var rows: [(id: String, row: TextRow, signOut: Button?)] = []
     private var shown: [AccountSession]?
     private var rowConnections: [SignalConnection] = []
     private var connections: [SignalConnection] = []
@@ -64,8 +64,7 @@ final class AccountSessionsGroup {
         rows.removeAll()
         for session in listed {
             let name = session.label ?? tr("Unknown Device")
-            let row = ActionRow(title: name)
-            row.subtitle = Self.detail(session)
+            let row = TextRow(title: name, subtitle: Self.detail(session))
             var button: Button?
             if !session.isCurrent {
                 let signOut = Button(unchecked: newObject(gtk_button_new_with_label(tr("Sign Out"))))

@@ -19,7 +19,7 @@ final class DownloadsGroup {
     let removeAllButton: Button
     private let model: PreferencesModel
     private weak var shownDownloads: DownloadsModel?
-    private var rows: [(id: String, row: ActionRow, remove: Button)] = []
+    private var rows: [(id: String, row: TextRow, remove: Button)] = []
     private var subtitles: [String: String] = [:]
     private var rowConnections: [SignalConnection] = []
     private var connections: [SignalConnection] = []
@@ -70,7 +70,7 @@ final class DownloadsGroup {
         rows.removeAll()
         subtitles.removeAll()
         for item in items {
-            let row = ActionRow(title: item.download.title)
+            let row = TextRow(title: item.download.title)
             let remove = Button(unchecked: newObject(gtk_button_new_from_icon_name("user-trash-symbolic")))
             remove.addClasses(.flat, StyleClass("circular"))
             gtk_widget_set_valign(remove.pointer, GTK_ALIGN_CENTER)

@@ -8,9 +8,8 @@ import PairingProtocol
 /// list in a card) and the preferences (a preferences group).
 ///
 /// Rows are rebuilt only when the devices change; each Revoke button calls
-/// `onRevoke` with its device's id for as long as the list lives. In a list
-/// they are ``TextRow``s; in a preferences group, which lists only
-/// preferences rows, `AdwActionRow`s.
+/// `onRevoke` with its device's id for as long as the list lives. Either way
+/// they are ``TextRow``s.
 @MainActor
 final class PairedDeviceList {
     /// Where the rows go.
@@ -100,18 +99,13 @@ final class PairedDeviceList {
 
     /// Adds a row of `title` and `subtitle` ending in `suffix`; returns it.
     private func add(title: String, subtitle: String, suffix: Button?) -> UnsafeMutablePointer<GtkWidget> {
+        let row = TextRow(title: title, subtitle: subtitle)
+        if let suffix { row.addSuffix(suffix) }
         switch container {
-        case .listBox(let list):
-            let row = TextRow(title: title, subtitle: subtitle)
-            if let suffix { row.addSuffix(suffix) }
-            list.append(row)
-            return row.pointer
-        case .preferencesGroup(let group):
-            let row = ActionRow(title: title, subtitle: subtitle.isEmpty ? nil : subtitle)
-            if let suffix { row.addSuffix(suffix) }
-            group.add(row)
-            return row.pointer
+        case .listBox(let list): list.append(row)
+        case .preferencesGroup(let group): group.add(row)
         }
+        return row.pointer
     }
 
     private func remove(_ row: UnsafeMutablePointer<GtkWidget>) {

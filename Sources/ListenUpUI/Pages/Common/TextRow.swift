@@ -5,15 +5,15 @@ import GtkBridge
 /// cover), widgets after them (a progress, buttons) and an arrow when
 /// activating it opens something: the rows of the pages' lists (Home,
 /// chapters, a browse page's books and genres, servers found, recent
-/// positions). Its tree is `data/ui/text-row.ui`.
+/// positions, the preferences' lists). Its tree is `data/ui/text-row.ui`.
 ///
 /// It looks like libadwaita's `AdwActionRow` but measures its texts once
 /// per width where an action row, in GTK 4.8, measures them dozens of times
-/// at every layout (the template says why). Rows of an
-/// `AdwPreferencesGroup` stay `ActionRow`s: a group puts only preferences
-/// rows in its list (the paired devices, which the pairing page shares).
+/// at every layout (the template says why). It is an `AdwPreferencesRow`,
+/// so the preferences' groups (downloads, signed-in devices, paired
+/// devices) list it as they list action rows.
 struct TextRow: GPointer {
-    /// The `GtkListBoxRow`.
+    /// The `AdwPreferencesRow` (a `GtkListBoxRow`).
     let pointer: UnsafeMutablePointer<GtkWidget>
     /// Holds the row until a list does (and for as long as this is kept).
     private let ref: GObjectRef<UnsafeMutablePointer<GtkWidget>>
