@@ -157,3 +157,20 @@ final class TextRowTests: XCTestCase {
         return [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height]
     }
 }
+
+@MainActor
+private extension ActionRow {
+    /// A new action row as libadwaita makes one, the reference a `TextRow`
+    /// is held against (plain text, like the app's rows).
+    init(title: String, subtitle: String, activatable: Bool = false) {
+        self.init(unchecked: newObject(adw_action_row_new()))
+        adw_preferences_row_set_use_markup(pointer.cast(to: AdwPreferencesRow.self), 0)
+        adw_preferences_row_set_title(pointer.cast(to: AdwPreferencesRow.self), title)
+        adw_action_row_set_subtitle(pointer.cast(to: AdwActionRow.self), subtitle)
+        gtk_list_box_row_set_activatable(pointer.cast(to: GtkListBoxRow.self), activatable ? 1 : 0)
+    }
+
+    func addSuffix(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        adw_action_row_add_suffix(pointer.cast(to: AdwActionRow.self), widget)
+    }
+}

@@ -1,33 +1,12 @@
 import CAdwaita
 
 /// `AdwActionRow`: a list row with a title, a subtitle and suffix widgets.
+/// The app's own lists use `TextRow` (ListenUpUI); this types the preferences
+/// template's fixed rows.
 public struct ActionRow: WidgetHandle {
     public let pointer: UnsafeMutablePointer<GtkWidget>
     public init(unchecked pointer: UnsafeMutablePointer<GtkWidget>) { self.pointer = pointer }
     public static var gtkType: GType { adw_action_row_get_type() }
-}
-
-@MainActor
-extension ActionRow {
-    /// A new row showing `title` and `subtitle` as plain text (never as
-    /// markup: a book or server name with an `&` is shown as it is).
-    /// - Parameter activatable: whether activating the row (click, Enter)
-    ///   emits the list's `row-activated`.
-    public init(title: String, subtitle: String? = nil, activatable: Bool = false) {
-        self.init(unchecked: newObject(adw_action_row_new()))
-        adw_preferences_row_set_use_markup(pointer.cast(to: AdwPreferencesRow.self), 0)
-        adw_preferences_row_set_title(pointer.cast(to: AdwPreferencesRow.self), title)
-        if let subtitle { adw_action_row_set_subtitle(pointer.cast(to: AdwActionRow.self), subtitle) }
-        if activatable { gtk_list_box_row_set_activatable(pointer.cast(to: GtkListBoxRow.self), 1) }
-    }
-
-    /// Adds `widget` at the row's end.
-    public func addSuffix(_ widget: some GPointer) {
-        adw_action_row_add_suffix(pointer.cast(to: AdwActionRow.self), widget.widget)
-    }
-
-    /// Activates the row as a click would.
-    public func activate() { _ = gtk_widget_activate(pointer) }
 }
 
 /// `AdwPreferencesGroup`: a titled group of rows.
