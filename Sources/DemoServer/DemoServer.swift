@@ -129,6 +129,13 @@ public final class DemoServer: Sendable {
     public var bookCount: Int { service.books.count }
     /// The protocol this server speaks.
     public var wireProtocol: DemoProtocol { service.configuration.protocol }
+    /// `http://host:port` as bound (an IPv6 host in brackets); nil until
+    /// ``start()`` has bound the socket.
+    public var baseURL: URL? {
+        guard let port = boundPort.withLock({ $0 }) else { return nil }
+        let host = service.configuration.host
+        return URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+    }
 
     /// Starts listening; returns once the socket is bound, with its port.
     /// Started again after ``stop()``, it listens on the port it had (a

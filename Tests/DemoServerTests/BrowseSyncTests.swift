@@ -26,7 +26,8 @@ struct BrowseSyncTests {
         configuration.payload = .realistic
         configuration.admin = .init(email: Self.email, password: Self.password)
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         switch wire {
         case .rest:
             let login = APIClient(baseURL: url, session: nil, transport: .live, sessions: .inMemory(), deviceInfo: Self.device,

@@ -24,7 +24,8 @@ struct DemoAudioRequestsTests {
         // Its own address: a test starts the server again on its port.
         configuration.host = Loopback.privateAddress()
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://\(configuration.host):\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         let client = APIClient(baseURL: url, session: nil, transport: .live, sessions: .inMemory(),
                                deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: logs.logger)
         let session = try await client.login(email: "ada@example.com", password: "analytical-engine")

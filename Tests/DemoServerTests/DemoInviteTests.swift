@@ -21,7 +21,8 @@ struct DemoInviteTests {
         configuration.authAttemptRefill = 0.01
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        return (server, try #require(URL(string: "http://127.0.0.1:\(try await server.start())")))
+        try await server.start()
+        return (server, try #require(server.baseURL))
     }
 
     func connection(_ wire: DemoProtocol, _ url: URL, sessions: SessionStore) -> any ServerConnection {

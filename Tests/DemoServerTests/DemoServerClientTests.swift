@@ -18,8 +18,8 @@ struct DemoServerClientTests {
         configuration.authAttemptRefill = 3_600
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let port = try await server.start()
-        return (server, try #require(URL(string: "http://127.0.0.1:\(port)")))
+        try await server.start()
+        return (server, try #require(server.baseURL))
     }
 
     func client(_ url: URL, sessions: SessionStore = .inMemory(), session: StoredSession? = nil) -> APIClient {
@@ -109,7 +109,8 @@ struct DemoServerClientTests {
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         configuration.accessTokenLifetime = 2
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         defer { Task { await server.stop() } }
         let api = client(url)
         let session = try await api.login(email: "ada@example.com", password: "analytical-engine")

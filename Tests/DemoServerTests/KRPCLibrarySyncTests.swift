@@ -19,7 +19,8 @@ struct KRPCLibrarySyncTests {
         configuration.protocol = .krpc
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         let connection = KRPCServerConnection(baseURL: url, session: nil, transport: .live, sessions: .inMemory(),
                                               deviceInfo: DeviceInfo(deviceType: "desktop", platform: "Linux"), logger: logs.logger)
         _ = try await connection.login(email: "ada@example.com", password: "analytical-engine")

@@ -22,7 +22,8 @@ struct KRPCPreferencesTests {
         configuration.protocol = .krpc
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         let client = KRPCServerConnection(baseURL: url, session: nil, transport: .live, sessions: .inMemory(),
                                           deviceInfo: KRPCServerConnectionTests.device, logger: logs.logger)
         _ = try await client.login(email: "ada@example.com", password: "analytical-engine")

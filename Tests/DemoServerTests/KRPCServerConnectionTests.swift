@@ -29,7 +29,8 @@ struct KRPCServerConnectionTests {
         configuration.authAttemptRefill = 3_600
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        return (server, try #require(URL(string: "http://127.0.0.1:\(try await server.start())")))
+        try await server.start()
+        return (server, try #require(server.baseURL))
     }
 
     func connection(_ url: URL, sessions: SessionStore = .inMemory()) -> KRPCServerConnection {

@@ -24,7 +24,8 @@ struct PasswordResetTests {
         configuration.krpc.passwordResetPollInterval = 0.2
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         return (server, url)
     }
 

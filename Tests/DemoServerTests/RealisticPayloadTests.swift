@@ -20,7 +20,8 @@ struct RealisticPayloadTests {
         configuration.payload = payload
         configuration.admin = .init(email: Self.email, password: Self.password)
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         return (server, url)
     }
 

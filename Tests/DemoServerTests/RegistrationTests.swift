@@ -23,7 +23,8 @@ struct RegistrationTests {
         configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         let connection: any ServerConnection = switch wire {
         case .krpc: KRPCServerConnection(baseURL: url, session: nil, transport: .live, sessions: .inMemory(), deviceInfo: Self.device,
                                          logger: logs.logger)

@@ -34,8 +34,8 @@ struct BackgroundPlaybackTests {
         configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     /// Signs in headless on `bus` (no keyring there: the session is kept in

@@ -37,8 +37,8 @@ struct HeadlessDownloadTests {
         // Its own address: some tests start the server again on its port.
         configuration.host = Loopback.privateAddress()
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://\(configuration.host):\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     static func home() -> URL {

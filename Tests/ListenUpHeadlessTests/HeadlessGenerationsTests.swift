@@ -43,8 +43,8 @@ struct HeadlessGenerationsTests {
         // Its own address: the generation test starts another server on this one's port.
         configuration.host = Loopback.privateAddress()
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://\(configuration.host):\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     /// `match`, for lines after the first `mark` only (the process keeps

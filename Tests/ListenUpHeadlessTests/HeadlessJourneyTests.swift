@@ -13,8 +13,8 @@ struct HeadlessJourneyTests {
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
         if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     static func state(_ line: [String: Any]?) -> [String: Any]? { line?["state"] as? [String: Any] }

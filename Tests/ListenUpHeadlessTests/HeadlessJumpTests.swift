@@ -28,7 +28,8 @@ struct HeadlessJumpTests {
         configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
-        let url = "http://127.0.0.1:\(try await server.start())"
+        try await server.start()
+        let url = try #require(server.baseURL).absoluteString
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-jumps-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }

@@ -20,8 +20,8 @@ struct HeadlessPasswordResetTests {
         configuration.krpc.passwordResetPollInterval = 0.5
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     /// The app on Sign in for `url`, once it says whether it offers the reset.

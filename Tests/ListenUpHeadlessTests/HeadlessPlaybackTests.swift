@@ -23,8 +23,8 @@ struct HeadlessPlaybackTests {
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     static func player(_ line: [String: Any]) -> [String: Any]? {

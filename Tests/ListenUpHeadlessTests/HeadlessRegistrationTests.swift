@@ -21,8 +21,8 @@ struct HeadlessRegistrationTests {
         configuration.registration = registration
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
-        let port = try await server.start()
-        return (server, "http://127.0.0.1:\(port)")
+        try await server.start()
+        return (server, try #require(server.baseURL).absoluteString)
     }
 
     static func onScreen(_ route: String, _ match: @escaping ([String: Any]) -> Bool = { _ in true }) -> ([String: Any]) -> Bool {

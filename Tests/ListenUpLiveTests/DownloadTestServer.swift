@@ -35,7 +35,8 @@ struct DownloadTestServer {
         configuration.host = Loopback.privateAddress()
         configure(&configuration)
         let server = DemoServer(configuration: configuration, logger: logger)
-        let url = try #require(URL(string: "http://\(configuration.host):\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         let connection: any ServerConnection
         let stored: StoredSession
         switch wire {

@@ -87,7 +87,8 @@ struct KRPCCoverTests {
         configuration.protocol = .krpc
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         defer { Task { await server.stop() } }
         let connection = KRPCServerConnection(baseURL: url, session: nil, transport: .live, sessions: .inMemory(), deviceInfo: Self.device,
                                               logger: logs.logger)

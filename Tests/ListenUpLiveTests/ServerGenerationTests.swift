@@ -27,7 +27,8 @@ struct ServerGenerationTests {
         configuration.bookCount = 1
         configuration.protocol = wire
         let server = DemoServer(configuration: configuration, logger: logs.logger)
-        let url = try #require(URL(string: "http://127.0.0.1:\(try await server.start())"))
+        try await server.start()
+        let url = try #require(server.baseURL)
         return (server, url)
     }
 
