@@ -147,7 +147,9 @@ extension DemoKRPCService {
             let now = Date()
             let key = "krpc-\(kind)|\(host)"
             var bucket = state.buckets[key] ?? (tokens: capacity, updated: now)
-            bucket.tokens = min(capacity, bucket.tokens + now.timeIntervalSince(bucket.updated) / secondsPerToken)
+            if options.rateLimitsRefill {
+                bucket.tokens = min(capacity, bucket.tokens + now.timeIntervalSince(bucket.updated) / secondsPerToken)
+            }
             bucket.updated = now
             defer { state.buckets[key] = bucket }
             guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * secondsPerToken).rounded(.up))) }
