@@ -72,6 +72,15 @@ struct BackgroundPlaybackTests {
         return found.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
+    /// The app's visible window, looked for until one is found: a single
+    /// `xdotool search` has come back empty on a loaded machine right after
+    /// another had found the window.
+    static func visibleWindow(of app: HeadlessProcess) async -> String? {
+        var found: String?
+        _ = await eventually { found = visibleWindows(of: app).first; return found != nil }
+        return found
+    }
+
     /// Runs a tool on the test's display, for ten seconds at most.
     @discardableResult
     static func tool(_ command: [String]) throws -> (status: Int32, output: String) {
@@ -150,7 +159,7 @@ struct BackgroundPlaybackTests {
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
 
         // Closed while playing: the process stays, playing, with no window.
-        let window = try #require(Self.visibleWindows(of: app).first)
+        let window = try #require(await Self.visibleWindow(of: app))
         try await Self.close(window, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "the window is hidden\n\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
@@ -170,7 +179,7 @@ struct BackgroundPlaybackTests {
         #expect(app.stderr.contains("route=player"), "the window comes back on the player\n\(app.stderr)")
 
         // Closed again, then the launcher (a second start of the app) brings it back.
-        let again = try #require(Self.visibleWindows(of: app).first)
+        let again = try #require(await Self.visibleWindow(of: app))
         try await Self.close(again, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
         let second = try stage.window(grace: "600")
@@ -195,7 +204,7 @@ struct BackgroundPlaybackTests {
         try bus.playerctl("play")
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
-        let window = try #require(Self.visibleWindows(of: app).first)
+        let window = try #require(await Self.visibleWindow(of: app))
         try await Self.close(window, of: app)
         #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
 
@@ -218,7 +227,7 @@ struct BackgroundPlaybackTests {
 
         let app = try stage.window(grace: "600")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
-        let window = try #require(Self.visibleWindows(of: app).first)
+        let window = try #require(await Self.visibleWindow(of: app))
         try await Self.close(window, of: app)
         #expect(await app.waitForExit(timeout: 15) == 0, "closing with nothing playing quits\n\(app.stderr)")
     }
