@@ -81,9 +81,11 @@ struct DemoServerCommand: AsyncParsableCommand {
         }
         let server = DemoServer(configuration: configuration)
         let bound = try await server.start()
-        let line = #"{"event":"listening","url":"http://\#(host):\#(bound)","port":\#(bound)}"# + "\n"
+        // Set by start(); an IPv6 host comes back in brackets.
+        guard let url = server.baseURL?.absoluteString else { throw ExitCode.failure }
+        let line = #"{"event":"listening","url":"\#(url)","port":\#(bound)}"# + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        if controlStdin { DemoStdinControl.start(server, url: "http://\(host):\(bound)") }
+        if controlStdin { DemoStdinControl.start(server, url: url) }
 
         // Run until SIGINT or SIGTERM.
         signal(SIGINT, SIG_IGN)
