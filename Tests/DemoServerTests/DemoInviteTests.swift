@@ -124,7 +124,8 @@ struct DemoInviteTests {
     /// claims (5) before anything else; the app hears a rate limit. (The
     /// limits do not fill back here: a look-up comes back every 3 s and a
     /// claim every 12 s, which the calls themselves can take on a loaded
-    /// machine; this test failed so with two test processes side by side.)
+    /// machine. The test failed with two test processes side by side, and
+    /// the refill is the only part of it that depends on time.)
     @Test func kRPCInviteCallsAreCountedPerAddress() async throws {
         let (server, url) = try await start(.krpc, rateLimitsRefill: false)
         defer { Task { await server.stop() } }
