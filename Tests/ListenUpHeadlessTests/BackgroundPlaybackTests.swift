@@ -3,10 +3,11 @@ import Foundation
 import ListenUpTestSupport
 import Testing
 
-/// Keep playing when the window closes: the real app, its real window under
-/// Xvfb, real GStreamer, the demo server, a private session bus for its
-/// D-Bus name and MPRIS (and no keyring: sessions in a file). The window is closed the way a user does (Ctrl+W,
-/// typed through XTEST), and looked at with `xdotool`.
+/// Keep playing when the window closes: the real app, its real window on a
+/// display of the test's own (Xvfb), real GStreamer, the demo server, a
+/// private session bus for its D-Bus name and MPRIS (and no keyring: sessions
+/// in a file). The window is closed the way a user does (Ctrl+W, typed
+/// through XTEST), and looked at with `xdotool`.
 @Suite("Playing on with the window closed", .serialized)
 struct BackgroundPlaybackTests {
     typealias Playback = HeadlessPlaybackTests
@@ -15,13 +16,11 @@ struct BackgroundPlaybackTests {
     /// The app's player on the bus (MPRIS).
     static let mprisName = "org.mpris.MediaPlayer2.io.github.listenup.Desktop"
 
-    func requireTools() throws -> String {
-        let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
-        let tools = ["/usr/bin/xdotool", "/usr/bin/playerctl", "/usr/bin/dbus-daemon", "/usr/bin/gdbus"]
-        try ServiceRequirement.check(!display.isEmpty && tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) },
+    func requireTools() throws {
+        let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/playerctl", "/usr/bin/dbus-daemon", "/usr/bin/gdbus"]
+        try ServiceRequirement.check(tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) },
                                      requiredBy: "LISTENUP_REQUIRE_DBUS",
-                                     "a display, xdotool, playerctl, dbus-daemon or gdbus is missing (run under xvfb-run; Debian packages xdotool, playerctl, dbus-daemon, libglib2.0-bin)")
-        return display
+                                     "Xvfb, xdotool, playerctl, dbus-daemon or gdbus is missing (Debian packages xvfb, xdotool, playerctl, dbus-daemon, libglib2.0-bin)")
     }
 
     /// Books of one-minute chapters (the first book lasts 6 minutes: long
@@ -66,25 +65,32 @@ struct BackgroundPlaybackTests {
         ]) { $1 })
     }
 
-    /// The app's windows on screen (mapped), by X id.
-    static func visibleWindows(of app: HeadlessProcess) -> [String] {
-        guard let found = try? tool(["/usr/bin/xdotool", "search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]) else { return [] }
-        return found.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    /// The app's windows on `display`'s screen (mapped), by X id; nil when
+    /// the search gave no answer. `xdotool search` walks every window on the
+    /// display and dies of an X error (BadWindow) when one goes away under
+    /// it: that is asked again, three times at most, never read as "none".
+    static func visibleWindows(of app: HeadlessProcess, on display: String) -> [String]? {
+        for _ in 0..<3 {
+            let command = ["/usr/bin/xdotool", "search", "--onlyvisible", "--pid", "\(app.process.processIdentifier)"]
+            guard let found = try? tool(command, on: display) else { return nil }
+            // Found: 0; none: 1 and nothing printed.
+            guard found.status == 0 || (found.status == 1 && found.output.isEmpty) else { continue }
+            return found.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        }
+        return nil
     }
 
-    /// The app's visible window, looked for until one is found: a single
-    /// `xdotool search` has come back empty on a loaded machine right after
-    /// another had found the window.
-    static func visibleWindow(of app: HeadlessProcess) async -> String? {
+    /// The app's visible window, looked for until one is found.
+    static func visibleWindow(of app: HeadlessProcess, on display: String) async -> String? {
         var found: String?
-        _ = await eventually { found = visibleWindows(of: app).first; return found != nil }
+        _ = await eventually { found = visibleWindows(of: app, on: display)?.first; return found != nil }
         return found
     }
 
-    /// Runs a tool on the test's display, for ten seconds at most.
+    /// Runs a tool on `display`, for ten seconds at most.
     @discardableResult
-    static func tool(_ command: [String]) throws -> (status: Int32, output: String) {
-        let output = try RunningChild(command).finish(timeout: .seconds(10))
+    static func tool(_ command: [String], on display: String) throws -> (status: Int32, output: String) {
+        let output = try RunningChild(command, environment: ChildProcess.environment(["DISPLAY": display])).finish(timeout: .seconds(10))
         return (output.status ?? -1, output.combined)
     }
 
@@ -98,43 +104,59 @@ struct BackgroundPlaybackTests {
         return condition()
     }
 
-    /// Closes the window as a user does: focus, then Ctrl+W. The display is
-    /// shared with the tests running beside this one, whose windows can take
-    /// the focus between the two steps: the key goes only while the window
-    /// has the focus, and again (up to five times) until the window is gone
-    /// from the screen.
-    static func close(_ window: String, of app: HeadlessProcess) async throws {
+    /// Closes the window on `display` as a user does: focus, then Ctrl+W
+    /// (again, up to five times, until the window is gone from the screen).
+    static func close(_ window: String, of app: HeadlessProcess, on display: String) async throws {
         for _ in 0..<5 {
             // Not `windowfocus --sync`: with no window manager the focus
             // event it waits for may never come; the focus is looked at instead.
-            try tool(["/usr/bin/xdotool", "windowfocus", window])
-            guard await eventually(2, { (try? tool(["/usr/bin/xdotool", "getwindowfocus"]).output) == window }) else { continue }
-            try tool(["/usr/bin/xdotool", "key", "--clearmodifiers", "ctrl+w"])
-            if await eventually(3, { !visibleWindows(of: app).contains(window) || !app.process.isRunning }) { return }
+            try tool(["/usr/bin/xdotool", "windowfocus", window], on: display)
+            guard await eventually(2, { (try? tool(["/usr/bin/xdotool", "getwindowfocus"], on: display).output) == window }) else { continue }
+            try tool(["/usr/bin/xdotool", "key", "--clearmodifiers", "ctrl+w"], on: display)
+            if await eventually(3, { !app.process.isRunning || visibleWindows(of: app, on: display).map { !$0.contains(window) } ?? false }) {
+                return
+            }
         }
     }
 
-    /// What each test starts from: the demo server, a private bus, and a
-    /// home where the first book was listened to once; gone with the value.
+    /// What each test starts from: the demo server, a private bus, a
+    /// display of its own, and a home where the first book was listened to
+    /// once; gone with the value.
     final class Stage: @unchecked Sendable {
         // @unchecked Sendable: every property is set once in init.
         let server: DemoServer
         let bus: PrivateBus
+        let screen: PrivateDisplay
         let home: URL
-        let display: String
 
-        init(display: String) async throws {
+        init() async throws {
             let (server, url) = try await BackgroundPlaybackTests.startServer()
             self.server = server
             bus = try PrivateBus(serviceDirectories: [])
+            screen = try PrivateDisplay()
             home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-background-\(UUID().uuidString)")
-            self.display = display
             try await BackgroundPlaybackTests.listenedOnce(home: home, url: url, server: server, bus: bus)
         }
 
         /// The app with its window, idle grace `grace` seconds.
         func window(grace: String) throws -> HeadlessProcess {
-            try BackgroundPlaybackTests.window(home: home, display: display, bus: bus, grace: grace)
+            try BackgroundPlaybackTests.window(home: home, display: screen.name, bus: bus, grace: grace)
+        }
+
+        /// Whether `app` shows a window (false also when the screen could not be read).
+        func showsWindow(_ app: HeadlessProcess) -> Bool {
+            BackgroundPlaybackTests.visibleWindows(of: app, on: screen.name)?.isEmpty == false
+        }
+
+        /// Whether `app` shows no window (false also when the screen could not be read).
+        func showsNoWindow(_ app: HeadlessProcess) -> Bool {
+            BackgroundPlaybackTests.visibleWindows(of: app, on: screen.name)?.isEmpty == true
+        }
+
+        /// Closes `app`'s window as a user does.
+        func closeWindow(of app: HeadlessProcess) async throws {
+            let window = try #require(await BackgroundPlaybackTests.visibleWindow(of: app, on: screen.name))
+            try await BackgroundPlaybackTests.close(window, of: app, on: screen.name)
         }
 
         deinit {
@@ -149,19 +171,19 @@ struct BackgroundPlaybackTests {
     }
 
     @Test func closingWhilePlayingPlaysOnAndTheWindowComesBackWithThePlayer() async throws {
-        let stage = try await Stage(display: try requireTools())
+        try requireTools()
+        let stage = try await Stage()
         let bus = stage.bus
 
         let app = try stage.window(grace: "600")
-        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+        #expect(await Self.eventually { stage.showsWindow(app) }, "\(app.stderr)")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "the last book is offered in the bar: \(Self.status(bus))\n\(app.stderr)")
         try bus.playerctl("play")
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
 
         // Closed while playing: the process stays, playing, with no window.
-        let window = try #require(await Self.visibleWindow(of: app))
-        try await Self.close(window, of: app)
-        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "the window is hidden\n\(app.stderr)")
+        try await stage.closeWindow(of: app)
+        #expect(await Self.eventually { stage.showsNoWindow(app) }, "the window is hidden\n\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
         #expect(app.process.isRunning)
         #expect(Self.status(bus) == "Playing")
@@ -175,16 +197,15 @@ struct BackgroundPlaybackTests {
         let raised = try bus.run(["/usr/bin/gdbus", "call", "--session", "--dest", Self.mprisName, "--object-path", "/org/mpris/MediaPlayer2",
                                   "--method", "org.mpris.MediaPlayer2.Raise"])
         #expect(raised.status == 0, "\(raised.output)")
-        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "Raise shows the window\n\(app.stderr)")
+        #expect(await Self.eventually { stage.showsWindow(app) }, "Raise shows the window\n\(app.stderr)")
         #expect(app.stderr.contains("route=player"), "the window comes back on the player\n\(app.stderr)")
 
         // Closed again, then the launcher (a second start of the app) brings it back.
-        let again = try #require(await Self.visibleWindow(of: app))
-        try await Self.close(again, of: app)
-        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+        try await stage.closeWindow(of: app)
+        #expect(await Self.eventually { stage.showsNoWindow(app) }, "\(app.stderr)")
         let second = try stage.window(grace: "600")
         #expect(await second.waitForExit(timeout: 15) == 0, "the second start hands over to the first and ends\n\(second.stderr)")
-        #expect(await Self.eventually { !Self.visibleWindows(of: app).isEmpty }, "the launcher shows the window\n\(app.stderr)")
+        #expect(await Self.eventually { stage.showsWindow(app) }, "the launcher shows the window\n\(app.stderr)")
         #expect(Self.status(bus) == "Playing")
         #expect(app.stderr.contains("playing on in the background"), "\(app.stderr)")
 
@@ -195,7 +216,8 @@ struct BackgroundPlaybackTests {
     }
 
     @Test func withNothingPlayingAndNoWindowTheAppQuitsAndKeepsThePosition() async throws {
-        let stage = try await Stage(display: try requireTools())
+        try requireTools()
+        let stage = try await Stage()
         let (server, bus) = (stage.server, stage.bus)
         let spansBefore = server.acceptedListeningEvents.count
 
@@ -204,9 +226,8 @@ struct BackgroundPlaybackTests {
         try bus.playerctl("play")
         #expect(await Self.eventually { Self.status(bus) == "Playing" }, "\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
-        let window = try #require(await Self.visibleWindow(of: app))
-        try await Self.close(window, of: app)
-        #expect(await Self.eventually { Self.visibleWindows(of: app).isEmpty }, "\(app.stderr)")
+        try await stage.closeWindow(of: app)
+        #expect(await Self.eventually { stage.showsNoWindow(app) }, "\(app.stderr)")
 
         // Playing keeps it alive past the grace; paused, it quits after it.
         try await Task.sleep(for: .seconds(4))
@@ -222,13 +243,13 @@ struct BackgroundPlaybackTests {
     }
 
     @Test func closingWhilePausedQuitsAsBefore() async throws {
-        let stage = try await Stage(display: try requireTools())
+        try requireTools()
+        let stage = try await Stage()
         let bus = stage.bus
 
         let app = try stage.window(grace: "600")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
-        let window = try #require(await Self.visibleWindow(of: app))
-        try await Self.close(window, of: app)
+        try await stage.closeWindow(of: app)
         #expect(await app.waitForExit(timeout: 15) == 0, "closing with nothing playing quits\n\(app.stderr)")
     }
 }

@@ -33,8 +33,8 @@ struct WindowIconTests {
         defer { app.process.terminate() }
         var icons: [String] = []
         let shown = await Window.eventually(30) {
-            icons = Window.visibleWindows(of: app).compactMap { window in
-                (try? Window.tool(["/usr/bin/xprop", "-id", window, "_NET_WM_ICON"]))?.output
+            icons = (Window.visibleWindows(of: app, on: display) ?? []).compactMap { window in
+                (try? Window.tool(["/usr/bin/xprop", "-id", window, "_NET_WM_ICON"], on: display))?.output
             }
             return icons.contains { $0.contains("Icon (") }
         }
@@ -73,7 +73,7 @@ struct WindowIconTests {
     }
 
     @Test func librariesOpenedOnFirstUseAreNotLinkedAndAFirstLaunchLoadsOnlyAvahi() async throws {
-        let needed = try Window.tool(["/usr/bin/env", "readelf", "--dynamic", HeadlessProcess.binary.path]).output
+        let needed = try ToolProcess.run(["readelf", "--dynamic", HeadlessProcess.binary.path]).output
         #expect(needed.contains("libgtk-4.so"), "readelf printed no dependencies: \(needed.prefix(500))")
         for library in ["libsecret-1", "libqrencode", "libavahi-client", "libavahi-common", "libavahi-glib", "libgstreamer-1.0"] {
             #expect(!needed.contains(library), "listenup links \(library)")
