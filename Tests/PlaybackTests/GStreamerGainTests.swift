@@ -4,9 +4,14 @@ import Playback
 import Testing
 
 /// The gain stage with real GStreamer: tones of known level played through
-/// the engine, the PCM captured as float and measured. In the engine's
-/// serialized suite: they play in real time, one at a time.
-extension GStreamerEngineTests {
+/// the engine, the PCM captured as float and measured. One at a time (they
+/// play in real time), beside the engine's other tests: a suite of their
+/// own, so the two serialized suites do not add up to the longest path of
+/// a test run.
+@Suite("The GStreamer engine's gain stage", .serialized)
+struct GStreamerGainTests {
+    typealias Rig = GStreamerEngineTests.Rig
+
     /// The level of the last `milliseconds` of a float capture.
     struct Level: CustomStringConvertible {
         var rms: Double
