@@ -23,4 +23,26 @@ public enum ChildProcess {
         process.executableURL = launcher
         process.arguments = arguments(command)
     }
+
+    /// The first line written to `pipe`, trimmed (what came before the end
+    /// if no line did): how a daemon a test starts says where it listens.
+    public static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Ends a daemon a test started: SIGTERM, two seconds to go, then
+    /// SIGKILL. (Not `waitUntilExit`: it spins a run loop the main actor's
+    /// thread does not run here.)
+    public static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
 }

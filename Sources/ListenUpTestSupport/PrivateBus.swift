@@ -31,21 +31,11 @@ public final class PrivateBus: @unchecked Sendable {
         // Its complaints would hold the test runner's stderr open.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        address = ChildProcess.firstLine(of: output)
     }
 
     deinit {
-        // (Not waitUntilExit: it spins a run loop the main actor's thread
-        // does not run here.)
-        process.terminate()
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        ChildProcess.stop(process)
         if let configuration { try? FileManager.default.removeItem(at: configuration) }
     }
 

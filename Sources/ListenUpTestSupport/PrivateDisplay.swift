@@ -35,30 +35,15 @@ public final class PrivateDisplay: @unchecked Sendable {
         // Its complaints (fonts, keymaps) would hold the test runner's stderr open.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let number = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let number = ChildProcess.firstLine(of: output)
         guard !number.isEmpty, number.allSatisfy(\.isNumber) else {
-            Self.stop(process)
+            ChildProcess.stop(process)
             throw Failure.noDisplayNumber(number)
         }
         name = ":\(number)"
     }
 
     deinit {
-        Self.stop(process)
-    }
-
-    /// (Not waitUntilExit: it spins a run loop the main actor's thread does
-    /// not run here.)
-    private static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        ChildProcess.stop(process)
     }
 }
