@@ -19,13 +19,17 @@ struct GStreamerEngineTests {
         var capturedMilliseconds: Int { samples.count * 1_000 / AudioFixtures.captureRate }
     }
 
-    func rig() throws -> Rig {
+    /// An engine playing into `sink` (one of ``AudioFixtures``' capture
+    /// sinks), which writes `file` in a folder of the rig's own.
+    static func rig(capturingTo file: String = "capture.raw", sink: (URL) -> String = AudioFixtures.captureSink) throws -> Rig {
         try AudioFixtures.requireTools()
         let directory = try AudioFixtures.directory()
-        let capture = directory.appendingPathComponent("capture.raw")
-        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: AudioFixtures.captureSink(to: capture))
+        let capture = directory.appendingPathComponent(file)
+        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: sink(capture))
         return Rig(engine: engine, log: EventLog(engine), capture: capture, directory: directory)
     }
+
+    func rig() throws -> Rig { try Self.rig() }
 
     /// One file per tone, each `seconds` long, one chapter per file.
     func book(_ rig: Rig, tones: [Int], seconds: Double, format: String = "wav") throws -> PlaybackTimeline {

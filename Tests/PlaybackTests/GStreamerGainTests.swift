@@ -29,11 +29,7 @@ struct GStreamerGainTests {
     }
 
     func floatRig() throws -> Rig {
-        try AudioFixtures.requireTools()
-        let directory = try AudioFixtures.directory()
-        let capture = directory.appendingPathComponent("capture.f32")
-        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: AudioFixtures.floatCaptureSink(to: capture))
-        return Rig(engine: engine, log: EventLog(engine), capture: capture, directory: directory)
+        try GStreamerEngineTests.rig(capturingTo: "capture.f32", sink: AudioFixtures.floatCaptureSink)
     }
 
     /// One 440 Hz file per entry of `seconds`, each peaking at `amplitude`.
