@@ -4,9 +4,13 @@ import Playback
 import Testing
 
 /// The engine with real GStreamer: real files made at test time, played
-/// through a sink that captures the PCM, over `file://` and a loopback
-/// HTTP server.
-@Suite("The GStreamer engine", .serialized)
+/// through a sink that captures the PCM. This suite plays books along one
+/// timeline; every format (`GStreamerFormatTests`), HTTP and the failures
+/// (`GStreamerHTTPTests`) and the gain stage (`GStreamerGainTests`) are
+/// suites of their own. Each plays in real time, one test at a time; apart,
+/// they run beside each other, so that no one of them is the longest path
+/// of a test run.
+@Suite("The GStreamer engine: one timeline", .serialized)
 struct GStreamerEngineTests {
     struct Rig {
         let engine: GStreamerEngine
@@ -32,7 +36,7 @@ struct GStreamerEngineTests {
     func rig() throws -> Rig { try Self.rig() }
 
     /// One file per tone, each `seconds` long, one chapter per file.
-    func book(_ rig: Rig, tones: [Int], seconds: Double, format: String = "wav") throws -> PlaybackTimeline {
+    static func book(_ rig: Rig, tones: [Int], seconds: Double, format: String = "wav") throws -> PlaybackTimeline {
         let files = try tones.enumerated().map { index, tone in
             PlaybackTimeline.File(id: "af-\(index)", url: try AudioFixtures.tone(tone, seconds: seconds, format: format, in: rig.directory,
                                                                                    name: "file\(index)"),
@@ -41,27 +45,12 @@ struct GStreamerEngineTests {
         return PlaybackTimeline(bookID: "book", files: files, chapters: [])
     }
 
-    @Test(arguments: ["m4b", "m4a", "mp3", "opus", "ogg", "flac", "wav"])
-    func eachFormatPlays(format: String) async throws {
-        let rig = try rig()
-        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try book(rig, tones: [440], seconds: 2, format: format)
-        rig.engine.load(timeline, at: 0)
-        rig.engine.play()
-        // The file lasts 2 s: on a busy machine it can be over before the
-        // first look, so "has played", not "is playing".
-        #expect(await rig.log.wait { $0.hasPlayed() }, "\(format): \(rig.log.statuses)")
-        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 600 }, "\(format): the position advances")
-        #expect(abs(rig.frequency - 440) < 25, "\(format): heard \(rig.frequency) Hz")
-        #expect(rig.log.failure == nil)
-    }
-
     @Test func aSeekToAChapterInAnotherFilePlaysThatChapter() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
         // Six-second files: a busy machine can take seconds to answer, and
         // the book must not have ended meanwhile.
-        let timeline = try book(rig, tones: [300, 600, 900], seconds: 6)
+        let timeline = try Self.book(rig, tones: [300, 600, 900], seconds: 6)
         rig.engine.load(timeline, at: 0)
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 })
@@ -77,7 +66,7 @@ struct GStreamerEngineTests {
     @Test func filesFollowEachOtherOnOneTimeline() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try book(rig, tones: [400, 800], seconds: 1.5)
+        let timeline = try Self.book(rig, tones: [400, 800], seconds: 1.5)
         rig.engine.load(timeline, at: 1_000)
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 2_000 }, "past the first file: \(rig.log.events.value.suffix(5))")
@@ -93,7 +82,7 @@ struct GStreamerEngineTests {
     @Test func doubleSpeedAdvancesTwiceAsFastAndKeepsThePitch() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try book(rig, tones: [500], seconds: 8)
+        let timeline = try Self.book(rig, tones: [500], seconds: 8)
         rig.engine.setRate(2)
         rig.engine.load(timeline, at: 0)
         rig.engine.play()
@@ -110,7 +99,7 @@ struct GStreamerEngineTests {
     @Test func pauseStopsTheAudio() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try book(rig, tones: [440], seconds: 6)
+        let timeline = try Self.book(rig, tones: [440], seconds: 6)
         rig.engine.load(timeline, at: 0)
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 })
@@ -131,7 +120,7 @@ struct GStreamerEngineTests {
     @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try book(rig, tones: [300, 600], seconds: 3)
+        let timeline = try Self.book(rig, tones: [300, 600], seconds: 3)
         rig.engine.load(timeline, at: 0)
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 })
@@ -150,127 +139,5 @@ struct GStreamerEngineTests {
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 4_400 })
         #expect(abs(rig.frequency - 600) < 25, "the second file from there, heard \(rig.frequency)")
-    }
-
-    @Test func anOutputThatCannotOpenIsNoAudioOutput() async throws {
-        try AudioFixtures.requireTools()
-        let directory = try AudioFixtures.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: "filesink location=/nonexistent/listenup/out.raw")
-        let log = EventLog(engine)
-        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
-        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
-        engine.play()
-        #expect(await log.wait { $0.failure != nil })
-        #expect(log.failure?.kind == .noAudioOutput, "\(String(describing: log.failure))")
-        engine.stop()
-    }
-
-    /// With no sound device and no sound server, autoaudiosink falls back to
-    /// a fakesink: that is "no audio output", not a silent success.
-    @Test func noSoundDeviceIsNoAudioOutput() async throws {
-        try AudioFixtures.requireTools()
-        let environment = ProcessInfo.processInfo.environment
-        let runtime = environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
-        let hasOutput = FileManager.default.fileExists(atPath: "/dev/snd") || environment["PULSE_SERVER"] != nil
-            || FileManager.default.fileExists(atPath: runtime + "/pulse/native") || FileManager.default.fileExists(atPath: runtime + "/pipewire-0")
-        if hasOutput || environment["LISTENUP_AUDIO_SINK"] != nil {
-            try Test.cancel("skipped: this machine has a sound output (or LISTENUP_AUDIO_SINK is set)")
-        }
-        let directory = try AudioFixtures.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let engine = GStreamerEngine(logger: quietLogger)
-        let log = EventLog(engine)
-        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
-        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
-        engine.play()
-        #expect(await log.wait { $0.failure != nil })
-        #expect(log.failure?.kind == .noAudioOutput, "\(log.statuses)")
-        engine.stop()
-    }
-
-    @Test func aDamagedFileIsADecodeError() async throws {
-        let rig = try rig()
-        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let file = rig.directory.appendingPathComponent("damaged.mp3")
-        try Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: file)
-        rig.engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 5_000)], chapters: []), at: 0)
-        rig.engine.play()
-        #expect(await rig.log.wait { $0.failure != nil })
-        #expect(rig.log.failure?.kind == .decode, "\(String(describing: rig.log.failure))")
-    }
-
-    // MARK: Over HTTP
-
-    func served(_ rig: Rig, seconds: Double = 4, tone: Int = 440) async throws -> (AudioFileServer, PlaybackTimeline) {
-        let server = try await AudioFileServer()
-        let file = try AudioFixtures.tone(tone, seconds: seconds, format: "wav", in: rig.directory)
-        server.script.withLock { $0.files["/api/v1/audio/book/af-1"] = file }
-        let timeline = PlaybackTimeline(bookID: "book", files: [.init(id: "af-1", url: server.url("/api/v1/audio/book/af-1"), start: 0,
-                                                                         duration: Int64(seconds * 1_000))],
-                                        chapters: [], headers: ["Authorization": "Bearer good-token"])
-        return (server, timeline)
-    }
-
-    @Test func theBearerHeaderIsSentAndNeverTheToken() async throws {
-        let rig = try rig()
-        let (server, timeline) = try await served(rig)
-        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
-        rig.engine.load(timeline, at: 0)
-        rig.engine.play()
-        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 }, "\(rig.log.statuses)")
-        rig.engine.seek(to: 2_500)
-        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 2_800 })
-        let requests = server.requests.value
-        #expect(!requests.isEmpty)
-        #expect(requests.allSatisfy { $0.authorization == "Bearer good-token" })
-        #expect(requests.allSatisfy { !$0.uri.contains("token") }, "no token in a URL: \(requests.map(\.uri))")
-        #expect(requests.contains { $0.range.map { $0 != "bytes=0-" } ?? false }, "the seek asked for a range: \(requests.map(\.range))")
-    }
-
-    @Test func refusedCredentialsAreReportedAndNewOnesCarryOn() async throws {
-        let rig = try rig()
-        let (server, timeline) = try await served(rig)
-        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
-        server.script.withLock { $0.token = "fresh-token" }
-        rig.engine.load(timeline, at: 1_000)
-        rig.engine.play()
-        #expect(await rig.log.wait { $0.failure != nil })
-        #expect(rig.log.failure?.kind == .unauthorized, "\(String(describing: rig.log.failure))")
-
-        rig.log.events.value = []
-        rig.engine.setHeaders(["Authorization": "Bearer fresh-token"])
-        var renewed = timeline
-        renewed.headers = ["Authorization": "Bearer fresh-token"]
-        rig.engine.load(renewed, at: 1_000)
-        rig.engine.play()
-        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 1_400 }, "\(rig.log.statuses)")
-        #expect(rig.log.failure == nil)
-    }
-
-    @Test(arguments: [(404, PlaybackFailure.Kind.notFound), (403, .forbidden)])
-    func httpRefusalsAreNamed(status: Int, kind: PlaybackFailure.Kind) async throws {
-        let rig = try rig()
-        let (server, timeline) = try await served(rig)
-        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
-        server.script.withLock { $0.statuses["/api/v1/audio/book/af-1"] = status }
-        rig.engine.load(timeline, at: 0)
-        rig.engine.play()
-        #expect(await rig.log.wait { $0.failure != nil })
-        #expect(rig.log.failure?.kind == kind, "\(String(describing: rig.log.failure))")
-    }
-
-    @Test func aConnectionCutMidFileIsResumedFromTheSamePlace() async throws {
-        let rig = try rig()
-        let (server, timeline) = try await served(rig, seconds: 6)
-        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
-        // 44.1 kHz mono S16 WAV: about 88 KB a second; cut after ~1.5 s.
-        server.script.withLock { $0.cutAfter["/api/v1/audio/book/af-1"] = 132_000 }
-        rig.engine.load(timeline, at: 0)
-        rig.engine.play()
-        #expect(await rig.log.wait(timeout: .seconds(15)) { ($0.lastPosition ?? 0) >= 3_000 },
-                "plays past the cut: \(rig.log.statuses), \(server.requests.value.map(\.range))")
-        #expect(rig.log.failure == nil, "\(String(describing: rig.log.failure))")
-        #expect(server.requests.value.count >= 2, "asked again from where it stopped: \(server.requests.value.map(\.range))")
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import ListenUpCore
+import Playback
+import Testing
+
+/// The engine's failures (no output, a damaged file, HTTP refusals) and
+/// its files over a loopback HTTP server, with real GStreamer (one at a
+/// time: each plays in real time).
+@Suite("The GStreamer engine over HTTP, and its failures", .serialized)
+struct GStreamerHTTPTests {
+    typealias Rig = GStreamerEngineTests.Rig
+
+    func rig() throws -> Rig { try GStreamerEngineTests.rig() }
+
+    @Test func anOutputThatCannotOpenIsNoAudioOutput() async throws {
+        try AudioFixtures.requireTools()
+        let directory = try AudioFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: "filesink location=/nonexistent/listenup/out.raw")
+        let log = EventLog(engine)
+        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
+        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
+        engine.play()
+        #expect(await log.wait { $0.failure != nil })
+        #expect(log.failure?.kind == .noAudioOutput, "\(String(describing: log.failure))")
+        engine.stop()
+    }
+
+    /// With no sound device and no sound server, autoaudiosink falls back to
+    /// a fakesink: that is "no audio output", not a silent success.
+    @Test func noSoundDeviceIsNoAudioOutput() async throws {
+        try AudioFixtures.requireTools()
+        let environment = ProcessInfo.processInfo.environment
+        let runtime = environment["XDG_RUNTIME_DIR"] ?? "/run/user/\(getuid())"
+        let hasOutput = FileManager.default.fileExists(atPath: "/dev/snd") || environment["PULSE_SERVER"] != nil
+            || FileManager.default.fileExists(atPath: runtime + "/pulse/native") || FileManager.default.fileExists(atPath: runtime + "/pipewire-0")
+        if hasOutput || environment["LISTENUP_AUDIO_SINK"] != nil {
+            try Test.cancel("skipped: this machine has a sound output (or LISTENUP_AUDIO_SINK is set)")
+        }
+        let directory = try AudioFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = GStreamerEngine(logger: quietLogger)
+        let log = EventLog(engine)
+        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
+        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
+        engine.play()
+        #expect(await log.wait { $0.failure != nil })
+        #expect(log.failure?.kind == .noAudioOutput, "\(log.statuses)")
+        engine.stop()
+    }
+
+    @Test func aDamagedFileIsADecodeError() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let file = rig.directory.appendingPathComponent("damaged.mp3")
+        try Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: file)
+        rig.engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 5_000)], chapters: []), at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.failure != nil })
+        #expect(rig.log.failure?.kind == .decode, "\(String(describing: rig.log.failure))")
+    }
+
+    // MARK: Over HTTP
+
+    func served(_ rig: Rig, seconds: Double = 4, tone: Int = 440) async throws -> (AudioFileServer, PlaybackTimeline) {
+        let server = try await AudioFileServer()
+        let file = try AudioFixtures.tone(tone, seconds: seconds, format: "wav", in: rig.directory)
+        server.script.withLock { $0.files["/api/v1/audio/book/af-1"] = file }
+        let timeline = PlaybackTimeline(bookID: "book", files: [.init(id: "af-1", url: server.url("/api/v1/audio/book/af-1"), start: 0,
+                                                                         duration: Int64(seconds * 1_000))],
+                                        chapters: [], headers: ["Authorization": "Bearer good-token"])
+        return (server, timeline)
+    }
+
+    @Test func theBearerHeaderIsSentAndNeverTheToken() async throws {
+        let rig = try rig()
+        let (server, timeline) = try await served(rig)
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 500 }, "\(rig.log.statuses)")
+        rig.engine.seek(to: 2_500)
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 2_800 })
+        let requests = server.requests.value
+        #expect(!requests.isEmpty)
+        #expect(requests.allSatisfy { $0.authorization == "Bearer good-token" })
+        #expect(requests.allSatisfy { !$0.uri.contains("token") }, "no token in a URL: \(requests.map(\.uri))")
+        #expect(requests.contains { $0.range.map { $0 != "bytes=0-" } ?? false }, "the seek asked for a range: \(requests.map(\.range))")
+    }
+
+    @Test func refusedCredentialsAreReportedAndNewOnesCarryOn() async throws {
+        let rig = try rig()
+        let (server, timeline) = try await served(rig)
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        server.script.withLock { $0.token = "fresh-token" }
+        rig.engine.load(timeline, at: 1_000)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.failure != nil })
+        #expect(rig.log.failure?.kind == .unauthorized, "\(String(describing: rig.log.failure))")
+
+        rig.log.events.value = []
+        rig.engine.setHeaders(["Authorization": "Bearer fresh-token"])
+        var renewed = timeline
+        renewed.headers = ["Authorization": "Bearer fresh-token"]
+        rig.engine.load(renewed, at: 1_000)
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 1_400 }, "\(rig.log.statuses)")
+        #expect(rig.log.failure == nil)
+    }
+
+    @Test(arguments: [(404, PlaybackFailure.Kind.notFound), (403, .forbidden)])
+    func httpRefusalsAreNamed(status: Int, kind: PlaybackFailure.Kind) async throws {
+        let rig = try rig()
+        let (server, timeline) = try await served(rig)
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        server.script.withLock { $0.statuses["/api/v1/audio/book/af-1"] = status }
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.failure != nil })
+        #expect(rig.log.failure?.kind == kind, "\(String(describing: rig.log.failure))")
+    }
+
+    @Test func aConnectionCutMidFileIsResumedFromTheSamePlace() async throws {
+        let rig = try rig()
+        let (server, timeline) = try await served(rig, seconds: 6)
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        // 44.1 kHz mono S16 WAV: about 88 KB a second; cut after ~1.5 s.
+        server.script.withLock { $0.cutAfter["/api/v1/audio/book/af-1"] = 132_000 }
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait(timeout: .seconds(15)) { ($0.lastPosition ?? 0) >= 3_000 },
+                "plays past the cut: \(rig.log.statuses), \(server.requests.value.map(\.range))")
+        #expect(rig.log.failure == nil, "\(String(describing: rig.log.failure))")
+        #expect(server.requests.value.count >= 2, "asked again from where it stopped: \(server.requests.value.map(\.range))")
+    }
+}
