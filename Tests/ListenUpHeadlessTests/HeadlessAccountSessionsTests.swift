@@ -72,8 +72,14 @@ struct HeadlessAccountSessionsTests {
         app.send(#"{"action":"sessions"}"#)
         #expect(await app.waitForLine(timeout: 20, Browse.event("sessions") { Self.sessions($0).count == 3 }) != nil,
                 "\(app.allLines.suffix(3))")
+        // A list printed after this request: the one printed after the phone
+        // was signed out had one session too, and reading it would let the
+        // next device sign in while the app is still signing others out.
+        let mark = app.allLines.count
         app.send(#"{"action":"signOutOthers"}"#)
-        let alone = Self.sessions(await app.waitForLine(timeout: 20, Browse.event("sessions") { Self.sessions($0).count == 1 }))
+        let alone = Self.sessions(await app.waitForLine(timeout: 20, HeadlessGenerationsTests.after(mark, Browse.event("sessions") {
+            Self.sessions($0).count == 1
+        })))
         #expect(alone.first?["current"] as? Bool == true, "\(app.allLines.suffix(3))")
 
         // Signed out from another device: the next call lands on Sign in.
