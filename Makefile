@@ -9,6 +9,10 @@
 SWIFT ?= swift
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 BIN := .build/debug/listenup
+# The test bundle `swift build --build-tests` links: run directly, it runs
+# its XCTest tests, or with `--testing-library swift-testing` its Swift
+# Testing ones (what `swift test` does, one after the other).
+TESTS := .build/debug/ListenUpPackageTests.xctest
 PREFIX ?= $(HOME)/.local
 MESON_BUILD := .build/meson
 # The debug build's arguments (build-aux/debug-swiftpm-args: the index store
@@ -59,12 +63,17 @@ demo: deps
 # temporary prefix and runs that, then build-aux/test-search-provider, which
 # installs again and asks GNOME Shell's search provider over a private
 # session bus that starts the installed app.
+# The test bundle runs its two halves side by side (build-aux/beside, the
+# XCTest half's output printed whole at the end): the XCTest GTK tests run
+# one after another on the main thread and leave a core idle, which the
+# Swift Testing half takes (together about 70 s, against about 105 s one
+# after the other through `swift test`; docs/performance.md, "Build time").
 # Swift Testing runs at most 8 tests at once: started all together, several
 # hundred servers, sockets and child processes on a 2-core machine kept
 # tasks waiting longer than the protocol timeouts the tests check (the
-# whole run takes about as long either way). The tests take about ten
-# minutes; build-aux/with-deadline stops them at forty with every thread's
-# backtrace, so a run that stands still says where instead of timing out.
+# whole run takes about as long either way). build-aux/with-deadline stops
+# the tests at forty minutes with every thread's backtrace, so a run that
+# stands still says where instead of timing out.
 # A crash prints only the crashed thread, without registers or the list of
 # loaded images: CI keeps the end of the output, and that is where the
 # frames that say what crashed must be.
@@ -76,7 +85,8 @@ test: deps-test
 	$(SWIFT) build --build-tests $(DEBUG_ARGS)
 	build-aux/compile-data
 	build-aux/test-with-avahi
-	SWIFT_BACKTRACE=threads=crashed,registers=none,images=none SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring build-aux/with-deadline 40 $(SWIFT) test --skip-build
+	SWIFT_BACKTRACE=threads=crashed,registers=none,images=none SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 GTK_A11Y=none LISTENUP_REQUIRE_AVAHI=1 LISTENUP_REQUIRE_GSTREAMER=1 LISTENUP_REQUIRE_DBUS=1 LISTENUP_MDNS_INTERFACE=lo $(XVFB) build-aux/with-avahi build-aux/with-keyring build-aux/with-deadline 40 \
+	  build-aux/beside '$(TESTS)' $(TESTS) --testing-library swift-testing
 	LISTENUP_MDNS_INTERFACE=lo build-aux/beside \
 	  'build-aux/test-install && $(XVFB) build-aux/test-search-provider' \
 	  $(XVFB) build-aux/test-accessibility
