@@ -10,7 +10,8 @@ struct HeadlessBrowseTests {
     typealias Journey = HeadlessJourneyTests
     typealias Listening = HeadlessPlaybackTests
 
-    static func startServer(_ wire: DemoProtocol, books: Int) async throws -> (DemoServer, String) {
+    static func startServer(_ wire: DemoProtocol, books: Int,
+                            _ configure: (inout DemoServer.Configuration) -> Void = { _ in }) async throws -> (DemoServer, String) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
         configuration.chapterSeconds = 4
@@ -18,6 +19,7 @@ struct HeadlessBrowseTests {
         configuration.protocol = wire
         configuration.payload = .realistic
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
+        configure(&configuration)
         let server = DemoServer(configuration: configuration)
         try await server.start()
         return (server, try #require(server.baseURL).absoluteString)
@@ -48,7 +50,7 @@ struct HeadlessBrowseTests {
         for _ in 0..<50 {
             let mark = app.allLines.count
             app.send(#"{"action":"browse","by":"series"}"#)
-            series = await app.waitForLine(HeadlessGenerationsTests.after(mark, Self.event("browse") { $0["by"] as? String == "series" }))
+            series = await app.waitForLine(after: mark, Self.event("browse") { $0["by"] as? String == "series" })
             if series?["count"] as? Int == 2 { break }
             try await Task.sleep(for: .milliseconds(100))
         }

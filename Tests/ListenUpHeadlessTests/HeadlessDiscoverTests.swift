@@ -115,9 +115,10 @@ struct HeadlessDiscoverTests {
         })
         #expect(listening != nil, "\(app.allLines.suffix(3))")
 
+        let listened = app.allLines.count
         #expect(server.setListening(bookID: nil))
         if wire == .rest { app.send(#"{"action":"reload"}"#) }
-        let stopped = await app.waitForLine(Browse.event("discover") { Self.listeningNow($0).isEmpty })
+        let stopped = await app.waitForLine(after: listened, Browse.event("discover") { Self.listeningNow($0).isEmpty })
         #expect(stopped != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"quit"}"#)
     }

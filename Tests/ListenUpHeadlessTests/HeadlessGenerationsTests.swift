@@ -47,21 +47,6 @@ struct HeadlessGenerationsTests {
         return (server, try #require(server.baseURL).absoluteString)
     }
 
-    /// `match`, for lines after the first `mark` only (the process keeps
-    /// every line, and the library settled once already before signing out).
-    static func after(_ mark: Int, _ match: @escaping ([String: Any]) -> Bool) -> ([String: Any]) -> Bool {
-        let seen = LineCount()
-        return { line in
-            seen.value += 1
-            return seen.value > mark && match(line)
-        }
-    }
-
-    /// A count only the reading thread touches.
-    final class LineCount: @unchecked Sendable {
-        var value = 0
-    }
-
     /// The journey's library: the size the issue asks the journey to hold.
     static let libraryBooks = 10_000
 
@@ -100,7 +85,7 @@ struct HeadlessGenerationsTests {
         #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines.suffix(3))")
         let signedOut = first.allLines.count
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.waitForLine(timeout: 120, Self.after(signedOut, Journey.librarySettled(books + 1))) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(after: signedOut, timeout: 120, Journey.librarySettled(books + 1)) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
         #expect(await first.waitForExit() == 0)
 
@@ -178,7 +163,7 @@ struct HeadlessGenerationsTests {
         defer { Task { await after.stop() } }
 
         let second = try HeadlessProcess(home: home)
-        let login = await second.waitForLine(timeout: 30) { $0["route"] as? String == "login" && Journey.state($0)?["reason"] != nil }
+        let login = await second.waitForLine(timeout: 30) { $0["route"] as? String == "login" && Journey.state($0)?["reason"] is String }
         #expect(login != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
         #expect(Journey.state(login)?["reason"] as? String == "serverUpdated")
         #expect(Journey.state(login)?["notice"] as? String == "This server was updated. Sign in again.")
@@ -215,7 +200,7 @@ struct HeadlessGenerationsTests {
         server.dropEventStreams()
         let mark = app.allLines.count
         app.send(#"{"action":"reload"}"#)
-        #expect(await app.waitForLine(timeout: 20, Self.after(mark, Journey.librarySettled(5))) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(after: mark, timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
         let refreshKey = wire == .krpc ? "AuthServicePublic.refreshSession" : "/api/v1/auth/refresh"
         for _ in 0..<100 where server.requestCount(refreshKey) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(server.requestCount(refreshKey) == 1)

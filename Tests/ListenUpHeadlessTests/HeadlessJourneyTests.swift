@@ -19,16 +19,21 @@ struct HeadlessJourneyTests {
 
     static func state(_ line: [String: Any]?) -> [String: Any]? { line?["state"] as? [String: Any] }
 
-    /// The first `failed` sign-in state after a `signingIn` one, among the
-    /// lines after the first `mark`.
-    static func failedAttempt(after mark: Int) -> ([String: Any]) -> Bool {
-        let (seen, signingIn) = (HeadlessGenerationsTests.LineCount(), HeadlessGenerationsTests.LineCount())
+    /// The first `failed` sign-in state after a `signingIn` one (for
+    /// ``HeadlessProcess/waitForLine(after:timeout:_:)``, which reads the
+    /// lines in order, once each).
+    static func failedAttempt() -> ([String: Any]) -> Bool {
+        let signingIn = SeenOnce()
         return { line in
-            seen.value += 1
-            guard seen.value > mark, let status = state(line)?["status"] as? String else { return false }
-            if status == "signingIn" { signingIn.value = 1 }
-            return signingIn.value == 1 && status == "failed"
+            guard let status = state(line)?["status"] as? String else { return false }
+            if status == "signingIn" { signingIn.value = true }
+            return signingIn.value && status == "failed"
         }
+    }
+
+    /// Whether a wait's reading thread, the only one to touch it, saw a line.
+    final class SeenOnce: @unchecked Sendable {
+        var value = false
     }
 
     static func onRoute(_ route: String) -> ([String: Any]) -> Bool {
@@ -97,14 +102,14 @@ struct HeadlessJourneyTests {
         }
         let synced = server.requestCount("/api/v1/sync/books")
         server.expireAccessTokens()
-        app.send(#"{"action":"reload"}"#)
+        let reloaded = app.send(#"{"action":"reload"}"#)
         // The cached books show at once; the delta sync behind them hits the
         // 401 and refreshes the token without a word to the user.
         let deadline = Date().addingTimeInterval(10)
         while server.requestCount("/api/v1/sync/books") < synced + 2, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.requestCount("/api/v1/auth/refresh") == 1)
         #expect(server.requestCount("/api/v1/sync/books") == synced + 2, "the refused delta, then the retried delta")
-        #expect(await app.waitForLines(count: 2, Self.libraryLoaded(30)).count >= 2)
+        #expect(await app.waitForLine(after: reloaded, Self.libraryLoaded(30)) != nil, "the books after the reload")
         #expect(!app.allLines.contains { $0.contains("\"route\":\"login\"") && $0.contains("sessionLapsed") })
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
@@ -138,9 +143,8 @@ struct HeadlessJourneyTests {
         // last one is under way, which the page ignores).
         var failures: [[String: Any]] = []
         for attempt in 1...11 {
-            let mark = app.allLines.count
-            app.send(#"{"action":"login","email":"ada@example.com","password":"wrong-\#(attempt)"}"#)
-            if let failed = await app.waitForLine(Self.failedAttempt(after: mark)) { failures.append(failed) }
+            let sent = app.send(#"{"action":"login","email":"ada@example.com","password":"wrong-\#(attempt)"}"#)
+            if let failed = await app.waitForLine(after: sent, Self.failedAttempt()) { failures.append(failed) }
         }
         #expect(failures.count == 11, "\(app.allLines)")
         #expect(failures.prefix(10).allSatisfy { Self.state($0)?["code"] as? String == "invalidCredentials" })
@@ -173,8 +177,8 @@ struct HeadlessJourneyTests {
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        func state(_ app: HeadlessProcess, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
-            Self.state(await app.waitForLine { $0["route"] as? String == "library" && (Self.state($0).map(match) ?? false) })
+        func state(_ app: HeadlessProcess, after mark: Int = 0, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+            Self.state(await app.waitForLine(after: mark) { $0["route"] as? String == "library" && (Self.state($0).map(match) ?? false) })
         }
 
         let app = try HeadlessProcess(home: home)
@@ -184,16 +188,17 @@ struct HeadlessJourneyTests {
         #expect(await app.waitForLine(Self.libraryLoaded(40)) != nil)
 
         // Every generated title ends in its number: "17" finds one book.
-        app.send(#"{"action":"search","query":"17"}"#)
-        let found = await state(app) { $0["query"] as? String == "17" }
+        let searched = app.send(#"{"action":"search","query":"17"}"#)
+        let found = await state(app, after: searched) { $0["query"] as? String == "17" }
         #expect(found?["visibleCount"] as? Int == 1, "\(app.allLines.suffix(3))")
         let titles = (found?["books"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
         #expect(titles?.count == 1 && titles?.first?.hasSuffix(" 17") == true, "\(titles ?? [])")
-        app.send(#"{"action":"search","query":""}"#)
-        #expect(await state(app) { $0["query"] as? String == "" && $0["visibleCount"] as? Int == 40 } != nil)
+        // After the search is cleared, not the library as first loaded.
+        let cleared = app.send(#"{"action":"search","query":""}"#)
+        #expect(await state(app, after: cleared) { $0["query"] as? String == "" && $0["visibleCount"] as? Int == 40 } != nil)
 
-        app.send(#"{"action":"sort","by":"duration"}"#)
-        #expect(await state(app) { $0["sort"] as? String == "duration" } != nil)
+        let sorted = app.send(#"{"action":"sort","by":"duration"}"#)
+        #expect(await state(app, after: sorted) { $0["sort"] as? String == "duration" } != nil)
         app.send(#"{"action":"sort","by":"loudness"}"#)
         #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
         app.send(#"{"action":"quit"}"#)

@@ -78,8 +78,8 @@ struct HeadlessListeningTruthTests {
         }
 
         // Mark as Not Started: back to 0, not finished, speed and boost kept.
-        app.send(#"{"action":"markFinished","bookId":"\#(Listening.book)","finished":false}"#)
-        let restarted = await app.waitForLine(timeout: 10) { line in
+        let unmarked = app.send(#"{"action":"markFinished","bookId":"\#(Listening.book)","finished":false}"#)
+        let restarted = await app.waitForLine(after: unmarked, timeout: 10) { line in
             Listening.player(line)?["finished"] as? Bool == false && Listening.player(line)?["positionMs"] as? Int == 0
         }
         #expect(restarted != nil, "\(app.allLines.suffix(3))")

@@ -95,9 +95,13 @@ final class HeadlessProcess: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Sends one line to stdin.
-    func send(_ line: String) {
+    /// Sends one line to stdin; returns how many stdout lines came before
+    /// it, for ``waitForLine(after:timeout:_:)``.
+    @discardableResult
+    func send(_ line: String) -> Int {
+        let mark = allLines.count
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        return mark
     }
 
     /// Closes stdin (end of input).
@@ -106,15 +110,22 @@ final class HeadlessProcess: @unchecked Sendable {
     }
 
     /// Waits until a stdout line satisfies `match`; returns the decoded object.
-    func waitForLine(timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+    ///
+    /// Every line the process printed is kept and read from the first one
+    /// on, or from line `mark` on (what ``send(_:)`` returned): a wait for
+    /// the answer to a command must not read a line printed before it that
+    /// happens to match too.
+    func waitForLine(after mark: Int = 0, timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
         let matcher = Unchecked(value: match)
-        return await offThePool { self.blockingLine(timeout: timeout, matcher.value) }
+        return await offThePool { self.blockingLine(from: mark, timeout: timeout, matcher.value) }
     }
 
-    /// Waits until `count` stdout lines satisfy `match`; returns them (fewer on timeout).
-    func waitForLines(count: Int, timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [[String: Any]] {
+    /// Waits until `count` stdout lines (from line `mark` on) satisfy
+    /// `match`; returns them (fewer on timeout).
+    func waitForLines(count: Int, after mark: Int = 0, timeout: TimeInterval = 10,
+                      _ match: @escaping ([String: Any]) -> Bool) async -> [[String: Any]] {
         let matcher = Unchecked(value: match)
-        return await offThePool { self.blockingLines(count: count, timeout: timeout, matcher.value) }
+        return await offThePool { self.blockingLines(count: count, from: mark, timeout: timeout, matcher.value) }
     }
 
     /// Waits for the process to end; returns its status, or nil on timeout
@@ -139,9 +150,9 @@ final class HeadlessProcess: @unchecked Sendable {
         let value: Value
     }
 
-    private func blockingLine(timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
+    private func blockingLine(from mark: Int, timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
-        var seen = 0
+        var seen = mark
         lock.lock()
         defer { lock.unlock() }
         while true {
@@ -156,12 +167,12 @@ final class HeadlessProcess: @unchecked Sendable {
         }
     }
 
-    private func blockingLines(count: Int, timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [[String: Any]] {
+    private func blockingLines(count: Int, from mark: Int, timeout: TimeInterval, _ match: ([String: Any]) -> Bool) -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
         while true {
-            let found = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.filter(match)
+            let found = lines.dropFirst(mark).compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.filter(match)
             if found.count >= count || !lock.wait(until: deadline) { return found }
         }
     }

@@ -113,8 +113,9 @@ struct HeadlessRegistrationTests {
         #expect(await app.waitForLine(timeout: 20, Self.onScreen("login") { $0["registration"] as? String == "approval" }) != nil,
                 "\(app.allLines.suffix(3))")
         if wire == .krpc {
+            let opened = app.allLines.count
             server.setRegistration(.closed)
-            #expect(await app.waitForLine(timeout: 20, Self.onScreen("login") { $0["registration"] as? String == "closed" }) != nil,
+            #expect(await app.waitForLine(after: opened, timeout: 20, Self.onScreen("login") { $0["registration"] as? String == "closed" }) != nil,
                     "closed again, live: \(app.allLines.suffix(3))")
         }
     }

@@ -140,8 +140,9 @@ struct HeadlessRemoteTests {
         // Pause, seek and chapter change: the app's state and the follower's.
         #expect(try remote.curl("/api/v1/player/pause", method: "POST").status == "204")
         #expect(await app.waitForLine(Listening.status("paused")) != nil)
+        let sought = app.allLines.count
         #expect(try remote.curl("/api/v1/player/seek", method: "POST", body: #"{"positionMs":6000}"#).status == "204")
-        #expect(await app.waitForLine { (Listening.player($0)?["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false } != nil)
+        #expect(await app.waitForLine(after: sought) { (Listening.player($0)?["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false } != nil)
         // The stream keeps the latest state of each quarter second: the seek
         // is seen before the next change is sent.
         #expect(await Self.follower(events) { ($0["positionMs"] as? Int).map { (6_000..<6_500).contains($0) } ?? false })
