@@ -60,10 +60,13 @@ public final class DemoServer: Sendable {
         /// Seconds between heartbeats on `/api/v1/sync/events` (the real
         /// server sends about two every 30 s).
         public var heartbeatInterval: TimeInterval = 15
-        /// Seconds to earn back one auth attempt once the burst of 10 is
-        /// spent (the real server: 3). Tests that count attempts set it
-        /// high, so a slow machine cannot earn one back mid-test.
-        public var authAttemptRefill: TimeInterval = 3
+        /// Whether spent auth attempts come back over time, as the real
+        /// servers' do (REST v1: one every 3 s after a burst of 10; kRPC:
+        /// each limit over its minute). Off, a limit once reached stays
+        /// reached: a test counting attempts against it is not raced by the
+        /// refill (20 a minute is one back every 3 s, which a loaded machine
+        /// can take for the calls themselves).
+        public var rateLimitsRefill = true
         /// When set, every chapter of every book lasts this many seconds
         /// (short books for tests); otherwise books last 1 to 11 hours.
         public var chapterSeconds: Double?

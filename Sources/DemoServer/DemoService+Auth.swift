@@ -116,21 +116,12 @@ extension DemoService {
         return body(user)
     }
 
-    /// Token bucket per client key: burst 10, one token every 3 s.
+    /// 429 once the client's attempts are spent (``DemoRateLimit/rest``),
+    /// keyed like the Go server: `X-Forwarded-For`, `X-Real-IP`, else one
+    /// bucket for everyone.
     func rateLimit(_ request: DemoRequest) -> DemoResponse? {
         let key = request.header("X-Forwarded-For").map { String($0.split(separator: ",").first ?? "") }
             ?? request.header("X-Real-IP") ?? "unknown"
-        let refill = max(0.001, configuration.authAttemptRefill)
-        let allowed: Bool = state.withLock { state in
-            let now = Date()
-            var bucket = state.buckets[key] ?? (tokens: 10, updated: now)
-            bucket.tokens = min(10, bucket.tokens + now.timeIntervalSince(bucket.updated) / refill)
-            bucket.updated = now
-            let ok = bucket.tokens >= 1
-            if ok { bucket.tokens -= 1 }
-            state.buckets[key] = bucket
-            return ok
-        }
-        return allowed ? nil : .failure(429, APIMessage.rateLimited)
+        return takeAttempt("rest|" + key, under: .rest) == nil ? nil : .failure(429, APIMessage.rateLimited)
     }
 }

@@ -18,8 +18,7 @@ struct DemoInviteTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.protocol = wire
-        configuration.authAttemptRefill = 0.01
-        configuration.krpc.rateLimitsRefill = rateLimitsRefill
+        configuration.rateLimitsRefill = rateLimitsRefill
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
         try await server.start()

@@ -26,7 +26,6 @@ struct KRPCServerConnectionTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
         configuration.protocol = .krpc
-        configuration.authAttemptRefill = 3_600
         if admin { configuration.admin = .init(email: "ada@example.com", password: "analytical-engine") }
         let server = DemoServer(configuration: configuration, logger: logs.logger)
         try await server.start()

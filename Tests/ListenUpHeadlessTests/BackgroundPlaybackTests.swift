@@ -30,7 +30,6 @@ struct BackgroundPlaybackTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.chapterSeconds = 60
-        configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
         try await server.start()

@@ -15,7 +15,6 @@ struct HeadlessBrowseTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
         configuration.chapterSeconds = 4
-        configuration.authAttemptRefill = 3_600
         configuration.protocol = wire
         configuration.payload = .realistic
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")

@@ -31,7 +31,6 @@ struct HeadlessDownloadTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.chapterSeconds = 4
-        configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         configuration.audioRateLimit = rateLimit
         // Its own address: some tests start the server again on its port.

@@ -35,7 +35,6 @@ struct HeadlessGenerationsTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
         configuration.chapterSeconds = 4
-        configuration.authAttemptRefill = 3_600
         configuration.protocol = wire
         // kRPC finds a revoked session when its event stream's liveness check runs.
         configuration.krpc.sessionCheckInterval = 1

@@ -25,7 +25,6 @@ struct HeadlessJumpTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.chapterSeconds = 40
-        configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration)
         try await server.start()

@@ -15,7 +15,6 @@ struct HeadlessPasswordResetTests {
     static func startServer(_ wire: DemoProtocol) async throws -> (DemoServer, String) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
-        configuration.authAttemptRefill = 3_600
         configuration.protocol = wire
         configuration.krpc.passwordResetPollInterval = 0.5
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")

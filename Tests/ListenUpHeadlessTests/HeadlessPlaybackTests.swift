@@ -19,7 +19,6 @@ struct HeadlessPlaybackTests {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
         configuration.chapterSeconds = 4
-        configuration.authAttemptRefill = 3_600
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
         let server = DemoServer(configuration: configuration)

@@ -36,12 +36,6 @@ extension DemoServer {
         public var loginAttemptsPerMinute = 10
         /// `refreshSession` calls per minute and client address before `RateLimited`.
         public var refreshAttemptsPerMinute = 30
-        /// Whether the per-address limits fill back over their minute, as
-        /// the real server's do. Off, a limit once reached stays reached: a
-        /// test counting calls against it is not raced by the refill (20
-        /// look-ups a minute is one back every 3 s, which a loaded machine
-        /// can take for the calls themselves).
-        public var rateLimitsRefill = true
         /// Seconds between the polls of `observePasswordResetStatus` (each
         /// poll sends the status, repeats included).
         public var passwordResetPollInterval: TimeInterval = 3

@@ -138,24 +138,10 @@ extension DemoKRPCService {
                     sessionId: issued.sessionID, user: Self.user(user))
     }
 
-    /// Takes one attempt from the client's per-minute bucket; returns the
-    /// seconds to wait when it is empty.
+    /// Takes one attempt from the client's bucket for `kind`, `perMinute`
+    /// calls a minute; returns the seconds to wait when it is empty.
     func takeAttempt(_ kind: String, perMinute: Int, host: String) -> Int? {
-        let capacity = Double(max(1, perMinute))
-        let secondsPerToken = 60 / capacity
-        return service.state.withLock { state -> Int? in
-            let now = Date()
-            let key = "krpc-\(kind)|\(host)"
-            var bucket = state.buckets[key] ?? (tokens: capacity, updated: now)
-            if options.rateLimitsRefill {
-                bucket.tokens = min(capacity, bucket.tokens + now.timeIntervalSince(bucket.updated) / secondsPerToken)
-            }
-            bucket.updated = now
-            defer { state.buckets[key] = bucket }
-            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * secondsPerToken).rounded(.up))) }
-            bucket.tokens -= 1
-            return nil
-        }
+        service.takeAttempt("krpc-\(kind)|\(host)", under: .perMinute(perMinute))
     }
 
     static func isEmail(_ text: String) -> Bool {
