@@ -24,8 +24,10 @@ extension HeadlessPresenter {
         })]
     }
 
-    /// Follows the list and the active pair, printing them when they change
-    /// (not at start: `servers` asks).
+    /// Follows the list and the active pair, printing them when they change.
+    /// The first look is taken as the presenter starts, before the navigator
+    /// restores the saved pairs, so a start with saved pairs prints them
+    /// once; `servers` asks at any time.
     func followServers() {
         serversObservation = StateObservation { [weak self] in
             guard let self else { return }
