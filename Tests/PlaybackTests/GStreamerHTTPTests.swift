@@ -12,15 +12,27 @@ struct GStreamerHTTPTests {
 
     func rig() throws -> Rig { try GStreamerEngineTests.rig() }
 
+    /// A one-second tone made in a folder of its own (the caller removes
+    /// it) and played through `engine`; the engine's events.
+    func playATone(through engine: GStreamerEngine) throws -> (log: EventLog, directory: URL) {
+        let directory = try AudioFixtures.directory()
+        let log = EventLog(engine)
+        do {
+            let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
+            engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        engine.play()
+        return (log, directory)
+    }
+
     @Test func anOutputThatCannotOpenIsNoAudioOutput() async throws {
         try AudioFixtures.requireTools()
-        let directory = try AudioFixtures.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let engine = GStreamerEngine(logger: quietLogger, sinkDescription: "filesink location=/nonexistent/listenup/out.raw")
-        let log = EventLog(engine)
-        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
-        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
-        engine.play()
+        let (log, directory) = try playATone(through: engine)
+        defer { try? FileManager.default.removeItem(at: directory) }
         #expect(await log.wait { $0.failure != nil })
         #expect(log.failure?.kind == .noAudioOutput, "\(String(describing: log.failure))")
         engine.stop()
@@ -37,13 +49,9 @@ struct GStreamerHTTPTests {
         if hasOutput || environment["LISTENUP_AUDIO_SINK"] != nil {
             try Test.cancel("skipped: this machine has a sound output (or LISTENUP_AUDIO_SINK is set)")
         }
-        let directory = try AudioFixtures.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let engine = GStreamerEngine(logger: quietLogger)
-        let log = EventLog(engine)
-        let file = try AudioFixtures.tone(440, seconds: 1, format: "wav", in: directory)
-        engine.load(PlaybackTimeline(bookID: "b", files: [.init(id: "f", url: file, start: 0, duration: 1_000)], chapters: []), at: 0)
-        engine.play()
+        let (log, directory) = try playATone(through: engine)
+        defer { try? FileManager.default.removeItem(at: directory) }
         #expect(await log.wait { $0.failure != nil })
         #expect(log.failure?.kind == .noAudioOutput, "\(log.statuses)")
         engine.stop()
