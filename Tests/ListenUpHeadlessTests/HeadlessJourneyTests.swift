@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import ListenUpCore
 import Testing
 
 /// The first user journey end to end: the real `listenup --headless` in a
@@ -24,17 +25,12 @@ struct HeadlessJourneyTests {
     /// ``HeadlessProcess/waitForLine(after:timeout:_:)``, which reads the
     /// lines in order, once each).
     static func failedAttempt() -> ([String: Any]) -> Bool {
-        let signingIn = SeenOnce()
+        let signingIn = LockedValue(false)
         return { line in
             guard let status = state(line)?["status"] as? String else { return false }
             if status == "signingIn" { signingIn.value = true }
             return signingIn.value && status == "failed"
         }
-    }
-
-    /// Whether a wait's reading thread, the only one to touch it, saw a line.
-    final class SeenOnce: @unchecked Sendable {
-        var value = false
     }
 
     static func onRoute(_ route: String) -> ([String: Any]) -> Bool {
