@@ -275,6 +275,31 @@ final class LibraryPageTests: XCTestCase {
         }
     }
 
+    /// Cells GTK has made but not laid out yet have no size of their own
+    /// (their bounds are only their padding, 6 × 6): they do not size the
+    /// screen. Read as a cell's size, they made the screen hold every cell,
+    /// and a search typed just after the grid grew bound them all at once.
+    func testCellsNotLaidOutYetDoNotSizeTheScreen() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (model, page, window) = Self.makePage(books: Self.books(1))
+            defer { page.teardown(); window.close() }
+            Self.waitUntilShown(page, model, window: window)
+            guard let view = page.collection.shownView else { return XCTFail("no view holds the books") }
+            let laidOut = page.collection.screenGeometry(of: view)
+            XCTAssertNotNil(laidOut)
+
+            // GTK makes the new positions' cells at once, and lays them out
+            // in the next frame.
+            model.showForPreview(Self.books(1_000), status: .loaded)
+            page.collection.show(model.visible)
+            XCTAssertGreaterThan(page.collection.liveCellCount, 10)
+            let early = page.collection.screenGeometry(of: view)
+            XCTAssertEqual(early?.capacity, laidOut?.capacity, "the screen is sized by the cells laid out")
+            XCTAssertLessThan(early?.capacity ?? .max, 100)
+        }
+    }
+
     /// The cells bound after a search's frame fetch their covers once typing
     /// pauses, or as soon as the view scrolls; those on screen at once.
     func testCoversOffScreenWaitForAPauseInTyping() {

@@ -29,9 +29,13 @@ extension BookCollectionView {
         if viewSize.width > 0, viewSize.height > 0 { lastSizes.view = viewSize }
         var first = Int.max, last = -1
         for (key, cell) in cells where cell.book != nil {
-            guard let item = gtk_widget_get_parent(cell.widget), gtk_widget_get_child_visible(item) != 0 else { continue }
+            // A cell GTK made but has not laid out yet has no content size;
+            // its bounds are only its padding (6 × 6), and taken for a
+            // cell's size they made the screen hold every cell.
+            guard let item = gtk_widget_get_parent(cell.widget), gtk_widget_get_child_visible(item) != 0,
+                  gtk_widget_get_width(item) > 0, gtk_widget_get_height(item) > 0 else { continue }
             var bounds = graphene_rect_t()
-            guard gtk_widget_compute_bounds(item, view, &bounds) != 0, bounds.size.width > 0, bounds.size.height > 0 else { continue }
+            guard gtk_widget_compute_bounds(item, view, &bounds) != 0 else { continue }
             lastSizes.cell = (bounds.size.width, bounds.size.height)
             guard bounds.origin.y + bounds.size.height > 0, bounds.origin.y < viewSize.height else { continue }
             let position = gtk_list_item_get_position(OpaquePointer(bitPattern: key))
