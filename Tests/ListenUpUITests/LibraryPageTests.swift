@@ -53,6 +53,8 @@ final class LibraryPageTests: XCTestCase {
             page.collection.positionCount == model.visible.count && page.collection.waitingCellCount == 0
                 && page.collection.knowsTheScreen
         }, timeout: .seconds(10))
+        // The positions added last have cells GTK lays out in the next frames.
+        window.settle()
         XCTAssertTrue(page.collection.knowsTheScreen, "the grid was laid out")
     }
 

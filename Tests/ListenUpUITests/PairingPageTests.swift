@@ -50,6 +50,7 @@ final class PairingPageTests: XCTestCase {
                 window.present()
                 navigator.start()
                 var step = 0
+                var framesPainted = 0
                 var pairing: ToolProcess?
                 var target: (base: String, pin: String)?
                 MainContext.every(.milliseconds(20)) {
@@ -61,6 +62,15 @@ final class PairingPageTests: XCTestCase {
                         emit("clicked", on: setup.pairLink)
                         step = 1
                     case 1 where (page as? PairingPage)?.showsQR == true:
+                        // Read the QR once GTK has laid it out and painted it:
+                        // on a loaded machine a tick can come first.
+                        guard let page = page as? PairingPage else { return true }
+                        FramePaint.untilDone(of: page.picture) {
+                            framesPainted += 1
+                            return framesPainted >= 2
+                        }
+                        step = 7
+                    case 7 where framesPainted >= 2:
                         guard let page = page as? PairingPage, let model = navigator.activeModel as? PairingModel,
                               case .open(let uri, _, _) = model.phase else { return true }
                         modelURI = uri

@@ -39,9 +39,19 @@ final class TestWindow {
         settle()
     }
 
-    /// Lets GTK restyle and lay out.
+    /// Lets GTK restyle and lay out: 60 ms, and at least two frames painted
+    /// since the call. On a loaded machine 60 ms can pass without a frame,
+    /// and a test then reads cells GTK has made but not laid out yet; the
+    /// second frame lays out what the first one's layout added.
     func settle() {
+        final class Frames { var painted = 0 }
+        let frames = Frames()
+        FramePaint.untilDone(of: window) {
+            frames.painted += 1
+            return frames.painted >= 2
+        }
         MainContext.iterate(until: { false }, timeout: .milliseconds(60))
+        MainContext.iterate(until: { frames.painted >= 2 }, timeout: .seconds(5))
     }
 
     func close() {
