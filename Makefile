@@ -68,7 +68,7 @@ demo: deps
 # its two halves side by side (build-aux/beside, the XCTest half's output
 # printed whole at the end): the XCTest GTK tests run one after another on
 # the main thread and leave a core idle, which the Swift Testing half
-# takes. Together about 80 s, against about 95 s one after the other
+# takes: 74-89 s for both, against 108-111 s one after the other
 # (docs/performance.md, "Build time").
 # Swift Testing runs at most 8 tests at once: started all together, several
 # hundred servers, sockets and child processes on a 2-core machine kept
