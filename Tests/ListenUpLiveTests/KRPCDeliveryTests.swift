@@ -23,6 +23,13 @@ struct KRPCDeliveryTests {
                              logger: logs.logger, timeout: timeout)
     }
 
+    /// The client's timeout in the late-answer tests. It bounds the
+    /// WebSocket handshake too (`handshakeTimeout` is the smaller of 10 s
+    /// and it): at 1 s, a handshake slowed by a loaded machine would end
+    /// the call before the server saw it. The server answers well after.
+    static let shortTimeout = Duration.seconds(3)
+    static let lateBy = Duration.seconds(8)
+
     /// Answers `method` with `answer` only after `delay` (after the client's timeout).
     private static func late(_ method: String, after delay: Duration, _ answer: @escaping @Sendable (Exchange) async throws -> Void)
         -> ScriptedKRPCServer.Handler {
@@ -34,9 +41,9 @@ struct KRPCDeliveryTests {
     }
 
     @Test func aLoginAnsweredAfterTheTimeoutIsSentOnceAndSaidPlainly() async throws {
-        let server = try await ScriptedKRPCServer.start(handler: Self.late("login", after: .seconds(3)) { try await $0.success(Canned.authSession(1)) })
+        let server = try await ScriptedKRPCServer.start(handler: Self.late("login", after: Self.lateBy) { try await $0.success(Canned.authSession(1)) })
         defer { Task { await server.stop() } }
-        let client = connection(server, timeout: .seconds(1))
+        let client = connection(server, timeout: Self.shortTimeout)
         try await withDeadline {
             do throws(ServerError) {
                 _ = try await client.login(email: "ada@example.com", password: Self.password)
@@ -55,9 +62,9 @@ struct KRPCDeliveryTests {
     }
 
     @Test func aSetupRootAnsweredAfterTheTimeoutIsSentOnce() async throws {
-        let server = try await ScriptedKRPCServer.start(handler: Self.late("setupRoot", after: .seconds(3)) { try await $0.success(Canned.authSession(1)) })
+        let server = try await ScriptedKRPCServer.start(handler: Self.late("setupRoot", after: Self.lateBy) { try await $0.success(Canned.authSession(1)) })
         defer { Task { await server.stop() } }
-        let client = connection(server, timeout: .seconds(1))
+        let client = connection(server, timeout: Self.shortTimeout)
         try await withDeadline {
             do throws(ServerError) {
                 _ = try await client.setupAdmin(firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", password: Self.password)
