@@ -109,7 +109,6 @@ extension Pipeline {
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
             shared.queuedFileIndex = nil
-            shared.streamGroup = nil
             return shared.files[index].url
         }
         guard let url else { return }

@@ -70,18 +70,7 @@ extension Pipeline {
         case GST_MESSAGE_ASYNC_DONE:
             if settling { asyncDone() }
         case GST_MESSAGE_STREAM_START:
-            var group: guint = 0
-            let hasGroup = gst_message_parse_group_id(message, &group) != 0
             let switched = streaming.withLock { shared -> Bool in
-                if hasGroup {
-                    // Only a new group is the queued file: the opened
-                    // file's own start (the first after a load), or its
-                    // stream again, is no move, even when it reaches this
-                    // queue after `about-to-finish` queued the next file (a
-                    // short local file is read to its end at once).
-                    defer { shared.streamGroup = group }
-                    guard let playing = shared.streamGroup, playing != group else { return false }
-                }
                 guard let queued = shared.queuedFileIndex else { return false }
                 if shared.files.indices.contains(shared.fileIndex) {
                     shared.previousFileDuration = shared.files[shared.fileIndex].duration

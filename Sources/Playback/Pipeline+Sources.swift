@@ -22,9 +22,6 @@ extension Pipeline {
         /// The file queued in `about-to-finish`, which becomes the one
         /// playing at its stream-start.
         var queuedFileIndex: Int?
-        /// The group id of the stream that started last (each file is a
-        /// group of its own); nil from a load until its stream starts.
-        var streamGroup: UInt32?
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
