@@ -45,7 +45,9 @@ import Logging
 /// GStreamer is initialised when the first engine is made (on first play),
 /// not at start-up.
 public final class GStreamerEngine: PlaybackEngine {
-    private let pipeline: Pipeline
+    /// Internal, not private: a test holds its queue so that GStreamer's
+    /// messages reach it late.
+    let pipeline: Pipeline
     private let stream: AsyncStream<PlaybackEngineEvent>
 
     /// - Parameters:

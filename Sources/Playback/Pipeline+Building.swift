@@ -128,6 +128,17 @@ extension Pipeline {
 
     func flushingSeek(to offset: Int64) {
         guard let playbin else { return }
+        // After `about-to-finish` playbin has the next file lined up, and a
+        // flushing seek in this one lets the next file's stream start at
+        // once, which would count this file as the next (a paused seek to
+        // 2 s reported 5 s). The file is opened again instead, which also
+        // drops the next; `about-to-finish` queues it again near the end.
+        let queuedNext = streaming.withLock { $0.queuedFileIndex != nil ? $0.fileIndex : nil }
+        if let file = queuedNext {
+            restart(playbin.pointer)
+            open(file: file, offset: offset)
+            return
+        }
         settling = true
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         let done = gst_element_seek(playbin.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, offset) * 1_000_000),

@@ -1,6 +1,6 @@
 import Foundation
 import ListenUpCore
-import Playback
+@testable import Playback
 import Testing
 
 /// The engine with real GStreamer: real files made at test time, played
@@ -115,6 +115,32 @@ struct GStreamerEngineTests {
         #expect(await rig.log.wait { $0.isPlaying() })
         try await Task.sleep(for: .milliseconds(400))
         #expect(rig.samples.count > captured, "audio again after play")
+    }
+
+    /// Once `about-to-finish` has queued the next file (a short local file
+    /// is read to its end long before it is played), a seek in this file
+    /// stays in it: playbin started the next file's stream at the seek,
+    /// and a paused seek to 2 s reported 5 s (seen first on a loaded
+    /// machine, where the tests' seeks came later).
+    @Test func aSeekAfterTheNextFileIsQueuedStaysInThisFile() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try Self.book(rig, tones: [300, 600], seconds: 3)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        let queued = { rig.engine.pipeline.streaming.withLock { $0.queuedFileIndex } != nil }
+        for _ in 0..<1_000 where !queued() { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(queued(), "about-to-finish queued the next file")
+        rig.engine.pause()
+        rig.engine.seek(to: 2_000)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_000 },
+                "\(rig.log.events.value.suffix(4))")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.engine.position == 2_000, "\(rig.log.events.value.suffix(4))")
+        // Played from there, on into the next file as before.
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 3_400 })
+        #expect(abs(rig.frequency - 600) < 25, "then the next file, heard \(rig.frequency)")
     }
 
     @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
