@@ -121,17 +121,19 @@ struct GStreamerEngineTests {
     /// is read to its end long before it is played), a seek in this file
     /// stays in it: playbin started the next file's stream at the seek,
     /// and a paused seek to 2 s reported 5 s (seen first on a loaded
-    /// machine, where the tests' seeks came later).
+    /// machine, where the tests' seeks came later). Loaded half a second
+    /// before its end, the file is read to its end while paused, so the
+    /// next one is queued and stays so.
     @Test func aSeekAfterTheNextFileIsQueuedStaysInThisFile() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
         let timeline = try Self.book(rig, tones: [300, 600], seconds: 3)
-        rig.engine.load(timeline, at: 0)
-        rig.engine.play()
+        rig.engine.load(timeline, at: 2_500)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_500 })
         let queued = { rig.engine.pipeline.streaming.withLock { $0.queuedFileIndex } != nil }
-        for _ in 0..<1_000 where !queued() { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<1_000 where !queued() { try await Task.sleep(for: .milliseconds(10)) }
         try #require(queued(), "about-to-finish queued the next file")
-        rig.engine.pause()
+
         rig.engine.seek(to: 2_000)
         #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_000 },
                 "\(rig.log.events.value.suffix(4))")
