@@ -45,8 +45,7 @@ import Logging
 /// GStreamer is initialised when the first engine is made (on first play),
 /// not at start-up.
 public final class GStreamerEngine: PlaybackEngine {
-    /// Internal, not private: a test holds its queue so that GStreamer's
-    /// messages reach it late.
+    /// Internal, not private: a test reads what it has queued.
     let pipeline: Pipeline
     private let stream: AsyncStream<PlaybackEngineEvent>
 

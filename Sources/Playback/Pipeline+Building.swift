@@ -126,15 +126,18 @@ extension Pipeline {
         checkAutoSink()
     }
 
-    func flushingSeek(to offset: Int64) {
+    /// - Parameter reopening: whether a file already queued makes this a
+    ///   new open instead: not for the seek that ends an open, which would
+    ///   only open again a file read to its end while it prerolled.
+    func flushingSeek(to offset: Int64, reopening: Bool = true) {
         guard let playbin else { return }
         // After `about-to-finish` playbin has the next file lined up, and a
         // flushing seek in this one lets the next file's stream start at
-        // once, which would count this file as the next (a paused seek to
-        // 2 s reported 5 s). The file is opened again instead, which also
+        // once: the engine would take this file for the next (a paused seek
+        // to 2 s reported 5 s). The file is opened again instead, which also
         // drops the next; `about-to-finish` queues it again near the end.
         let queuedNext = streaming.withLock { $0.queuedFileIndex != nil ? $0.fileIndex : nil }
-        if let file = queuedNext {
+        if reopening, let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)
             return
@@ -154,7 +157,7 @@ extension Pipeline {
         guard let playbin else { return }
         if let offset = pendingOffset {
             pendingOffset = nil
-            flushingSeek(to: offset)
+            flushingSeek(to: offset, reopening: false)
             return
         }
         if rate != 1, !rateApplied {
