@@ -152,7 +152,7 @@ final class LibraryBrowseTests: XCTestCase {
             XCTAssertEqual(top.shownGroups.map(\.0), ["Books"])
             XCTAssertEqual(top.shownGroups.first?.1, ["The Remains of the Day", "Wolf Hall", "Piranesi", "Middlemarch"],
                            "in the series' order, 1, 2, 10, then the book with no number")
-            XCTAssertTrue(top.backButton.hasFocus, "the focus moves to the page")
+            XCTAssertTrue(top.backButton.isFocus, "the focus moves to the page")
             let library = gtk_stack_get_child_by_name(browser.pageStack.opaque, "library")
             XCTAssertEqual(library.map { gtk_widget_get_visible($0) }, 0, "the library under the page is hidden from screen readers")
 

@@ -63,10 +63,18 @@ struct DiscoveryServerTests {
         let before = openSockets()
         var ports = Set<Int>()
         var served = Set<String>()
+        var neighbour: (any Channel)?
         for cycle in 0..<100 {
             let port = try await fixture.server.start()
             ports.insert(port)
             served.formUnion(socketInodes(onLocalPort: port))
+            if cycle == 0 {
+                // Another suite's server in this process may be given the
+                // same port number on another loopback address, and outlive
+                // this test: it is not one of ours.
+                neighbour = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .bind(host: Loopback.privateAddress(), port: port).get()
+            }
             if cycle % 25 == 0 {
                 let info = try await curl(["-k", "--pinnedpubkey", fixture.pin, fixture.base + "/api/v1/pair/info"])
                 #expect(info.status == 200, "cycle \(cycle): \(info)")
@@ -89,6 +97,7 @@ struct DiscoveryServerTests {
         let after = openSockets()
         #expect(after.count - before.count <= 80, "sockets before \(before.count), after \(after.count): \(Set(after).subtracting(before).sorted())")
         #expect(ports.count > 1)
+        try await neighbour?.close()
     }
 
     /// The whole flow as a third party would do it: only the URI, curl, the document.

@@ -92,14 +92,19 @@ func ownSocketInodes() -> Set<String> {
     })
 }
 
-/// The inodes of this process's TCP sockets on a local port (listening or
-/// connected): a server's, to check later that they were closed. Inodes,
-/// unlike port numbers, are not handed to the next socket, which may be
-/// another suite's in this same process.
+/// The inodes of this process's TCP sockets on 127.0.0.1 and a local port
+/// (listening or connected): a server's, to check later that they were
+/// closed. Inodes, unlike port numbers, are not handed to the next socket,
+/// which may be another suite's in this same process. The address counts
+/// too: another suite's server on another loopback address may have the
+/// same port number at the same time.
 func socketInodes(onLocalPort port: Int) -> Set<String> {
-    Set(liveSockets(onLocalPorts: [port]).compactMap { line in
+    // /proc/net/tcp writes the address's bytes (network order) read as a
+    // number in the host's order: 127.0.0.1 is 0100007F on little-endian.
+    let local = String(format: "%08X:%04X", UInt32(0x7F00_0001).bigEndian, port)
+    return Set(liveSockets(onLocalPorts: [port]).compactMap { line in
         let fields = line.split(separator: " ")
-        return fields.count > 9 ? String(fields[9]) : nil
+        return fields.count > 9 && fields[1] == local ? String(fields[9]) : nil
     })
 }
 

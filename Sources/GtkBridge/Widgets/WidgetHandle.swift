@@ -63,8 +63,10 @@ extension WidgetHandle {
     /// Whether the widget is on screen (mapped).
     public var isMapped: Bool { gtk_widget_get_mapped(pointer) != 0 }
 
-    /// Whether the widget holds the keyboard focus.
-    public var hasFocus: Bool { gtk_widget_has_focus(pointer) != 0 }
+    /// Whether the widget is its window's focus widget: the keys typed in
+    /// that window come here, once it is the active window (under X with no
+    /// window manager, another program's window can take that away).
+    public var isFocus: Bool { gtk_widget_is_focus(pointer) != 0 }
 
     /// Moves the keyboard focus here.
     @discardableResult
