@@ -11,9 +11,10 @@ import Testing
 struct LibrarySyncTests {
     let logs = LogCapture()
 
-    func signedIn(books: Int, transport: HTTPTransport = .live) async throws -> (DemoServer, APIClient) {
+    func signedIn(books: Int, payload: DemoPayload = .compact, transport: HTTPTransport = .live) async throws -> (DemoServer, APIClient) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = books
+        configuration.payload = payload
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         let server = DemoServer(configuration: configuration, logger: logs.logger)
         try await server.start()
@@ -100,11 +101,12 @@ struct LibrarySyncTests {
     }
 
     /// REST v1 replays no events: a book added after the sync read the
-    /// books but before the live events opened (its event reached no
-    /// stream) is caught up once they open, however soon after the sync.
+    /// books, or a series renamed after it read the series, but before the
+    /// live events opened (its event reached no stream) is caught up once
+    /// they open, however soon after the sync.
     @MainActor
-    @Test func aBookAddedBeforeTheLiveEventsOpenShowsOnceTheyDo() async throws {
-        let (server, client) = try await signedIn(books: 5)
+    @Test func whatChangedBeforeTheLiveEventsOpenShowsOnceTheyDo() async throws {
+        let (server, client) = try await signedIn(books: 5, payload: .realistic)
         defer { Task { await server.stop() } }
         let session = try #require(await client.currentSession)
         let store = SQLiteLibraryStore.inMemory()
@@ -116,18 +118,26 @@ struct LibrarySyncTests {
         server.refuseEventStreams = true
         let model = LibraryModel(dependencies: dependencies, session: dependencies.resume(session), send: { _ in })
         defer { model.deactivate() }
+        // The live events are asked for after the books and the browse domains.
         for _ in 0..<300 where model.books.count < 5 || server.requestCount("/api/v1/sync/events") == 0 {
             try await Task.sleep(for: .milliseconds(20))
         }
         try #require(model.books.count == 5, "synced, and the live events refused once")
+        let seriesID = try #require(server.seriesIDs.first)
+        try #require(try store.browseItems(.series).contains { $0.id == seriesID }, "the series synced")
 
         let added = server.addBook(title: "Added Before The Stream")
+        #expect(server.renameSeries(id: seriesID, to: "Renamed Before The Stream"))
         server.refuseEventStreams = false
         for _ in 0..<300 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
         try #require(server.eventStreamCount > 0, "the live events opened")
         // Within the five seconds after a sync that a whole sync would skip.
-        for _ in 0..<200 where !model.books.contains(where: { $0.id == added }) { try await Task.sleep(for: .milliseconds(20)) }
+        func seriesName() -> String? { try? store.browseItems(.series).first { $0.id == seriesID }?.name }
+        for _ in 0..<200 where !model.books.contains(where: { $0.id == added }) || seriesName() != "Renamed Before The Stream" {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(model.books.contains { $0.id == added }, "\(model.books.map(\.title))")
+        #expect(seriesName() == "Renamed Before The Stream")
     }
 
     /// A page stored again as it is changes nothing; a changed book and a

@@ -26,7 +26,7 @@ struct HeadlessAccountRemovedTests {
         // are not replayed); removed during that read, the account's 401
         // would win the race against the event that says why.
         if wire == .rest {
-            for _ in 0..<200 where !app.stderr.contains("Caught up on the books after connecting") {
+            for _ in 0..<200 where !app.stderr.contains("Caught up after connecting") {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }

@@ -94,7 +94,7 @@ struct HeadlessJourneyTests {
         #expect(await app.waitForLine(Self.librarySettled(30)) != nil, "\(app.allLines)")
         // REST v1 reads the books' delta once more when the live events
         // open (LibrarySyncSession): counted before the token expires.
-        for _ in 0..<500 where !app.stderr.contains("Caught up on the books after connecting") {
+        for _ in 0..<500 where !app.stderr.contains("Caught up after connecting") {
             try await Task.sleep(for: .milliseconds(20))
         }
         let synced = server.requestCount("/api/v1/sync/books")

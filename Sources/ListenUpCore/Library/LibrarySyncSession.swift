@@ -256,9 +256,9 @@ final class LibrarySyncSession {
         }
     }
 
-    /// The books' delta alone (no browse domains, no drift check), shown
+    /// The books' delta, then the browse domains' (no drift check), shown
     /// when it changed something. A sync under way gets another after it.
-    private func catchUpBooks() {
+    private func catchUp() {
         guard !isSyncing else {
             syncAgain = true
             return
@@ -275,12 +275,13 @@ final class LibrarySyncSession {
             }
             do throws(ServerError) {
                 let changed = try await LibrarySync(server: server, store: store, logger: logger).run()
-                logger.debug("Caught up on the books after connecting", metadata: ["changed": "\(changed)"])
-                guard !Task.isCancelled, let self, changed > 0 else { return }
-                await self.screen?.synced(changed: changed)
-                self.events?.libraryCacheChanged()
+                let browsed = await Self.syncBrowse(server: server, store: store, logger: logger)
+                logger.debug("Caught up after connecting", metadata: ["changed": "\(changed)", "browseChanged": "\(browsed)"])
+                guard !Task.isCancelled, let self else { return }
+                if changed > 0 { await self.screen?.synced(changed: changed) }
+                if changed + browsed > 0 { self.events?.libraryCacheChanged() }
             } catch {
-                logger.debug("Could not catch up on the books after connecting", metadata: ["reason": "\(error)"])
+                logger.debug("Could not catch up after connecting", metadata: ["reason": "\(error)"])
             }
         }
     }
@@ -293,12 +294,13 @@ final class LibrarySyncSession {
             events?.accountPreferencesMayHaveChanged()
             events?.listeningNowMayHaveChanged()
             // Events are not replayed on REST v1: catch up on what was
-            // missed. Just after a whole sync, its books' delta alone (the
-            // browse domains and the drift check ran after the books were
-            // read, and a book changed meanwhile is in neither); on kRPC the
-            // stream resumes from the sync's revision, so nothing.
+            // missed. Just after a whole sync, the books' and the browse
+            // domains' deltas (what changed after the sync read them, and
+            // before the stream opened, reached no stream), without the
+            // drift check; on kRPC the stream resumes from the sync's
+            // revision, so nothing.
             if let lastSync, ContinuousClock.now - lastSync < .seconds(5) {
-                if !replaysLiveEvents { catchUpBooks() }
+                if !replaysLiveEvents { catchUp() }
                 return
             }
             sync()
