@@ -109,7 +109,6 @@ extension Pipeline {
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
             shared.queuedFileIndex = nil
-            shared.holdsNextFile = offset > 0
             return shared.files[index].url
         }
         guard let url else { return }
@@ -127,17 +126,18 @@ extension Pipeline {
         checkAutoSink()
     }
 
-    func flushingSeek(to offset: Int64) {
+    /// - Parameter reopening: whether a file already queued makes this a
+    ///   new open instead: not for the seek that ends an open, which would
+    ///   only open again a file read to its end while it prerolled.
+    func flushingSeek(to offset: Int64, reopening: Bool = true) {
         guard let playbin else { return }
         // After `about-to-finish` playbin has the next file lined up, and a
         // flushing seek in this one lets the next file's stream start at
         // once: the engine would take this file for the next (a paused seek
         // to 2 s reported 5 s). The file is opened again instead, which also
         // drops the next; `about-to-finish` queues it again near the end.
-        // That open holds the next file back until its own seek is made
-        // (`holdsNextFile`), so it cannot come back here.
         let queuedNext = streaming.withLock { $0.queuedFileIndex != nil ? $0.fileIndex : nil }
-        if let file = queuedNext {
+        if reopening, let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)
             return
@@ -152,29 +152,12 @@ extension Pipeline {
         }
     }
 
-    /// At the end of a stream that is not the book's last file (its
-    /// `about-to-finish` came while `holdsNextFile` held the next back):
-    /// opens the next file, to play on as before, with a gap.
-    /// - Returns: whether there was a next file.
-    func openNextAfterEnd() -> Bool {
-        guard let playbin else { return false }
-        let next = streaming.withLock { shared -> Int? in
-            shared.queuedFileIndex == nil && shared.files.indices.contains(shared.fileIndex + 1) ? shared.fileIndex + 1 : nil
-        }
-        guard let next else { return false }
-        logger.debug("Playback: a file ended with none queued after it; opening the next", metadata: ["file": "\(next)"])
-        restart(playbin.pointer)
-        streaming.withLock { $0.lastPosition = $0.files[next].start }
-        open(file: next, offset: 0)
-        return true
-    }
-
     /// The pipeline is prerolled (after a load, a file switch or a seek).
     func asyncDone() {
         guard let playbin else { return }
         if let offset = pendingOffset {
             pendingOffset = nil
-            flushingSeek(to: offset)
+            flushingSeek(to: offset, reopening: false)
             return
         }
         if rate != 1, !rateApplied {
@@ -183,9 +166,6 @@ extension Pipeline {
             return
         }
         settling = false
-        // Settled where it was asked to be: from here `about-to-finish` is
-        // about this stream, not one a seek has flushed.
-        streaming.withLock { $0.holdsNextFile = false }
         emit(.position(currentPosition()))
         if wantsPlaying, !buffering {
             gst_element_set_state(playbin.pointer, GST_STATE_PLAYING)

@@ -60,9 +60,7 @@ extension Pipeline {
             }
             handleError(message)
         case GST_MESSAGE_EOS:
-            // The last file ran out (earlier files flow on gaplessly), or
-            // one whose `about-to-finish` came while the next was held back.
-            if openNextAfterEnd() { return }
+            // The last file ran out (earlier files flow on gaplessly).
             ended = true
             wantsPlaying = false
             gst_element_set_state(playbin, GST_STATE_PAUSED)

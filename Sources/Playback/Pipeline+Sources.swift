@@ -22,14 +22,6 @@ extension Pipeline {
         /// The file queued in `about-to-finish`, which becomes the one
         /// playing at its stream-start.
         var queuedFileIndex: Int?
-        /// Set while a file opened part-way prerolls, until it has settled
-        /// at the offset: a file short enough to be read to its end while
-        /// it prerolls brings `about-to-finish` before the seek to the
-        /// offset, and a seek with the next file queued lands in the next
-        /// file. The next is queued by an `about-to-finish` after that, or,
-        /// when the rest of the file was read while it settled, opened at
-        /// the end of the stream (`openNextAfterEnd`).
-        var holdsNextFile = false
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
@@ -116,7 +108,6 @@ extension Pipeline {
     /// `about-to-finish`: the next file's URI, set now for a gapless move.
     private func queueNextFile(_ element: OpaquePointer) {
         let next = streaming.withLock { shared -> URL? in
-            guard !shared.holdsNextFile else { return nil }
             let index = shared.fileIndex + 1
             guard shared.files.indices.contains(index) else { return nil }
             shared.queuedFileIndex = index

@@ -145,22 +145,6 @@ struct GStreamerEngineTests {
         #expect(abs(rig.frequency - 600) < 25, "then the next file, heard \(rig.frequency)")
     }
 
-    /// A file short enough to be read to its end while it prerolls (a
-    /// jingle), opened at an offset: `about-to-finish` comes before the
-    /// seek to the offset, which must still settle in this file.
-    @Test func aShortFileOpenedPartWaySettlesThereAndPlaysOn() async throws {
-        let rig = try rig()
-        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try Self.book(rig, tones: [300, 600, 900], seconds: 1)
-        rig.engine.load(timeline, at: 500)
-        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 500 }, "\(rig.log.events.value.suffix(4))")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(rig.engine.position == 500, "\(rig.log.events.value.suffix(4))")
-        rig.engine.play()
-        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 2_400 }, "on into the third file: \(rig.log.events.value.suffix(4))")
-        #expect(abs(rig.frequency - 900) < 25, "the third file last, heard \(rig.frequency)")
-    }
-
     @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
