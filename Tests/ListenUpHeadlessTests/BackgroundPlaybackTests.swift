@@ -44,16 +44,16 @@ struct BackgroundPlaybackTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"play","bookId":"\#(Playback.book)"}"#)
-        #expect(await app.waitForLine(timeout: 15, Playback.playing(atLeast: 3_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        #expect(await app.waitForLine(Playback.playing(atLeast: 3_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         app.send(#"{"action":"pause"}"#)
-        #expect(await app.waitForLine(timeout: 10, Playback.status("paused")) != nil)
+        #expect(await app.waitForLine(Playback.status("paused")) != nil)
         // The span makes the book the server's first to continue.
         #expect(await eventually { !server.acceptedListeningEvents.isEmpty }, "\(app.stderr)")
         try await Task.sleep(for: .seconds(2))
         app.send(#"{"action":"quit"}"#)
-        #expect(await app.waitForExit(timeout: 15) == 0)
+        #expect(await app.waitForExit() == 0)
     }
 
     /// The app with a window, on `bus`, in `home`.
@@ -203,7 +203,7 @@ struct BackgroundPlaybackTests {
         try await stage.closeWindow(of: app)
         #expect(await Self.eventually { stage.showsNoWindow(app) }, "\(app.stderr)")
         let second = try stage.window(grace: "600")
-        #expect(await second.waitForExit(timeout: 15) == 0, "the second start hands over to the first and ends\n\(second.stderr)")
+        #expect(await second.waitForExit() == 0, "the second start hands over to the first and ends\n\(second.stderr)")
         #expect(await Self.eventually { stage.showsWindow(app) }, "the launcher shows the window\n\(app.stderr)")
         #expect(Self.status(bus) == "Playing")
         #expect(app.stderr.contains("playing on in the background"), "\(app.stderr)")
@@ -233,7 +233,7 @@ struct BackgroundPlaybackTests {
         #expect(app.process.isRunning, "still playing: the grace has not started")
         try bus.playerctl("pause")
         let pausedAt = Date()
-        #expect(await app.waitForExit(timeout: 15) == 0, "\(app.stderr)")
+        #expect(await app.waitForExit() == 0, "\(app.stderr)")
         #expect(Date().timeIntervalSince(pausedAt) >= 2.5, "not before the grace")
         #expect(app.stderr.contains("Nothing played with the window closed"), "\(app.stderr)")
         let spans = server.acceptedListeningEvents.dropFirst(spansBefore)
@@ -249,6 +249,6 @@ struct BackgroundPlaybackTests {
         let app = try stage.window(grace: "600")
         #expect(await Self.eventually(30) { Self.status(bus) == "Paused" }, "\(app.stderr)")
         try await stage.closeWindow(of: app)
-        #expect(await app.waitForExit(timeout: 15) == 0, "closing with nothing playing quits\n\(app.stderr)")
+        #expect(await app.waitForExit() == 0, "closing with nothing playing quits\n\(app.stderr)")
     }
 }

@@ -65,9 +65,9 @@ struct DemoStdinControlTests {
         let app = try HeadlessProcess()
         defer { app.process.terminate() }
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.waitForLine(timeout: 20, HeadlessRegistrationTests.onScreen("login") { $0["passwordReset"] as? Bool == true }) != nil)
+        #expect(await app.waitForLine(HeadlessRegistrationTests.onScreen("login") { $0["passwordReset"] as? Bool == true }) != nil)
         app.send(#"{"action":"forgotPassword","email":"ada@example.com"}"#)
-        #expect(await app.waitForLine(timeout: 20, HeadlessPasswordResetTests.step("waiting")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(HeadlessPasswordResetTests.step("waiting")) != nil, "\(app.allLines.suffix(3))")
         server.send(#"{"action":"pendingPasswordResets"}"#)
         let pending = await server.waitForLine { $0["action"] as? String == "pendingPasswordResets" }
         let resets = try #require(pending?["resets"] as? [[String: Any]])
@@ -76,9 +76,9 @@ struct DemoStdinControlTests {
         server.send(#"{"action":"approvePasswordReset","id":"\#(ticket)"}"#)
         let approved = await server.waitForLine { $0["action"] as? String == "approvePasswordReset" }
         let code = try #require(approved?["code"] as? String)
-        #expect(await app.waitForLine(timeout: 20, HeadlessPasswordResetTests.step("enterCode")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(HeadlessPasswordResetTests.step("enterCode")) != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"resetPassword","code":"\#(code)","password":"difference-engine"}"#)
-        let signIn = await app.waitForLine(timeout: 20, HeadlessRegistrationTests.onScreen("login") { $0["reason"] as? String == "passwordChanged" })
+        let signIn = await app.waitForLine(HeadlessRegistrationTests.onScreen("login") { $0["reason"] as? String == "passwordChanged" })
         #expect(signIn != nil, "\(app.allLines.suffix(3))")
     }
 }

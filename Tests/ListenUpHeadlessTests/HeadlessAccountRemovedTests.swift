@@ -19,7 +19,7 @@ struct HeadlessAccountRemovedTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
         for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
         try #require(server.eventStreamCount > 0, "the live events are open")
         // On REST v1 the app then reads the books' delta once more (events
@@ -32,7 +32,7 @@ struct HeadlessAccountRemovedTests {
         }
 
         #expect(server.removeAccount(email: "ada@example.com", reason: "Moved to the family server"))
-        let login = await app.waitForLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["reason"] is String }
+        let login = await app.waitForLine { $0["route"] as? String == "login" && Journey.state($0)?["reason"] is String }
         #expect(Journey.state(login)?["reason"] as? String == "accountRemoved", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(4000))")
         #expect((Journey.state(login)?["notice"] as? String)?.contains("Moved to the family server") == true)
         app.send(#"{"action":"quit"}"#)

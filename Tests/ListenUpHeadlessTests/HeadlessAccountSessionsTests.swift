@@ -33,7 +33,7 @@ struct HeadlessAccountSessionsTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
         return app
     }
 
@@ -48,7 +48,7 @@ struct HeadlessAccountSessionsTests {
         let app = try await Self.signedIn(url, home: home)
 
         app.send(#"{"action":"sessions"}"#)
-        let listed = Self.sessions(await app.waitForLine(timeout: 20, Browse.event("sessions")))
+        let listed = Self.sessions(await app.waitForLine(Browse.event("sessions")))
         #expect(listed.count == 2, "\(listed)")
         #expect(listed.first?["current"] as? Bool == true, "this device used last, first: \(listed)")
         let phoneRow = try #require(listed.first { $0["current"] as? Bool == false })
@@ -59,26 +59,26 @@ struct HeadlessAccountSessionsTests {
 
         // Another device, signed out from here: gone from the list, refused there.
         app.send(#"{"action":"revokeSession","id":"\#(phoneID)"}"#)
-        let after = Self.sessions(await app.waitForLine(timeout: 20, Browse.event("sessions") { Self.sessions($0).count == 1 }))
+        let after = Self.sessions(await app.waitForLine(Browse.event("sessions") { Self.sessions($0).count == 1 }))
         #expect(after.map { $0["id"] as? String } == [ownID], "\(app.allLines.suffix(3))")
         await #expect(throws: ServerError.self) { _ = try await phone.accountSessions() }
 
         // This device's own session is not signed out from the list.
         app.send(#"{"action":"revokeSession","id":"\#(ownID)"}"#)
-        #expect(await app.waitForLine(timeout: 10) { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "badCommand" } != nil)
 
         // Everywhere else at once.
         let tablet = try await Self.otherDevice(url, name: "Tablet", platform: "iOS")
         _ = try await Self.otherDevice(url, name: "Laptop", platform: "Linux")
         _ = tablet
         app.send(#"{"action":"sessions"}"#)
-        #expect(await app.waitForLine(timeout: 20, Browse.event("sessions") { Self.sessions($0).count == 3 }) != nil,
+        #expect(await app.waitForLine(Browse.event("sessions") { Self.sessions($0).count == 3 }) != nil,
                 "\(app.allLines.suffix(3))")
         // The list printed after this request: the one printed after the
         // phone was signed out had one session too, and reading it would let
         // the next device sign in while the app is still signing others out.
         let signingOut = app.send(#"{"action":"signOutOthers"}"#)
-        let alone = Self.sessions(await app.waitForLine(after: signingOut, timeout: 20, Browse.event("sessions") { Self.sessions($0).count == 1 }))
+        let alone = Self.sessions(await app.waitForLine(after: signingOut, Browse.event("sessions") { Self.sessions($0).count == 1 }))
         #expect(alone.first?["current"] as? Bool == true, "\(app.allLines.suffix(3))")
 
         // Signed out from another device: the app's event stream ends at the
@@ -88,7 +88,7 @@ struct HeadlessAccountSessionsTests {
         let other = try await Self.otherDevice(url, name: "Ada's phone", platform: "Android")
         let revoked = app.allLines.count
         try await other.endAccountSession(id: ownID)
-        #expect(await app.waitForLine(after: revoked, timeout: 15, Journey.onRoute("login")) != nil, "\(app.allLines.suffix(4))")
+        #expect(await app.waitForLine(after: revoked, Journey.onRoute("login")) != nil, "\(app.allLines.suffix(4))")
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
     }
@@ -102,14 +102,14 @@ struct HeadlessAccountSessionsTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signedIn(url, home: home, environment: ["LISTENUP_DEVICES_REFRESH_SECONDS": "0.5"])
         app.send(#"{"action":"sessions"}"#)
-        #expect(Self.sessions(await app.waitForLine(timeout: 20, Browse.event("sessions"))).count == 1, "\(app.allLines.suffix(3))")
+        #expect(Self.sessions(await app.waitForLine(Browse.event("sessions"))).count == 1, "\(app.allLines.suffix(3))")
 
         let phone = try await Self.otherDevice(url, name: "Ada's phone", platform: "Android")
-        let joined = await app.waitForLine(timeout: 15, Browse.event("sessions") { Self.sessions($0).count == 2 })
+        let joined = await app.waitForLine(Browse.event("sessions") { Self.sessions($0).count == 2 })
         #expect(Self.sessions(joined).contains { $0["label"] as? String == "Ada's phone" }, "\(app.allLines.suffix(3))")
         let mark = app.allLines.count
         await phone.logout()
-        let left = await app.waitForLine(after: mark, timeout: 15, Browse.event("sessions") { Self.sessions($0).count == 1 })
+        let left = await app.waitForLine(after: mark, Browse.event("sessions") { Self.sessions($0).count == 1 })
         #expect(left != nil, "\(app.allLines.suffix(3))")
         let printed = app.allLines.filter { $0.contains(#""event":"sessions""#) }.count
         try await Task.sleep(for: .seconds(2))
@@ -125,7 +125,7 @@ struct HeadlessAccountSessionsTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signedIn(url, home: home)
         app.send(#"{"action":"sessions"}"#)
-        let refused = await app.waitForLine(timeout: 20) { $0["event"] as? String == "error" }
+        let refused = await app.waitForLine { $0["event"] as? String == "error" }
         #expect(refused?["code"] as? String == "unsupported", "\(app.allLines.suffix(3))")
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)

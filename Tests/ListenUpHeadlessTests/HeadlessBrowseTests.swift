@@ -41,7 +41,7 @@ struct HeadlessBrowseTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
 
         // Twelve books, ten to a series. The series come with the browse
         // domains, synced just after the books: asked again until they are in.
@@ -82,7 +82,7 @@ struct HeadlessBrowseTests {
         app.send(#"{"action":"open","kind":"contributor","id":"\#(narrator)"}"#)
         let people = await app.waitForLine(Self.event("page") { $0["id"] as? String == narrator })
         let roles = (people?["books"] as? [[String: Any]] ?? []).map { $0["roles"] as? [String] ?? [] }
-        #expect(!roles.isEmpty && roles.allSatisfy { $0.contains("narrator") }, "\(people ?? [:])")
+        #expect(!roles.isEmpty && roles.allSatisfy { $0.contains("narrator") }, "\(people ?? [:]): \(app.allLines.suffix(3))")
 
         // One search finds books, series and people.
         let seriesName = try #require(names.first)
@@ -106,7 +106,7 @@ struct HeadlessBrowseTests {
         await server.stop()
         stopped = true
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil)
+        #expect(await offline.waitForLine(Journey.onRoute("library")) != nil)
         offline.send(#"{"action":"browse","by":"series"}"#)
         let cached = await offline.waitForLine(Self.event("browse"))
         #expect(Self.items(cached).compactMap { $0["name"] as? String } == renamedNames, "\(offline.allLines.suffix(2))")

@@ -34,7 +34,7 @@ struct HeadlessDiscoverTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(6)) != nil, "\(app.allLines.suffix(3))")
         let books = server.libraryBookIDs
 
         // Nothing yet.
@@ -67,7 +67,7 @@ struct HeadlessDiscoverTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"discover"}"#)
         #expect(await app.waitForLine(Self.holds(finished, type: "finished_book", bookID: books[0])) != nil, "\(app.allLines.suffix(3))")
 
@@ -96,7 +96,7 @@ struct HeadlessDiscoverTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
         for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
         let books = server.libraryBookIDs
         app.send(#"{"action":"discover"}"#)

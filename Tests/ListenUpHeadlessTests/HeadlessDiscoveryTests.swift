@@ -22,7 +22,7 @@ struct HeadlessDiscoveryTests {
                                                  txt: ["id=\(id)", "name=Shelf on the LAN", "version=1.0.0", "api=v1"])
         defer { publisher.stop() }
         let app = try HeadlessProcess(environment: LoopbackMDNS.appEnvironment)
-        let listed = await app.waitForLine(timeout: 10) { line in
+        let listed = await app.waitForLine { line in
             Self.discovery(line).servers.contains { $0["id"] as? String == id } || Self.discovery(line).status == "unavailable"
         }
         guard let listed, Self.discovery(listed).status != "unavailable" else {
@@ -39,7 +39,7 @@ struct HeadlessDiscoveryTests {
         #expect((server["hostAndPort"] as? String)?.hasSuffix(":9") == true)
         // Picking it checks it (nothing listens on port 9: unreachable).
         app.send(#"{"action":"pick","id":"\#(id)"}"#)
-        let checked = await app.waitForLine(timeout: 20) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        let checked = await app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
         #expect((checked?["state"] as? [String: Any])?["code"] as? String == "unreachable", "\(app.allLines.suffix(3))")
         app.closeInput()
         #expect(await app.waitForExit() == 0)
@@ -47,7 +47,7 @@ struct HeadlessDiscoveryTests {
 
     @Test func withoutAvahiDiscoveryIsUnavailableAndManualEntryWorks() async throws {
         let app = try HeadlessProcess(environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/listenup-test-bus"])
-        let line = await app.waitForLine(timeout: 10) { Self.discovery($0).status == "unavailable" }
+        let line = await app.waitForLine { Self.discovery($0).status == "unavailable" }
         #expect(line != nil, "\(app.allLines)")
         #expect(((line?["state"] as? [String: Any])?["discoveryMessage"] as? String)?.isEmpty == false)
         app.send(#"{"action":"connect","url":"ftp://x"}"#)

@@ -138,7 +138,7 @@ struct HeadlessDownloadTests {
 
         let first = try await Listening.signIn(home: home, url: url)
         first.send(#"{"action":"download","bookId":"\#(Self.book)"}"#)
-        #expect(await first.waitForLine(timeout: 20, Self.download(Self.book, "downloading")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
+        #expect(await first.waitForLine(Self.download(Self.book, "downloading")) != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         let folder = try #require(Self.folder(home, Self.book))
         let files = try Self.files(in: folder)
         try #require(files.count == 3)
@@ -159,7 +159,7 @@ struct HeadlessDownloadTests {
         server.setAudioRateLimit(nil)
         let before = server.audioRequests().count
         let second = try HeadlessProcess(home: home, environment: Listening.sink)
-        let restored = await second.waitForLine(timeout: 20, Self.download(Self.book))
+        let restored = await second.waitForLine(Self.download(Self.book))
         #expect(["queued", "downloading"].contains(restored?["status"] as? String), "\(second.allLines.prefix(8))")
         #expect(restored?["totalBytes"] as? Int == files.reduce(0) { $0 + $1.size })
         let done = await second.waitForLine(timeout: 60, Self.download(Self.book, "done"))
@@ -237,12 +237,12 @@ struct HeadlessDownloadTests {
         // A cold start with no server: the library from its cache, the book from its files.
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
         #expect(await offline.waitForLine(timeout: 30, Journey.libraryLoaded(3)) != nil, "\(offline.allLines.suffix(5))\n\(offline.stderr.suffix(3000))")
-        #expect(await offline.waitForLine(timeout: 10, Self.download(Self.thirdBook, "done")) != nil, "the restored download is printed")
+        #expect(await offline.waitForLine(Self.download(Self.thirdBook, "done")) != nil, "the restored download is printed")
         offline.send(#"{"action":"play","bookId":"\#(Self.thirdBook)"}"#)
         let playing = await offline.waitForLine(timeout: 30, Listening.playing(atLeast: 3_000))
         try #require(playing != nil, "\(offline.allLines.suffix(8))\n\(offline.stderr.suffix(3000))")
         offline.send(#"{"action":"pause"}"#)
-        #expect(await offline.waitForLine(timeout: 10, Listening.status("paused")) != nil)
+        #expect(await offline.waitForLine(Listening.status("paused")) != nil)
         #expect(!server.acceptedListeningEvents.contains { $0.bookID == Self.thirdBook })
 
         // The server comes back: the spans queued while it was away reach it.
@@ -273,7 +273,7 @@ struct HeadlessDownloadTests {
         defer { Task { await server.stop() } }
         let app = try await Listening.signIn(home: home, url: url)
         app.send(#"{"action":"download","bookId":"\#(Self.bigBook)"}"#)
-        let refused = await app.waitForLine(timeout: 20, Self.download(Self.bigBook, "failed"))
+        let refused = await app.waitForLine(Self.download(Self.bigBook, "failed"))
         try #require(refused != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         #expect(refused?["code"] as? String == "noSpace")
         #expect(Self.bytes(refused) == 0)
@@ -307,7 +307,7 @@ struct HeadlessDownloadTests {
         #expect(used >= total)
 
         app.send(#"{"action":"removeDownload","bookId":"\#(Self.book)"}"#)
-        let removed = await app.waitForLine(timeout: 10, Self.download(Self.book, "removed"))
+        let removed = await app.waitForLine(Self.download(Self.book, "removed"))
         #expect(removed?["totalBytes"] as? Int == total)
         for _ in 0..<100 where FileManager.default.fileExists(atPath: folder.path) { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!FileManager.default.fileExists(atPath: folder.path), "the book's folder is gone")

@@ -28,7 +28,7 @@ struct HeadlessFacetTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
 
         // The server's genre tree: roots first, by path.
         app.send(#"{"action":"browse","by":"genres"}"#)
@@ -89,7 +89,7 @@ struct HeadlessFacetTests {
         await server.stop()
         stopped = true
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil)
+        #expect(await offline.waitForLine(Journey.onRoute("library")) != nil)
         offline.send(#"{"action":"browse","by":"tags"}"#)
         let cached = await offline.waitForLine(Browse.event("browse") { $0["by"] as? String == "tags" })
         #expect(Set(Self.ids(cached)) == Set(tagged), "\(offline.allLines.suffix(2))")

@@ -74,7 +74,7 @@ struct HeadlessGenerationsTests {
         for _ in 0..<200 where server.eventStreamCount == 0 { try await Task.sleep(for: .milliseconds(50)) }
         try #require(server.eventStreamCount > 0, "the live events are open")
         let added = server.addBook(title: "A Brand New Book")
-        let grown = await first.waitForLine(timeout: 15, Journey.libraryLoaded(books + 1))
+        let grown = await first.waitForLine(Journey.libraryLoaded(books + 1))
         #expect(grown != nil, "\(first.allLines.suffix(3))")
         let ids = (Journey.state(grown)?["books"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
         #expect(ids.contains(added))
@@ -101,11 +101,11 @@ struct HeadlessGenerationsTests {
         #expect(server.requestCount(Self.checkKey(wire)) == checks, "the saved generation is used: no second check")
         #expect(!second.allLines.contains { $0.contains(#""route":"login""#) || $0.contains(#""route":"serverSetup""#) })
         second.send(#"{"action":"play","bookId":"\#(Listening.book)"}"#)
-        let playing = await second.waitForLine(timeout: 15, Listening.playing(atLeast: 1_500))
+        let playing = await second.waitForLine(Listening.playing(atLeast: 1_500))
         #expect(playing != nil, "\(second.allLines.suffix(5))\n\(second.stderr.suffix(3000))")
         #expect(Listening.player(playing ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
         second.send(#"{"action":"pause"}"#)
-        #expect(await second.waitForLine(timeout: 10, Listening.status("paused")) != nil)
+        #expect(await second.waitForLine(Listening.status("paused")) != nil)
         for _ in 0..<100 where server.acceptedListeningEvents.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         let spans = server.acceptedListeningEvents
         #expect(!spans.isEmpty, "the span before the pause reached the server")
@@ -144,7 +144,7 @@ struct HeadlessGenerationsTests {
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr.suffix(2000))")
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(Journey.librarySettled(4)) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
         #expect(await first.waitForExit() == 0)
         await before.stop()
@@ -171,13 +171,13 @@ struct HeadlessGenerationsTests {
         for _ in 0..<500 where after.requestCount(Self.checkKey(new)) < checked { try await Task.sleep(for: .milliseconds(20)) }
         #expect(after.requestCount(Self.checkKey(new)) == checked, "checked again, as the new generation (and read by Sign in on REST v1)")
         second.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
+        #expect(await second.waitForLine(Journey.librarySettled(6)) != nil, "\(second.allLines.suffix(3))\n\(second.stderr.suffix(3000))")
         second.send(#"{"action":"quit"}"#)
         #expect(await second.waitForExit() == 0)
 
         // The next start goes straight to the library, over the new generation.
         let third = try HeadlessProcess(home: home)
-        #expect(await third.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(third.allLines.suffix(3))\n\(third.stderr.suffix(3000))")
+        #expect(await third.waitForLine(Journey.librarySettled(6)) != nil, "\(third.allLines.suffix(3))\n\(third.stderr.suffix(3000))")
         #expect(after.requestCount(Self.checkKey(new)) == checked, "no check once the generation is saved")
         third.send(#"{"action":"quit"}"#)
         #expect(await third.waitForExit() == 0)
@@ -191,7 +191,7 @@ struct HeadlessGenerationsTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
 
         // The access token runs out and every connection drops: the app
         // reconnects, refreshes once and carries on without a word.
@@ -199,7 +199,7 @@ struct HeadlessGenerationsTests {
         server.dropEventStreams()
         let mark = app.allLines.count
         app.send(#"{"action":"reload"}"#)
-        #expect(await app.waitForLine(after: mark, timeout: 20, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(after: mark, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))")
         let refreshKey = wire == .krpc ? "AuthServicePublic.refreshSession" : "/api/v1/auth/refresh"
         for _ in 0..<100 where server.requestCount(refreshKey) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(server.requestCount(refreshKey) == 1)
@@ -208,7 +208,7 @@ struct HeadlessGenerationsTests {
         // The session is revoked on the server: sign in again, with a message.
         server.revokeAllSessions()
         app.send(#"{"action":"reload"}"#)
-        let login = await app.waitForLine(timeout: 20) { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
+        let login = await app.waitForLine { $0["route"] as? String == "login" && Journey.state($0)?["notice"] is String }
         #expect((Journey.state(login)?["notice"] as? String)?.contains("session has ended") == true, "\(app.allLines.suffix(5))")
         #expect(Journey.state(login)?["reason"] as? String == "sessionEnded")
         app.send(#"{"action":"quit"}"#)

@@ -36,10 +36,10 @@ struct HeadlessHomeStatsTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(12)) != nil, "\(app.allLines.suffix(3))")
 
         app.send(#"{"action":"home"}"#)
-        let online = await app.waitForLine(timeout: 20, Browse.event("home") { !Self.stats($0).isEmpty })
+        let online = await app.waitForLine(Browse.event("home") { !Self.stats($0).isEmpty })
         let stats = Self.stats(online)
         let minutes = stats["minutesByDay"] as? [Int] ?? []
         #expect(minutes.count == 7, "\(online ?? [:])")
@@ -60,7 +60,7 @@ struct HeadlessHomeStatsTests {
         await server.stop()
         stopped = true
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil)
+        #expect(await offline.waitForLine(Journey.onRoute("library")) != nil)
         offline.send(#"{"action":"home"}"#)
         let cached = Self.stats(await offline.waitForLine(timeout: 30, Browse.event("home") { !Self.stats($0).isEmpty }))
         #expect(cached["cached"] as? Bool == true, "\(offline.allLines.suffix(2))")

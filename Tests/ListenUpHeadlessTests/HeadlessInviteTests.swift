@@ -39,13 +39,13 @@ struct HeadlessInviteTests {
         #expect(await app.waitForLine(Journey.onRoute("serverSetup")) != nil)
         app.send(#"{"action":"claimInvite","link":"\#(Self.shareLink(url, code: code))","password":"compiler-1952","displayName":"Amazing Grace","email":"grace@example.com"}"#)
         // Ready, the claim asked for with the link goes at once: the line shows it claiming, with the preview.
-        let ready = await app.waitForLine(timeout: 20, Self.inviteState("claiming") { state in
+        let ready = await app.waitForLine(Self.inviteState("claiming") { state in
             let invite = state["invite"] as? [String: Any]
             return invite?["invitedBy"] as? String == "Ada L" && invite?["serverName"] as? String == "ListenUp Demo"
                 && invite?["email"] as? String == "grace@example.com"
         })
         #expect(ready != nil, "the preview is shown: \(app.allLines.suffix(4))")
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
         #expect(server.isInviteClaimed(code: code))
         #expect(!app.allLines.joined().contains("compiler-1952"), "the password is never printed")
         app.send(#"{"action":"quit"}"#)
@@ -53,7 +53,7 @@ struct HeadlessInviteTests {
 
         // The next launch is signed in to the invite's server as the new account.
         let again = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await again.waitForLine(timeout: 20, Journey.libraryLoaded(4)) != nil, "\(again.allLines.suffix(3))")
+        #expect(await again.waitForLine(Journey.libraryLoaded(4)) != nil, "\(again.allLines.suffix(3))")
         again.send(#"{"action":"quit"}"#)
         _ = await again.waitForExit()
     }
@@ -68,9 +68,9 @@ struct HeadlessInviteTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"claimInvite","link":"\#(url)/join/\#(code)","password":"compiler-1952"}"#)
-        #expect(await app.waitForLine(timeout: 20, Self.inviteState("claiming") { $0["takesDisplayName"] as? Bool == false }) != nil,
+        #expect(await app.waitForLine(Self.inviteState("claiming") { $0["takesDisplayName"] as? Bool == false }) != nil,
                 "\(app.allLines.suffix(4))")
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(4)) != nil, "\(app.allLines.suffix(3))")
         #expect(server.isInviteClaimed(code: code))
 
         // Signed in now: another invite is refused until the user signs out.
@@ -99,7 +99,7 @@ struct HeadlessInviteTests {
                                       (used, wire == .krpc ? "inviteClaimed" : "inviteUnusable", "used@example.com"),
                                       ("unknown-code", "inviteNotFound", nil)] {
             app.send(#"{"action":"claimInvite","link":"\#(link(code))","password":"compiler-1952"}"#)
-            let line = await app.waitForLine(timeout: 20, Self.inviteState("unusable") { state in
+            let line = await app.waitForLine(Self.inviteState("unusable") { state in
                 state["code"] as? String == reason && (state["invite"] as? [String: Any])?["email"] as? String == email
             })
             #expect(line != nil, "\(code): \(app.allLines.suffix(3))")
@@ -108,7 +108,7 @@ struct HeadlessInviteTests {
         // A link that is not an invite never reaches the server.
         let before = server.requestCount("/api/v1/instance")
         app.send(#"{"action":"claimInvite","link":"https://example.com/party","password":"compiler-1952"}"#)
-        #expect(await app.waitForLine(timeout: 10, { line in
+        #expect(await app.waitForLine({ line in
             line["route"] as? String == "invite" && Journey.state(line)?["code"] as? String == "notAnInvite"
         }) != nil)
         #expect(server.requestCount("/api/v1/instance") == before)

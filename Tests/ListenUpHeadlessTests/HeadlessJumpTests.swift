@@ -40,14 +40,14 @@ struct HeadlessJumpTests {
         #expect(Self.recentPositions(empty ?? [:])?.isEmpty == true)
 
         app.send(#"{"action":"play","bookId":"\#(Playback.book)"}"#)
-        let started = await app.waitForLine(timeout: 15, Playback.playing(atLeast: 1_000))
+        let started = await app.waitForLine(Playback.playing(atLeast: 1_000))
         #expect(started != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         // The last position printed before the seek (the book plays on meanwhile).
         let before = app.allLines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
             .compactMap { Playback.player($0)?["positionMs"] as? Int }.max() ?? 0
         let sent = Date()
         app.send(#"{"action":"seek","positionMs":90000}"#)
-        #expect(await app.waitForLine(timeout: 15, Playback.playing(atLeast: 90_000)) != nil, "\(app.allLines.suffix(5))")
+        #expect(await app.waitForLine(Playback.playing(atLeast: 90_000)) != nil, "\(app.allLines.suffix(5))")
 
         app.send(#"{"action":"recentPositions"}"#)
         let listed = await app.waitForLines(count: 2, Self.isRecentPositions).dropFirst().last
@@ -65,7 +65,7 @@ struct HeadlessJumpTests {
         }
         let seenBefore = Self.count(in: app, back)
         app.send(#"{"action":"undoJump"}"#)
-        #expect(await app.waitForLines(count: seenBefore + 1, timeout: 15, back).count > seenBefore,
+        #expect(await app.waitForLines(count: seenBefore + 1, back).count > seenBefore,
                 "back where it was: \(app.allLines.suffix(5))")
         app.send(#"{"action":"recentPositions"}"#)
         let emptied = await app.waitForLines(count: 3, Self.isRecentPositions).dropFirst(2).last

@@ -24,7 +24,7 @@ struct HeadlessListeningTruthTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))")
 
         // The live stream follows the first sync: a change made before it is
         // connected waits for the next sync (a catch-up on connecting is
@@ -50,7 +50,7 @@ struct HeadlessListeningTruthTests {
 
         // The desktop plays it: from the start, finished, at the book's speed and boost.
         app.send(#"{"action":"play","bookId":"\#(Listening.book)"}"#)
-        let playing = await app.waitForLine(timeout: 20, Listening.playing(atLeast: 1_500))
+        let playing = await app.waitForLine(Listening.playing(atLeast: 1_500))
         let state = Listening.player(playing ?? [:])
         #expect(playing != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         #expect(state?["finished"] as? Bool == true)
@@ -60,7 +60,7 @@ struct HeadlessListeningTruthTests {
         }
         #expect((state?["positionMs"] as? Int ?? .max) < 6_000, "a finished book plays from the start")
         app.send(#"{"action":"pause"}"#)
-        #expect(await app.waitForLine(timeout: 10, Listening.status("paused")) != nil)
+        #expect(await app.waitForLine(Listening.status("paused")) != nil)
 
         // The server's row after the desktop's write.
         var stored = server.storedPosition(bookID: Listening.book)
@@ -79,7 +79,7 @@ struct HeadlessListeningTruthTests {
 
         // Mark as Not Started: back to 0, not finished, speed and boost kept.
         let unmarked = app.send(#"{"action":"markFinished","bookId":"\#(Listening.book)","finished":false}"#)
-        let restarted = await app.waitForLine(after: unmarked, timeout: 10) { line in
+        let restarted = await app.waitForLine(after: unmarked) { line in
             Listening.player(line)?["finished"] as? Bool == false && Listening.player(line)?["positionMs"] as? Int == 0
         }
         #expect(restarted != nil, "\(app.allLines.suffix(3))")

@@ -71,7 +71,7 @@ struct HeadlessNoDesktopTests {
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await first.waitForLine(Journey.onRoute("login")) != nil, "\(first.allLines)\n\(first.stderr)")
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(25)) != nil, "\(first.allLines)\n\(first.stderr)")
+        #expect(await first.waitForLine(Journey.librarySettled(25)) != nil, "\(first.allLines)\n\(first.stderr)")
         #expect(!first.allLines.contains { $0.contains(#""route":"login""#) && $0.contains("Your session has ended") })
         first.send(#"{"action":"quit"}"#)
         #expect(await first.waitForExit() == 0)
@@ -82,7 +82,7 @@ struct HeadlessNoDesktopTests {
 
         let logins = server.requestCount("/api/v1/auth/login")
         let second = try HeadlessProcess(home: home, environment: environment, launcher: ["dbus-run-session", "--"])
-        #expect(await second.waitForLine(timeout: 20, Journey.libraryLoaded(25)) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(Journey.libraryLoaded(25)) != nil, "\(second.allLines)\n\(second.stderr)")
         #expect(server.requestCount("/api/v1/auth/login") == logins)
         #expect(!second.allLines.contains { $0.contains(#""route":"login""#) })
         second.closeInput()

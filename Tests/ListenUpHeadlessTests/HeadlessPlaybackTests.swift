@@ -47,7 +47,7 @@ struct HeadlessPlaybackTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil, "\(app.allLines)\n\(app.stderr)")
         return app
     }
 
@@ -59,18 +59,18 @@ struct HeadlessPlaybackTests {
 
         let first = try await Self.signIn(home: home, url: url)
         first.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let started = await first.waitForLine(timeout: 15, Self.playing(atLeast: 1_000))
+        let started = await first.waitForLine(Self.playing(atLeast: 1_000))
         #expect(started != nil, "\(first.allLines.suffix(5))\n\(first.stderr)")
         #expect(Self.player(started ?? [:])?["durationMs"] as? Int ?? 0 > 8_000)
 
         // A chapter in the second file, then pause: the span reaches the server.
         first.send(#"{"action":"chapter","index":2}"#)
-        #expect(await first.waitForLine(timeout: 15) { line in
+        #expect(await first.waitForLine { line in
             guard let state = Self.player(line) else { return false }
             return state["chapterIndex"] as? Int == 2 && state["status"] as? String == "playing" && (state["positionMs"] as? Int ?? 0) >= 8_500
         } != nil, "\(first.allLines.suffix(5))")
         first.send(#"{"action":"pause"}"#)
-        #expect(await first.waitForLine(timeout: 10, Self.status("paused")) != nil)
+        #expect(await first.waitForLine(Self.status("paused")) != nil)
         for _ in 0..<100 where server.acceptedListeningEvents.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
         let spans = server.acceptedListeningEvents
         #expect(spans.count >= 2, "the span before the chapter jump and the one before the pause: \(spans)")
@@ -80,7 +80,7 @@ struct HeadlessPlaybackTests {
 
         // Play on, then the process dies without a chance to save.
         first.send(#"{"action":"resume"}"#)
-        let lastSeen = await first.waitForLine(timeout: 15, Self.playing(atLeast: 11_500))
+        let lastSeen = await first.waitForLine(Self.playing(atLeast: 11_500))
         #expect(lastSeen != nil, "\(first.allLines.suffix(5))")
         let killedAt = Self.player(lastSeen ?? [:])?["positionMs"] as? Int ?? 0
         kill(first.process.processIdentifier, SIGKILL)
@@ -89,9 +89,9 @@ struct HeadlessPlaybackTests {
         // The next run starts in the library and resumes within the rules:
         // at most 10 s of position lost, less the 3 s rewind after a pause.
         let second = try HeadlessProcess(home: home, environment: Self.sink)
-        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
+        #expect(await second.waitForLine(Journey.librarySettled(3)) != nil, "\(second.allLines)\n\(second.stderr)")
         second.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        let resumed = await second.waitForLine(timeout: 15, Self.status("playing"))
+        let resumed = await second.waitForLine(Self.status("playing"))
         let position = Self.player(resumed ?? [:])?["positionMs"] as? Int ?? -1
         #expect(position >= killedAt - 13_000 && position <= killedAt, "resumed at \(position) after being killed at \(killedAt)")
         #expect(position >= 8_000 - 3_000, "never before the last pause, less the rewind")
@@ -111,7 +111,7 @@ struct HeadlessPlaybackTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signIn(home: home, url: url)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 7_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        #expect(await app.waitForLine(Self.playing(atLeast: 7_000)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         let states = app.allLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .compactMap(Self.player)
         let firstPlaying = try #require(states.firstIndex { $0["status"] as? String == "playing" })
@@ -135,7 +135,7 @@ struct HeadlessPlaybackTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await Self.signIn(home: home, url: url)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
+        #expect(await app.waitForLine(Self.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr)")
         try await Task.sleep(for: .seconds(4))
         // Another file: a new request, with the token the engine was given,
         // which has run out (the session may have been refreshed meanwhile
@@ -143,7 +143,7 @@ struct HeadlessPlaybackTests {
         // refresh).
         let audioRequests = server.requestCount("/api/v1/audio")
         app.send(#"{"action":"seek","positionMs":16500}"#)
-        #expect(await app.waitForLine(timeout: 20, Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.waitForLine(Self.playing(atLeast: 17_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(server.requestCount("/api/v1/auth/refresh") >= 1)
         #expect(server.requestCount("/api/v1/audio") >= audioRequests + 2, "refused once, then asked again")
         #expect(!app.allLines.contains { $0.contains(#""status":"error""#) }, "\(app.allLines.filter { $0.contains("error") })")
@@ -165,7 +165,7 @@ struct HeadlessPlaybackTests {
         // The connection drops mid-file: the player carries on past the cut.
         server.cutNextAudio(after: 64_000)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.waitForLine(timeout: 20, Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
+        #expect(await app.waitForLine(Self.playing(atLeast: 3_500)) != nil, "\(app.allLines.suffix(8))\n\(app.stderr)")
         #expect(Self.mapsGStreamer(pid))
         // The engine starts no thread of its own (the bus's sync handler
         // hands messages to its queue): none is left behind per book played.
@@ -177,7 +177,7 @@ struct HeadlessPlaybackTests {
         // (Every time: a refusal is answered once with fresh credentials.)
         server.refuseAudio(status: 403, times: 20)
         app.send(#"{"action":"play","bookId":"book-000000000000000000002"}"#)
-        let refused = await app.waitForLine(timeout: 15, Self.status("error"))
+        let refused = await app.waitForLine(Self.status("error"))
         #expect(Self.player(refused ?? [:])?["code"] as? String == "forbidden", "\(app.allLines.suffix(5))\n\(app.stderr.suffix(3000))")
         let message = Self.player(refused ?? [:])?["message"] as? String
         #expect(message?.contains("does not let") == true, "\(String(describing: message))")
@@ -253,9 +253,9 @@ struct HeadlessPlaybackTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil)
         app.send(#"{"action":"play","bookId":"\#(Self.book)"}"#)
-        #expect(await app.waitForLine(timeout: 15, Self.playing(atLeast: 1_000)) != nil)
+        #expect(await app.waitForLine(Self.playing(atLeast: 1_000)) != nil)
         var status = ""
         for _ in 0..<50 {
             status = try playerctl("status")
@@ -265,14 +265,14 @@ struct HeadlessPlaybackTests {
         #expect(status == "Playing", "\(app.stderr.suffix(2000))")
         #expect(try playerctl("metadata", "title") == "The Salt Observatory 1")
         _ = try playerctl("pause")
-        let paused = await app.waitForLine(timeout: 10, Self.status("paused"))
+        let paused = await app.waitForLine(Self.status("paused"))
         #expect(paused != nil, "\(app.allLines.suffix(3))")
         // Paused where it was (chapter 0, or already 1 on a slow machine):
         // `next` is one chapter on from there.
         let chapter = paused.flatMap { Self.player($0)?["chapterIndex"] as? Int } ?? 0
         let mark = app.allLines.count
         _ = try playerctl("next")
-        #expect(await app.waitForLine(after: mark, timeout: 10) { Self.player($0)?["chapterIndex"] as? Int == chapter + 1 } != nil,
+        #expect(await app.waitForLine(after: mark) { Self.player($0)?["chapterIndex"] as? Int == chapter + 1 } != nil,
                 "next = the next chapter")
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)

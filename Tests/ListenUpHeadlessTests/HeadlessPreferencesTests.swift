@@ -32,7 +32,7 @@ struct HeadlessPreferencesTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(2)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(2)) != nil, "\(app.allLines.suffix(3))")
         return app
     }
 
@@ -60,16 +60,16 @@ struct HeadlessPreferencesTests {
         // The phone changes them: the app hears of it live, and the player follows.
         server.updatePreferencesFromAnotherDevice(UpdateUserPreferencesRequest(defaultSkipForwardSec: 45, defaultSkipBackwardSec: 20,
                                                                                defaultSleepTimerMin: 25))
-        #expect(await app.waitForLine(timeout: 15, Self.preferences([
+        #expect(await app.waitForLine(Self.preferences([
             "defaultSkipForwardSec": 45.0, "defaultSkipBackwardSec": 20.0, "defaultSleepTimerMin": 25.0,
         ])) != nil, "a live PreferencesChanged: \(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
-        #expect(await app.waitForLine(timeout: 10) { line in
+        #expect(await app.waitForLine { line in
             Listening.player(line)?["skipForwardSeconds"] as? Int == 45 && Listening.player(line)?["skipBackSeconds"] as? Int == 20
         } != nil, "the player's skip lengths follow: \(app.allLines.suffix(3))")
 
         // Changed here: stored on the server (clamped there, merged with what it keeps).
         app.send(#"{"action":"setPreferences","defaultPlaybackSpeed":1.25,"defaultVolumeBoostDb":4.5,"evenLoudness":true}"#)
-        #expect(await app.waitForLine(timeout: 15, Self.preferences([
+        #expect(await app.waitForLine(Self.preferences([
             "defaultPlaybackSpeed": 1.25, "defaultVolumeBoostDb": 4.5, "evenLoudness": true, "defaultSkipForwardSec": 45.0,
         ])) != nil, "\(app.allLines.suffix(3))")
         let stored = server.storedPreferences()
@@ -85,9 +85,9 @@ struct HeadlessPreferencesTests {
         await server.stop()
         stopped = true
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(offline.allLines.suffix(3))")
+        #expect(await offline.waitForLine(Journey.onRoute("library")) != nil, "\(offline.allLines.suffix(3))")
         offline.send(#"{"action":"preferences"}"#)
-        #expect(await offline.waitForLine(timeout: 10, Self.preferences([
+        #expect(await offline.waitForLine(Self.preferences([
             "defaultPlaybackSpeed": 1.25, "defaultSkipForwardSec": 45.0, "defaultSkipBackwardSec": 20.0,
             "defaultSleepTimerMin": 25.0, "defaultVolumeBoostDb": 4.5, "evenLoudness": true,
         ])) != nil, "\(offline.allLines.filter { $0.contains("preferences") })")
@@ -102,9 +102,9 @@ struct HeadlessPreferencesTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let app = try await signIn(url, home: home)
         app.send(#"{"action":"setPreferences","defaultSkipForwardSec":60,"defaultSleepTimerMin":15}"#)
-        #expect(await app.waitForLine(timeout: 10, Self.preferences(["defaultSkipForwardSec": 60.0, "defaultSleepTimerMin": 15.0])) != nil,
+        #expect(await app.waitForLine(Self.preferences(["defaultSkipForwardSec": 60.0, "defaultSleepTimerMin": 15.0])) != nil,
                 "\(app.allLines.suffix(3))")
-        #expect(await app.waitForLine(timeout: 10) { Listening.player($0)?["skipForwardSeconds"] as? Int == 60 } != nil)
+        #expect(await app.waitForLine { Listening.player($0)?["skipForwardSeconds"] as? Int == 60 } != nil)
         #expect(server.storedPreferences() == nil, "the Go server keeps none")
         #expect(server.requestCount("/api/v1/settings") == 0, "nothing is sent")
         app.send(#"{"action":"quit"}"#)

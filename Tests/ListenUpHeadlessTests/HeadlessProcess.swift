@@ -109,20 +109,28 @@ final class HeadlessProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
     }
 
+    /// How long a wait for a line or an exit lasts unless told otherwise.
+    static let defaultTimeout: TimeInterval = 30
+
     /// Waits until a stdout line satisfies `match`; returns the decoded object.
     ///
     /// Every line the process printed is kept and read from the first one
     /// on, or from line `mark` on (what ``send(_:)`` returned): a wait for
     /// the answer to a command must not read a line printed before it that
     /// happens to match too.
-    func waitForLine(after mark: Int = 0, timeout: TimeInterval = 10, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+    ///
+    /// The timeout bounds a hang; it is no speed check (those are the
+    /// benchmarks'). With the test bundle's two halves side by side on two
+    /// cores, a headless journey that takes 2 s alone takes 33-46 s, and
+    /// one answer of it has taken more than 10 s: 30 s by default.
+    func waitForLine(after mark: Int = 0, timeout: TimeInterval = HeadlessProcess.defaultTimeout, _ match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
         let matcher = Unchecked(value: match)
         return await offThePool { self.blockingLine(from: mark, timeout: timeout, matcher.value) }
     }
 
     /// Waits until `count` stdout lines (from line `mark` on) satisfy
     /// `match`; returns them (fewer on timeout).
-    func waitForLines(count: Int, after mark: Int = 0, timeout: TimeInterval = 10,
+    func waitForLines(count: Int, after mark: Int = 0, timeout: TimeInterval = HeadlessProcess.defaultTimeout,
                       _ match: @escaping ([String: Any]) -> Bool) async -> [[String: Any]] {
         let matcher = Unchecked(value: match)
         return await offThePool { self.blockingLines(count: count, from: mark, timeout: timeout, matcher.value) }
@@ -130,7 +138,7 @@ final class HeadlessProcess: @unchecked Sendable {
 
     /// Waits for the process to end; returns its status, or nil on timeout
     /// (the process is then killed).
-    func waitForExit(timeout: TimeInterval = 10) async -> Int32? {
+    func waitForExit(timeout: TimeInterval = HeadlessProcess.defaultTimeout) async -> Int32? {
         await offThePool { self.blockingExit(timeout: timeout) }
     }
 

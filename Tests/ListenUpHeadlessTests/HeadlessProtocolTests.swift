@@ -61,7 +61,7 @@ struct HeadlessProtocolTests {
         app.send(#"{"action":"connect","url":"  LOCALHOST:9/ "}"#)
         let checking = await app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "checking" }
         #expect((checking?["state"] as? [String: Any])?["normalizedURL"] as? String == "http://localhost:9")
-        let line = await app.waitForLine(timeout: 25) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        let line = await app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
         let state = try #require(line?["state"] as? [String: Any])
         #expect(state["code"] as? String == "unreachable")
         #expect((state["message"] as? String)?.contains("Couldn't reach") == true)
@@ -74,7 +74,7 @@ struct HeadlessProtocolTests {
         let line = await app.waitForLine { $0["event"] as? String == "state" && $0["route"] as? String == "serverSetup" }
         let state = try #require(line?["state"] as? [String: Any])
         #expect(state["url"] as? String == "http://127.0.0.1:9")
-        let failed = await app.waitForLine(timeout: 25) { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
+        let failed = await app.waitForLine { ($0["state"] as? [String: Any])?["status"] as? String == "failed" }
         #expect((failed?["state"] as? [String: Any])?["code"] as? String == "unreachable")
         app.closeInput()
         #expect(await app.waitForExit() == 0)

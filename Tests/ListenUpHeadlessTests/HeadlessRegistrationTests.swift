@@ -41,7 +41,7 @@ struct HeadlessRegistrationTests {
     static func onSignIn(_ url: String, mode: String, home: URL? = nil) async throws -> HeadlessProcess {
         let app = try HeadlessProcess(home: home)
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
-        #expect(await app.waitForLine(timeout: 20, onScreen("login") { $0["registration"] as? String == mode }) != nil,
+        #expect(await app.waitForLine(onScreen("login") { $0["registration"] as? String == mode }) != nil,
                 "\(app.allLines.suffix(3))")
         return app
     }
@@ -56,14 +56,14 @@ struct HeadlessRegistrationTests {
         defer { Task { await server.stop() } }
         let app = try await Self.onSignIn(url, mode: "approval")
         Self.register(app)
-        let waiting = await app.waitForLine(timeout: 20, Self.onScreen("awaitingApproval", Self.status("pendingApproval")))
+        let waiting = await app.waitForLine(Self.onScreen("awaitingApproval", Self.status("pendingApproval")))
         #expect(Journey.state(waiting)?["email"] as? String == "grace@example.com", "\(app.allLines.suffix(3))")
         let pending = try #require(server.pendingRegistrations().first)
         #expect(pending.email == "grace@example.com" && pending.displayName == "Grace Hopper")
         // The watch is open before the decision (a decision later is pushed, not polled).
         try await Task.sleep(for: .milliseconds(500))
         #expect(server.approveRegistration(userID: pending.userID))
-        #expect(await app.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(app.allLines.suffix(4))")
+        #expect(await app.waitForLine(Journey.onRoute("library")) != nil, "\(app.allLines.suffix(4))")
         #expect(!app.allLines.joined().contains("compiler-first"), "the password is never printed")
     }
 
@@ -73,17 +73,17 @@ struct HeadlessRegistrationTests {
         defer { Task { await server.stop() } }
         let app = try await Self.onSignIn(url, mode: "approval")
         Self.register(app)
-        #expect(await app.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Self.onScreen("awaitingApproval")) != nil, "\(app.allLines.suffix(3))")
         let pending = try #require(server.pendingRegistrations().first)
         try await Task.sleep(for: .milliseconds(500))
         server.denyRegistration(userID: pending.userID, reason: "Family only.")
-        let declined = Journey.state(await app.waitForLine(timeout: 20, Self.onScreen("registrationDeclined", Self.status("declined"))))
+        let declined = Journey.state(await app.waitForLine(Self.onScreen("registrationDeclined", Self.status("declined"))))
         #expect(declined != nil, "\(app.allLines.suffix(3))")
         // kRPC carries the reason; the Go server's stream has none.
         #expect(declined?["reason"] as? String == (wire == .krpc ? "Family only." : nil))
         app.send(#"{"action":"backToSignIn"}"#)
         // Lines are matched from the start: the second Sign in is this one.
-        #expect(await app.waitForLines(count: 2, timeout: 10, Journey.onRoute("login")).count == 2)
+        #expect(await app.waitForLines(count: 2, Journey.onRoute("login")).count == 2)
     }
 
     @Test func anOpenKRPCServerSignsTheNewMemberInAtOnce() async throws {
@@ -91,7 +91,7 @@ struct HeadlessRegistrationTests {
         defer { Task { await server.stop() } }
         let app = try await Self.onSignIn(url, mode: "open")
         Self.register(app)
-        #expect(await app.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(app.allLines.suffix(4))")
+        #expect(await app.waitForLine(Journey.onRoute("library")) != nil, "\(app.allLines.suffix(4))")
         #expect(server.pendingRegistrations().isEmpty)
     }
 
@@ -101,7 +101,7 @@ struct HeadlessRegistrationTests {
         defer { Task { await server.stop() } }
         let app = try await Self.onSignIn(url, mode: "closed")
         Self.register(app)
-        let refused = await app.waitForLine(timeout: 20) { $0["event"] as? String == "error" }
+        let refused = await app.waitForLine { $0["event"] as? String == "error" }
         #expect(refused?["code"] as? String == "registrationClosed", "\(app.allLines.suffix(3))")
         #expect(server.pendingRegistrations().isEmpty)
         // Opened while the app is on Sign in: today's server tells the page
@@ -111,12 +111,12 @@ struct HeadlessRegistrationTests {
             app.send(#"{"action":"changeServer"}"#)
             app.send(#"{"action":"connect","url":"\#(url)"}"#)
         }
-        #expect(await app.waitForLine(timeout: 20, Self.onScreen("login") { $0["registration"] as? String == "approval" }) != nil,
+        #expect(await app.waitForLine(Self.onScreen("login") { $0["registration"] as? String == "approval" }) != nil,
                 "\(app.allLines.suffix(3))")
         if wire == .krpc {
             let opened = app.allLines.count
             server.setRegistration(.closed)
-            #expect(await app.waitForLine(after: opened, timeout: 20, Self.onScreen("login") { $0["registration"] as? String == "closed" }) != nil,
+            #expect(await app.waitForLine(after: opened, Self.onScreen("login") { $0["registration"] as? String == "closed" }) != nil,
                     "closed again, live: \(app.allLines.suffix(3))")
         }
     }
@@ -127,11 +127,11 @@ struct HeadlessRegistrationTests {
         defer { Task { await server.stop() } }
         let app = try await Self.onSignIn(url, mode: "approval")
         Self.register(app, email: "ada@example.com")
-        let refused = Journey.state(await app.waitForLine(timeout: 20, Self.onScreen("createAccount", Self.status("failed"))))
+        let refused = Journey.state(await app.waitForLine(Self.onScreen("createAccount", Self.status("failed"))))
         #expect(refused?["code"] as? String == "emailInUse", "\(app.allLines.suffix(3))")
         // A short password never leaves the app.
         Self.register(app, password: "short")
-        let invalid = Journey.state(await app.waitForLine(timeout: 10, Self.onScreen("createAccount") { $0["code"] as? String == "invalidForm" }))
+        let invalid = Journey.state(await app.waitForLine(Self.onScreen("createAccount") { $0["code"] as? String == "invalidForm" }))
         #expect((invalid?["fieldErrors"] as? [String: Any])?["password"] as? String == "Use at least 8 characters.")
     }
 
@@ -141,15 +141,15 @@ struct HeadlessRegistrationTests {
         let app = try await Self.onSignIn(url, mode: "approval")
         for index in 0..<5 {
             Self.register(app, email: "reader\(index)@example.com")
-            #expect(await app.waitForLine(timeout: 20, Self.onScreen("awaitingApproval") { $0["email"] as? String == "reader\(index)@example.com" })
+            #expect(await app.waitForLine(Self.onScreen("awaitingApproval") { $0["email"] as? String == "reader\(index)@example.com" })
                     != nil, "\(app.allLines.suffix(3))")
             app.send(#"{"action":"backToSignIn"}"#)
             // Lines are matched from the start: wait for this round's Sign in.
-            #expect(await app.waitForLines(count: index + 2, timeout: 10, Journey.onRoute("login")).count == index + 2)
+            #expect(await app.waitForLines(count: index + 2, Journey.onRoute("login")).count == index + 2)
         }
         #expect(server.requestCount("AuthServicePublic.register") == 5)
         Self.register(app, email: "reader5@example.com")
-        let limited = Journey.state(await app.waitForLine(timeout: 20, Self.onScreen("createAccount", Self.status("failed"))))
+        let limited = Journey.state(await app.waitForLine(Self.onScreen("createAccount", Self.status("failed"))))
         #expect(limited?["code"] as? String == "rateLimited", "\(app.allLines.suffix(6))")
     }
 
@@ -161,9 +161,9 @@ struct HeadlessRegistrationTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let first = try await Self.onSignIn(url, mode: "approval", home: home)
         Self.register(first)
-        #expect(await first.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")) != nil, "\(first.allLines.suffix(3))")
+        #expect(await first.waitForLine(Self.onScreen("awaitingApproval")) != nil, "\(first.allLines.suffix(3))")
         first.send(#"{"action":"quit"}"#)
-        #expect(await first.waitForExit(timeout: 15) != nil)
+        #expect(await first.waitForExit() != nil)
         // Kept for the next start (GSettings' key file under HOME): never the password.
         let files = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
         let kept = files.compactMap { try? Data(contentsOf: $0) }.map { String(decoding: $0, as: UTF8.self) }
@@ -171,20 +171,20 @@ struct HeadlessRegistrationTests {
         #expect(!kept.contains { $0.contains("compiler-first") }, "the password is not")
 
         let again = try HeadlessProcess(home: home)
-        let reopened = Journey.state(await again.waitForLine(timeout: 20, Self.onScreen("awaitingApproval")))
+        let reopened = Journey.state(await again.waitForLine(Self.onScreen("awaitingApproval")))
         #expect(reopened?["email"] as? String == "grace@example.com", "\(again.allLines.suffix(3))")
         let pending = try #require(server.pendingRegistrations().first)
         try await Task.sleep(for: .milliseconds(500))
         server.approveRegistration(userID: pending.userID)
         // No password was kept: Sign in, with the email filled and a word why.
-        let signIn = Journey.state(await again.waitForLine(timeout: 20, Self.onScreen("login") { $0["email"] as? String == "grace@example.com" }))
+        let signIn = Journey.state(await again.waitForLine(Self.onScreen("login") { $0["email"] as? String == "grace@example.com" }))
         #expect(signIn?["notice"] as? String == "Your account was approved. Sign in to continue.", "\(again.allLines.suffix(3))")
         again.send(#"{"action":"login","email":"grace@example.com","password":"compiler-first"}"#)
-        #expect(await again.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(again.allLines.suffix(3))")
+        #expect(await again.waitForLine(Journey.onRoute("library")) != nil, "\(again.allLines.suffix(3))")
         // Settled: a third start opens on Sign in, signed in (the registration is forgotten).
         again.send(#"{"action":"quit"}"#)
-        #expect(await again.waitForExit(timeout: 15) != nil)
+        #expect(await again.waitForExit() != nil)
         let third = try HeadlessProcess(home: home)
-        #expect(await third.waitForLine(timeout: 20, Journey.onRoute("library")) != nil, "\(third.allLines.suffix(3))")
+        #expect(await third.waitForLine(Journey.onRoute("library")) != nil, "\(third.allLines.suffix(3))")
     }
 }

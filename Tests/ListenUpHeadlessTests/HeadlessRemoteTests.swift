@@ -35,13 +35,13 @@ struct HeadlessRemoteTests {
     /// Pairs a curl "Curl Phone" with the app (pairing then closed).
     static func pair(_ app: HeadlessProcess, qr png: URL) async throws -> Remote {
         app.send(#"{"action":"openPairing"}"#)
-        #expect(await app.waitForLine(timeout: 20) { $0["event"] as? String == "pairingCode" } != nil, "\(app.stderr.suffix(2000))")
+        #expect(await app.waitForLine { $0["event"] as? String == "pairingCode" } != nil, "\(app.stderr.suffix(2000))")
         let decoded = try ToolProcess(["zbarimg", "--raw", "-q", png.path]).finish()
         let target = PairingLinkTarget(uri: decoded.output.trimmingCharacters(in: .newlines))
         let body = #"{"session":"\#(target.fields["session"] ?? "")","code":"\#(target.fields["code"] ?? "")","client_name":"Curl Phone","client_model":"curl"}"#
         let pairing = try ToolProcess(["curl", "-sk", "--max-time", "60", "--pinnedpubkey", target.pin, "-H", "Content-Type: application/json",
                                        "-d", body, "\(target.base)/api/v1/pair"])
-        #expect(await app.waitForLine(timeout: 20) { $0["event"] as? String == "pairingRequest" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "pairingRequest" } != nil)
         app.send(#"{"action":"confirmPairing","accept":true}"#)
         let answer = pairing.finish()
         let reply = try #require(try JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any], "\(answer.output)")
@@ -80,7 +80,7 @@ struct HeadlessRemoteTests {
         first.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await first.waitForLine(Journey.onRoute("login")) != nil)
         first.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await first.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await first.waitForLine(Journey.librarySettled(3)) != nil)
         let remote = try await Self.pair(first, qr: png)
         #expect(try remote.curl("/api/v1/player").status == "200")
         first.send(#"{"action":"quit"}"#)
@@ -89,7 +89,7 @@ struct HeadlessRemoteTests {
         // The next run serves the paired device without the pairing screen,
         // at the same address.
         let second = try HeadlessProcess(home: home, environment: environment)
-        #expect(await second.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await second.waitForLine(Journey.librarySettled(3)) != nil)
         var status = ""
         for _ in 0..<50 where status != "200" {
             status = (try? remote.curl("/api/v1/player").status) ?? ""
@@ -97,7 +97,7 @@ struct HeadlessRemoteTests {
         }
         #expect(status == "200", "\(second.stderr.suffix(2000))")
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
-        #expect(await second.waitForLine(timeout: 20, Listening.playing(atLeast: 300)) != nil)
+        #expect(await second.waitForLine(Listening.playing(atLeast: 300)) != nil)
         second.send(#"{"action":"quit"}"#)
         #expect(await second.waitForExit() == 0)
     }
@@ -115,7 +115,7 @@ struct HeadlessRemoteTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)\n\(app.stderr)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(3)) != nil)
+        #expect(await app.waitForLine(Journey.librarySettled(3)) != nil)
         let remote = try await Self.pair(app, qr: png)
 
         // Nothing playing yet; the wrong token is refused.
@@ -132,7 +132,7 @@ struct HeadlessRemoteTests {
 
         // Play a book from the remote: the app plays it and says who asked.
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"\#(Listening.book)"}"#).status == "204")
-        #expect(await app.waitForLine(timeout: 20, Listening.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(2000))")
+        #expect(await app.waitForLine(Listening.playing(atLeast: 500)) != nil, "\(app.allLines.suffix(5))\n\(app.stderr.suffix(2000))")
         let notice = await app.waitForLine { $0["event"] as? String == "remote" }
         #expect(notice?["message"] as? String == "Playing from Curl Phone")
         #expect(try remote.curl("/api/v1/player/play", method: "POST", body: #"{"bookId":"no-such-book"}"#).status == "404")

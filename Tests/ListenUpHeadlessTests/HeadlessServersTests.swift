@@ -47,24 +47,24 @@ struct HeadlessServersTests {
         let app = try HeadlessProcess(home: home, environment: Listening.sink)
         #expect(await app.waitForLine(Journey.onRoute("serverSetup")) != nil)
         app.send(#"{"action":"connect","url":"\#(urlA)"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.onRoute("adminSetup")) != nil, "\(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
+        #expect(await app.waitForLine(Journey.onRoute("adminSetup")) != nil, "\(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"setupAdmin","name":"Ada Lovelace","email":"ada@example.com","password":"analytical-engine"}"#)
         #expect(await app.waitForLine(timeout: 60, Journey.librarySettled(3)) != nil, "\(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
         app.send(#"{"action":"download","bookId":"\#(Listening.book)"}"#)
         #expect(await app.waitForLine(timeout: 60, Downloads.download(Listening.book, "done")) != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"play","bookId":"\#(Listening.book)"}"#)
-        #expect(await app.waitForLine(timeout: 20, Listening.playing(atLeast: 1_500)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Listening.playing(atLeast: 1_500)) != nil, "\(app.allLines.suffix(3))")
         let loginsA = server(serverA, logins: .rest)
 
         // Add B: A's session ends (its last span reaches A), B is set up.
         var mark = app.allLines.count
         app.send(#"{"action":"addServer"}"#)
-        #expect(await app.waitForLine(after: mark, timeout: 10, Journey.onRoute("serverSetup")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(after: mark, Journey.onRoute("serverSetup")) != nil, "\(app.allLines.suffix(3))")
         for _ in 0..<200 where serverA.acceptedListeningEvents.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         #expect(serverA.acceptedListeningEvents.contains { $0.bookID == Listening.book && $0.endPositionMs >= 1_500 },
                 "leaving A sent the player's last span")
         app.send(#"{"action":"connect","url":"\#(urlB)"}"#)
-        #expect(await app.waitForLine(after: mark, timeout: 20, Journey.onRoute("adminSetup")) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(after: mark, Journey.onRoute("adminSetup")) != nil, "\(app.allLines.suffix(3))")
         app.send(#"{"action":"setupAdmin","name":"Bea Babbage","email":"bea@example.com","password":"difference-engine"}"#)
         #expect(await app.waitForLine(timeout: 60, Journey.librarySettled(5)) != nil, "\(app.allLines.suffix(3))\n\(app.stderr.suffix(2000))")
 
@@ -72,7 +72,7 @@ struct HeadlessServersTests {
         // printed then, before its account was known).
         mark = app.allLines.count
         app.send(#"{"action":"servers"}"#)
-        let listed = try #require(await app.waitForLine(after: mark, timeout: 10, Self.servers(2, active: urlB)), "\(app.allLines.suffix(3))")
+        let listed = try #require(await app.waitForLine(after: mark, Self.servers(2, active: urlB)), "\(app.allLines.suffix(3))")
         let entries = listed["servers"] as? [[String: Any]] ?? []
         #expect(entries.map { $0["id"] as? String } == [urlA, urlB])
         #expect(entries.map { $0["url"] as? String } == [urlA, urlB])
@@ -84,9 +84,9 @@ struct HeadlessServersTests {
         mark = app.allLines.count
         app.send(#"{"action":"switchServer","id":"\#(urlA)"}"#)
         #expect(await app.waitForLine(after: mark, timeout: 30, Journey.libraryLoaded(3)) != nil, "\(app.allLines.suffix(3))")
-        #expect(await app.waitForLine(after: mark, timeout: 10, Downloads.download(Listening.book, "done")) != nil,
+        #expect(await app.waitForLine(after: mark, Downloads.download(Listening.book, "done")) != nil,
                 "A's download is back with A")
-        #expect(await app.waitForLine(after: mark, timeout: 10, Self.servers(2, active: urlA)) != nil, "the switch is announced")
+        #expect(await app.waitForLine(after: mark, Self.servers(2, active: urlA)) != nil, "the switch is announced")
         #expect(!app.allLines.dropFirst(mark).contains { $0.contains(#""route":"login""#) }, "no password asked")
         #expect(server(serverA, logins: .rest) == loginsA, "the saved session, no new sign-in")
 
@@ -98,12 +98,12 @@ struct HeadlessServersTests {
 
         // Remove A: off the list, its files gone, B untouched.
         app.send(#"{"action":"removeServer","id":"\#(urlA)"}"#)
-        #expect(await app.waitForLine(after: mark, timeout: 20, Self.servers(1, active: urlB)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(after: mark, Self.servers(1, active: urlB)) != nil, "\(app.allLines.suffix(3))")
         for _ in 0..<100 where !Self.files(of: urlA, in: home).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         #expect(Self.files(of: urlA, in: home).isEmpty, "A's cache, covers, listening store and downloads are gone")
         #expect(!Self.files(of: urlB, in: home).isEmpty)
         app.send(#"{"action":"switchServer","id":"\#(urlA)"}"#)
-        #expect(await app.waitForLine(timeout: 10) { $0["event"] as? String == "error" && $0["code"] as? String == "unknownServer" } != nil)
+        #expect(await app.waitForLine { $0["event"] as? String == "error" && $0["code"] as? String == "unknownServer" } != nil)
         app.send(#"{"action":"quit"}"#)
         #expect(await app.waitForExit() == 0)
 
@@ -116,7 +116,7 @@ struct HeadlessServersTests {
         }
         #expect(shown != nil, "\(offline.allLines.suffix(5))\n\(offline.stderr.suffix(2000))")
         let asked = offline.send(#"{"action":"servers"}"#)
-        #expect(await offline.waitForLine(after: asked, timeout: 10, Self.servers(1, active: urlB)) != nil, "\(offline.allLines.suffix(3))")
+        #expect(await offline.waitForLine(after: asked, Self.servers(1, active: urlB)) != nil, "\(offline.allLines.suffix(3))")
         offline.send(#"{"action":"quit"}"#)
         #expect(await offline.waitForExit() == 0)
     }

@@ -73,7 +73,7 @@ struct HeadlessShelvesTests {
         app.send(#"{"action":"connect","url":"\#(url)"}"#)
         #expect(await app.waitForLine(Journey.onRoute("login")) != nil, "\(app.allLines)")
         app.send(#"{"action":"login","email":"ada@example.com","password":"analytical-engine"}"#)
-        #expect(await app.waitForLine(timeout: 20, Journey.librarySettled(6)) != nil, "\(app.allLines.suffix(3))")
+        #expect(await app.waitForLine(Journey.librarySettled(6)) != nil, "\(app.allLines.suffix(3))")
         let books = server.libraryBookIDs
 
         // The starter shelf.
@@ -110,7 +110,7 @@ struct HeadlessShelvesTests {
 
         // Home: mine with their counts, and the neighbour's to discover.
         app.send(#"{"action":"home"}"#)
-        let homeLine = await app.waitForLine(timeout: 10, Self.event("home"))
+        let homeLine = await app.waitForLine(Self.event("home"))
         let mine = homeLine?["shelves"] as? [[String: Any]] ?? []
         #expect(mine.compactMap { $0["name"] as? String } == ["Bedtime", "To Read"], "\(homeLine ?? [:])")
         #expect(mine.first?["bookCount"] as? Int == 2)
@@ -145,13 +145,13 @@ struct HeadlessShelvesTests {
         await server.stop()
         stopped = true
         let offline = try HeadlessProcess(home: home, environment: Listening.sink)
-        #expect(await offline.waitForLine(timeout: 20, Journey.onRoute("library")) != nil)
+        #expect(await offline.waitForLine(Journey.onRoute("library")) != nil)
         offline.send(#"{"action":"browse","by":"shelves"}"#)
         let cached = await offline.waitForLine(Self.event("browse"))
         #expect(Browse.items(cached).compactMap { $0["name"] as? String } == ["To Read"], "\(offline.allLines.suffix(2))")
         #expect(Browse.items(cached).first?["bookCount"] as? Int == 1)
         offline.send(#"{"action":"home"}"#)
-        let offlineHome = await offline.waitForLine(timeout: 10, Self.event("home"))
+        let offlineHome = await offline.waitForLine(Self.event("home"))
         #expect((offlineHome?["discoverShelves"] as? [[String: Any]])?.first?["owner"] as? String == "Mara Lindqvist",
                 "kept from the last answer: \(offlineHome ?? [:])")
         offline.send(#"{"action":"quit"}"#)
