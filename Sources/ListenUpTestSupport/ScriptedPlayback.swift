@@ -214,8 +214,25 @@ public actor ScriptedServer: ServerConnection {
         return sessionsListed.value
     }
 
+    /// Set by ``holdSessionEnd(_:)``: ending that session waits for
+    /// ``releaseSessionEnd()``.
+    private var sessionEndHeld: String?
+    private var sessionEndWaiter: CheckedContinuation<Void, Never>?
+
+    /// Makes ending session `id` wait (it is recorded in ``calls`` at
+    /// once) until ``releaseSessionEnd()``: a change caught mid-way.
+    public func holdSessionEnd(_ id: String) { sessionEndHeld = id }
+
+    /// Lets a held session end go on.
+    public func releaseSessionEnd() {
+        sessionEndHeld = nil
+        sessionEndWaiter?.resume()
+        sessionEndWaiter = nil
+    }
+
     public func endAccountSession(id: String) async throws(ServerError) {
         calls.append("end session \(id)")
+        if sessionEndHeld == id { await withCheckedContinuation { sessionEndWaiter = $0 } }
         if offline { throw .transport(.unreachable("scripted outage")) }
         sessionsListed.withLock { listed in listed = listed?.filter { $0.id != id } }
     }

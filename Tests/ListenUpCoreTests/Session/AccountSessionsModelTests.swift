@@ -88,10 +88,14 @@ struct AccountSessionsModelTests {
         let model = AccountSessionsModel(server: server, logger: Self.quiet)
         model.refresh()
         await model.settle()
+        await server.holdSessionEnd("tablet")
         model.end("phone")
         model.end("tablet")
-        while model.reads < 2 { await Task.yield() }
+        // The second change starts once the first has read the list again.
+        while await !server.calls.contains("end session tablet") { await Task.yield() }
+        #expect(model.reads == 2 && model.sessions?.map(\.id) == ["me", "tablet"], "the first change is done")
         #expect(model.isBusy, "the second change is still under way")
+        await server.releaseSessionEnd()
         await model.settle()
         #expect(!model.isBusy && model.sessions?.map(\.id) == ["me"])
     }
