@@ -14,6 +14,9 @@ private final class PublishLog: Sendable {
 
     let state = Mutex(State())
 
+    /// What was published, in order (for failure messages).
+    var payloads: [String] { state.withLock { $0.published.map(\.payload) } }
+
     func accepted(_ token: UInt64) { state.withLock { $0.acceptedUpTo = max($0.acceptedUpTo, token) } }
 
     func publish(_ rendered: QRRenderer.Rendered) {
@@ -80,12 +83,12 @@ private func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable 
         await renderer.cancel()
         gate.open()
         try await Task.sleep(for: .milliseconds(300))
-        #expect(log.state.withLock { $0.published.isEmpty })
+        #expect(log.state.withLock { $0.published.isEmpty }, "published: \(log.payloads)")
 
         // Control: the same slow render, not cancelled, does publish.
         await renderer.render("listenup-pair:v1?kept")
         gate.open()
-        #expect(await waitUntil { log.state.withLock { $0.published.count == 1 } })
+        #expect(await waitUntil { log.state.withLock { $0.published.count == 1 } }, "published: \(log.payloads)")
         #expect(log.state.withLock { $0.published.first?.payload } == "listenup-pair:v1?kept")
     }
 
