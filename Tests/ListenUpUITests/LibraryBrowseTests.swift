@@ -186,6 +186,33 @@ final class LibraryBrowseTests: XCTestCase {
         }
     }
 
+    /// A link in the book's details opens a page from outside the pages'
+    /// stack, which moves the focus only when it is inside: the browser moves
+    /// it to the page, and back to the books when the page closes.
+    func testTheFocusFollowsAPageOpenedFromTheDetails() {
+        MainActor.assumeIsolated {
+            guard requireGtk() else { return }
+            let (_, page, window) = Self.makePage(selected: "book-0")
+            defer { page.teardown(); window.close() }
+            guard let browser = Self.browser(page),
+                  let link = page.details.linkButtons.first(where: { $0.kind == .series && $0.id == "series-hainish-cycle" })
+            else { return XCTFail("no link to the series") }
+            window.settle()
+            XCTAssertTrue(Widget(link.button.pointer).grabFocus())
+            XCTAssertFalse(browser.pageStack.windowFocus?.isInside(browser.pageStack) == true, "the link is outside the pages")
+
+            emit("clicked", on: link.button)
+            XCTAssertTrue(MainContext.iterate(until: { browser.topPage != nil }), "the series' page opens")
+            guard let top = browser.topPage else { return XCTFail("no page") }
+            XCTAssertTrue(top.backButton.isFocus, "the focus moves to the page")
+
+            emit("clicked", on: top.backButton)
+            XCTAssertTrue(MainContext.iterate(until: { browser.topPage == nil }), "Back closes the page")
+            let books = page.collection.visibleView(for: page.model.layout)
+            XCTAssertTrue(browser.pageStack.windowFocus?.isInside(books) == true, "the focus is back on the books")
+        }
+    }
+
     func testDetailsLinksOpenTheirPages() {
         MainActor.assumeIsolated {
             guard requireGtk() else { return }
