@@ -108,7 +108,7 @@ extension Pipeline {
         let url = streaming.withLock { shared -> URL? in
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
-            shared.queuedFileIndex = nil
+            shared.queuedFileIndices = []
             return shared.files[index].url
         }
         guard let url else { return }
@@ -136,7 +136,7 @@ extension Pipeline {
         // once: the engine would take this file for the next (a paused seek
         // to 2 s reported 5 s). The file is opened again instead, which also
         // drops the next; `about-to-finish` queues it again near the end.
-        let queuedNext = streaming.withLock { $0.queuedFileIndex != nil ? $0.fileIndex : nil }
+        let queuedNext = streaming.withLock { $0.queuedFileIndices.isEmpty ? nil : $0.fileIndex }
         if reopening, let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)

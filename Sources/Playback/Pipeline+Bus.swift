@@ -71,12 +71,11 @@ extension Pipeline {
             if settling { asyncDone() }
         case GST_MESSAGE_STREAM_START:
             let switched = streaming.withLock { shared -> Bool in
-                guard let queued = shared.queuedFileIndex else { return false }
+                guard !shared.queuedFileIndices.isEmpty else { return false }
                 if shared.files.indices.contains(shared.fileIndex) {
                     shared.previousFileDuration = shared.files[shared.fileIndex].duration
                 }
-                shared.fileIndex = queued
-                shared.queuedFileIndex = nil
+                shared.fileIndex = shared.queuedFileIndices.removeFirst()
                 return true
             }
             if switched {

@@ -19,9 +19,12 @@ extension Pipeline {
         var headers: [String: String] = [:]
         /// The file playing now.
         var fileIndex = 0
-        /// The file queued in `about-to-finish`, which becomes the one
-        /// playing at its stream-start.
-        var queuedFileIndex: Int?
+        /// The files queued in `about-to-finish` whose streams have not
+        /// started yet, in order; each becomes the one playing at its
+        /// stream-start. More than one when the files are shorter than
+        /// what playbin reads ahead: the next file is read to its end, and
+        /// the one after it queued, before the file playing has been heard.
+        var queuedFileIndices: [Int] = []
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
@@ -106,11 +109,13 @@ extension Pipeline {
     }
 
     /// `about-to-finish`: the next file's URI, set now for a gapless move.
+    /// The file read to its end is the last one queued, if any: its stream
+    /// may not have started yet.
     private func queueNextFile(_ element: OpaquePointer) {
         let next = streaming.withLock { shared -> URL? in
-            let index = shared.fileIndex + 1
+            let index = (shared.queuedFileIndices.last ?? shared.fileIndex) + 1
             guard shared.files.indices.contains(index) else { return nil }
-            shared.queuedFileIndex = index
+            shared.queuedFileIndices.append(index)
             return shared.files[index].url
         }
         guard let next else { return }

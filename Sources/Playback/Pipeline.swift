@@ -99,7 +99,7 @@ final class Pipeline: @unchecked Sendable {
         streaming.withLock {
             $0.files = timeline.files
             $0.headers = timeline.headers
-            $0.queuedFileIndex = nil
+            $0.queuedFileIndices = []
         }
         guard let (index, offset) = timeline.locate(position) else {
             fail(PlaybackFailure(.notFound, detail: "the book has no audio files", position: position))

@@ -97,6 +97,35 @@ enum AudioFixtures {
     }
 }
 
+extension AudioFixtures {
+    /// A tone heard without a break: its frequency and how long it lasted.
+    struct ToneRun: CustomStringConvertible, Sendable {
+        var hertz: Double
+        var milliseconds: Int
+        var description: String { "\(Int(hertz.rounded())) Hz for \(milliseconds) ms" }
+    }
+
+    /// The tones of a capture in the order heard: 50-ms windows, each read
+    /// by ``frequency(of:lastMilliseconds:)``, run together while they are
+    /// within 5 % of each other. Silent windows and runs under 150 ms (a
+    /// window across the change from one tone to the next) are left out.
+    static func toneRuns(of samples: [Int16]) -> [ToneRun] {
+        let window = captureRate / 20
+        var runs: [ToneRun] = []
+        for start in stride(from: 0, to: samples.count - window + 1, by: window) {
+            let slice = Array(samples[start..<start + window])
+            guard slice.contains(where: { abs(Int($0)) > 200 }) else { continue }
+            let hertz = frequency(of: slice, lastMilliseconds: 50)
+            if let last = runs.last, abs(last.hertz - hertz) < last.hertz * 0.05 {
+                runs[runs.count - 1].milliseconds += 50
+            } else {
+                runs.append(ToneRun(hertz: hertz, milliseconds: 50))
+            }
+        }
+        return runs.filter { $0.milliseconds >= 150 }
+    }
+}
+
 /// Collects an engine's events.
 final class EventLog: Sendable {
     let events = LockedValue<[PlaybackEngineEvent]>([])

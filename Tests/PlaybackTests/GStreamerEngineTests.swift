@@ -45,6 +45,14 @@ struct GStreamerEngineTests {
         return PlaybackTimeline(bookID: "book", files: files, chapters: [])
     }
 
+    /// Whether `runs` are `expected`'s tones in that order, each within
+    /// 30 Hz and lasting within 150 ms of its length.
+    static func heard(_ runs: [AudioFixtures.ToneRun], _ expected: [(hertz: Double, milliseconds: Int)]) -> Bool {
+        runs.count == expected.count && zip(runs, expected).allSatisfy { run, tone in
+            abs(run.hertz - tone.hertz) < 30 && abs(run.milliseconds - tone.milliseconds) <= 150
+        }
+    }
+
     @Test func aSeekToAChapterInAnotherFilePlaysThatChapter() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
@@ -130,7 +138,7 @@ struct GStreamerEngineTests {
         let timeline = try Self.book(rig, tones: [300, 600], seconds: 3)
         rig.engine.load(timeline, at: 2_500)
         #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_500 })
-        let queued = { rig.engine.pipeline.streaming.withLock { $0.queuedFileIndex } != nil }
+        let queued = { rig.engine.pipeline.streaming.withLock { !$0.queuedFileIndices.isEmpty } }
         for _ in 0..<1_000 where !queued() { try await Task.sleep(for: .milliseconds(10)) }
         try #require(queued(), "about-to-finish queued the next file")
 
@@ -143,6 +151,21 @@ struct GStreamerEngineTests {
         rig.engine.play()
         #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 3_400 })
         #expect(abs(rig.frequency - 600) < 25, "then the next file, heard \(rig.frequency)")
+    }
+
+    /// Files shorter than what playbin reads ahead: each is read to its end
+    /// (and the next queued) before the one before has been heard, so the
+    /// files queued and not yet started are more than one.
+    @Test func shortFilesEachPlayOnceInTurn() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try Self.book(rig, tones: [300, 600, 900, 1_200], seconds: 1)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        #expect(rig.log.lastPosition == 4_000)
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(Self.heard(runs, [(300, 1_000), (600, 1_000), (900, 1_000), (1_200, 1_000)]), "each file once, in turn: heard \(runs)")
     }
 
     @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
