@@ -46,6 +46,8 @@ static const char *load(void) {
     RESOLVE(bin_get_by_name, "gst_bin_get_by_name");
     RESOLVE(child_proxy_get_type, "gst_child_proxy_get_type");
     RESOLVE(child_proxy_get_child_by_index, "gst_child_proxy_get_child_by_index");
+    RESOLVE(element_get_static_pad, "gst_element_get_static_pad");
+    RESOLVE(pad_add_probe, "gst_pad_add_probe");
 #undef RESOLVE
     return NULL;
 }

@@ -31,6 +31,7 @@ extension Pipeline {
             return false
         }
         audioSink = sink
+        watchFlushes(of: sink.pointer)
         listenup_gst_set_object(element.pointer, "audio-sink", sink.pointer)
         listenup_gst_set_double(element.pointer, "volume", volume)
         playbin = element
@@ -109,6 +110,7 @@ extension Pipeline {
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
             shared.queuedFileIndices = []
+            shared.holdsNextFile = offset > 0
             return shared.files[index].url
         }
         guard let url else { return }
@@ -129,8 +131,10 @@ extension Pipeline {
     /// - Parameter reopening: whether a file already queued makes this a
     ///   new open instead: not for the seek that ends an open, which would
     ///   only open again a file read to its end while it prerolled.
-    func flushingSeek(to offset: Int64, reopening: Bool = true) {
-        guard let playbin else { return }
+    /// - Returns: whether a seek was made (false: refused, or no playbin).
+    @discardableResult
+    func flushingSeek(to offset: Int64, reopening: Bool = true) -> Bool {
+        guard let playbin else { return false }
         // After `about-to-finish` playbin has the next file lined up, and a
         // flushing seek in this one lets the next file's stream start at
         // once: the engine would take this file for the next (a paused seek
@@ -140,7 +144,7 @@ extension Pipeline {
         if reopening, let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)
-            return
+            return true
         }
         settling = true
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
@@ -150,6 +154,25 @@ extension Pipeline {
             settling = false
             logger.debug("Playback: seek refused", metadata: ["offset": "\(offset)"])
         }
+        return done != 0
+    }
+
+    /// At the end of a stream that is not the book's last file, with no
+    /// file queued after it (its `about-to-finish` was held back, or never
+    /// came): opens the next file, to play on, with a gap.
+    /// - Returns: whether there was a next file.
+    func openNextAfterEnd() -> Bool {
+        guard let playbin else { return false }
+        let next = streaming.withLock { shared -> Int? in
+            let index = shared.fileIndex + 1
+            return shared.queuedFileIndices.isEmpty && shared.files.indices.contains(index) ? index : nil
+        }
+        guard let next else { return false }
+        logger.debug("Playback: a file ended with none queued after it; opening the next", metadata: ["file": "\(next)"])
+        restart(playbin.pointer)
+        streaming.withLock { $0.lastPosition = $0.files[next].start }
+        open(file: next, offset: 0)
+        return true
     }
 
     /// The pipeline is prerolled (after a load, a file switch or a seek).
@@ -157,7 +180,9 @@ extension Pipeline {
         guard let playbin else { return }
         if let offset = pendingOffset {
             pendingOffset = nil
-            flushingSeek(to: offset, reopening: false)
+            // The seek's flush ends the hold (`watchFlushes`); a seek refused
+            // makes none.
+            if !flushingSeek(to: offset, reopening: false) { streaming.withLock { $0.holdsNextFile = false } }
             return
         }
         if rate != 1, !rateApplied {

@@ -60,7 +60,9 @@ extension Pipeline {
             }
             handleError(message)
         case GST_MESSAGE_EOS:
-            // The last file ran out (earlier files flow on gaplessly).
+            // The last file ran out (earlier files flow on gaplessly), or
+            // one that queued none after it.
+            if openNextAfterEnd() { return }
             ended = true
             wantsPlaying = false
             gst_element_set_state(playbin, GST_STATE_PAUSED)

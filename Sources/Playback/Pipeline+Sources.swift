@@ -25,6 +25,16 @@ extension Pipeline {
         /// what playbin reads ahead: the next file is read to its end, and
         /// the one after it queued, before the file playing has been heard.
         var queuedFileIndices: [Int] = []
+        /// Set while a file opened part-way prerolls, until the flush of the
+        /// seek to the offset reaches the audio sink (``Pipeline/watchFlushes(of:)``).
+        /// A file short enough to be read to its end while it prerolls (a
+        /// jingle) brings `about-to-finish` before that seek, and with the
+        /// next file queued the seek would go to the next file's stream and
+        /// never settle. The seek reads the file to its end again, and that
+        /// `about-to-finish` (after the flush: it can come before the seek
+        /// call has returned) queues the next. Should none come, the end of
+        /// the stream opens it (``Pipeline/openNextAfterEnd()``).
+        var holdsNextFile = false
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
@@ -102,6 +112,27 @@ extension Pipeline {
                                                     CallbackContext.retained(self), release, GConnectFlags(rawValue: 0)))
     }
 
+    /// Watches the flushes that reach `sink`'s pad (a streaming thread, or
+    /// the thread that seeks): the end of a flush ends a hold on the next
+    /// file (``StreamingState/holdsNextFile``). Every `about-to-finish`
+    /// before it is the flushed stream's; every one after, the new one's
+    /// (the flush passes the decoders before the new stream's data does).
+    /// The probe lives as long as the pad; its context is released with it.
+    func watchFlushes(of sink: OpaquePointer) {
+        guard let pad = OwnedElement(taking: gst_element_get_static_pad(sink, "sink")) else {
+            logger.warning("Playback: the audio sink has no sink pad to watch")
+            return
+        }
+        let probe: GstPadProbeCallback = { _, info, context in
+            if let info, listenup_gst_probe_event_type(info) == GST_EVENT_FLUSH_STOP,
+               let pipeline = CallbackContext.target(of: context, as: Pipeline.self) {
+                pipeline.streaming.withLock { $0.holdsNextFile = false }
+            }
+            return GST_PAD_PROBE_OK
+        }
+        _ = gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_FLUSH, probe, CallbackContext.retained(self), CallbackContext.destroyNotify)
+    }
+
     /// Disconnects the signals (their contexts are released by GLib).
     func disconnectSignals(_ element: OpaquePointer) {
         for handler in signalHandlers { g_signal_handler_disconnect(listenup_gst_instance(element), handler) }
@@ -113,6 +144,7 @@ extension Pipeline {
     /// may not have started yet.
     private func queueNextFile(_ element: OpaquePointer) {
         let next = streaming.withLock { shared -> URL? in
+            guard !shared.holdsNextFile else { return nil }
             let index = (shared.queuedFileIndices.last ?? shared.fileIndex) + 1
             guard shared.files.indices.contains(index) else { return nil }
             shared.queuedFileIndices.append(index)

@@ -47,7 +47,7 @@ enum AudioFixtures {
 
     /// A sink that writes what is played as 16 kHz mono S16LE PCM, in real time.
     static func captureSink(to url: URL) -> String {
-        "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=16000 ! filesink location=\(url.path) sync=true buffer-mode=unbuffered"
+        "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=16000 ! filesink location=\(url.path) append=true sync=true buffer-mode=unbuffered"
     }
 
     static let captureRate = 16_000
@@ -56,7 +56,7 @@ enum AudioFixtures {
     /// (the fixtures' own rate: nothing resampled), in real time: levels
     /// and peaks as the engine lets them out, not rounded to 16 bits.
     static func floatCaptureSink(to url: URL) -> String {
-        "audioconvert ! audioresample ! audio/x-raw,format=F32LE,channels=1,rate=44100 ! filesink location=\(url.path) sync=true buffer-mode=unbuffered"
+        "audioconvert ! audioresample ! audio/x-raw,format=F32LE,channels=1,rate=44100 ! filesink location=\(url.path) append=true sync=true buffer-mode=unbuffered"
     }
 
     static let floatCaptureRate = 44_100

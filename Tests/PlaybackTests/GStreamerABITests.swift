@@ -37,6 +37,9 @@ struct GStreamerABITests {
         ("GST_SEEK_FLAG_ACCURATE", Int64(GST_SEEK_FLAG_ACCURATE.rawValue)),
         ("GST_RESOURCE_ERROR_NOT_FOUND", Int64(GST_RESOURCE_ERROR_NOT_FOUND.rawValue)),
         ("GST_RESOURCE_ERROR_NOT_AUTHORIZED", Int64(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue)),
+        ("GST_PAD_PROBE_TYPE_EVENT_FLUSH", Int64(GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)),
+        ("GST_PAD_PROBE_OK", Int64(GST_PAD_PROBE_OK.rawValue)),
+        ("GST_EVENT_FLUSH_STOP", Int64(GST_EVENT_FLUSH_STOP.rawValue)),
     ]
 
     @Test(arguments: constants)
@@ -52,6 +55,13 @@ struct GStreamerABITests {
         #expect(Self.fact("offsetof(GstMessage, timestamp)") == Int64(MemoryLayout<GstMessage>.offset(of: \.timestamp) ?? -1))
         #expect(Self.fact("offsetof(GstMessage, src)") == Int64(MemoryLayout<GstMessage>.offset(of: \.src) ?? -1))
         #expect(Self.fact("offsetof(GstMessage, seqnum)") == Int64(MemoryLayout<GstMessage>.offset(of: \.seqnum) ?? -1))
+        #expect(Self.fact("offsetof(GstPadProbeInfo, type)") == Int64(MemoryLayout<GstPadProbeInfo>.offset(of: \.type) ?? -1))
+        #expect(Self.fact("offsetof(GstPadProbeInfo, id)") == Int64(MemoryLayout<GstPadProbeInfo>.offset(of: \.id) ?? -1))
+        #expect(Self.fact("offsetof(GstPadProbeInfo, data)") == Int64(MemoryLayout<GstPadProbeInfo>.offset(of: \.data) ?? -1))
+        #expect(Self.fact("offsetof(GstEvent, type)") == Int64(MemoryLayout<GstEvent>.offset(of: \.type) ?? -1))
+        #expect(Self.fact("sizeof(GstPadProbeType)") == Int64(MemoryLayout<GstPadProbeType>.size))
+        #expect(Self.fact("sizeof(GstPadProbeReturn)") == Int64(MemoryLayout<GstPadProbeReturn>.size))
+        #expect(Self.fact("sizeof(GstEventType)") == Int64(MemoryLayout<GstEventType>.size))
         #expect(Self.fact("sizeof(GstClockTime)") == Int64(MemoryLayout<GstClockTime>.size))
         #expect(Self.fact("sizeof(GstState)") == Int64(MemoryLayout<GstState>.size))
         #expect(Self.fact("sizeof(GstMessageType)") == Int64(MemoryLayout<GstMessageType>.size))

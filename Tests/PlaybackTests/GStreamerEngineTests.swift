@@ -168,6 +168,44 @@ struct GStreamerEngineTests {
         #expect(Self.heard(runs, [(300, 1_000), (600, 1_000), (900, 1_000), (1_200, 1_000)]), "each file once, in turn: heard \(runs)")
     }
 
+    /// A file short enough to be read to its end while it prerolls (a
+    /// jingle), opened at an offset: `about-to-finish` comes before the
+    /// seek to the offset, which must still settle in this file.
+    @Test func aShortFileOpenedPartWaySettlesThereAndPlaysOn() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try Self.book(rig, tones: [300, 600, 900], seconds: 1)
+        rig.engine.load(timeline, at: 500)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 500 }, "\(rig.log.events.value.suffix(4))")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.engine.position == 500, "\(rig.log.events.value.suffix(4))")
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(Self.heard(runs, [(300, 500), (600, 1_000), (900, 1_000)]), "the rest of the first file, then the others once each: heard \(runs)")
+    }
+
+    /// A stream that ends with no file queued after it, short of the book's
+    /// end (its `about-to-finish` held back while it settled): the next file
+    /// is opened and plays, after a gap. Here playbin's signals are cut
+    /// before the book is loaded, so no `about-to-finish` queues anything.
+    @Test func aFileThatEndsWithNoneQueuedAfterItIsFollowedByTheNext() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        rig.engine.pipeline.perform { pipeline in
+            guard pipeline.ensurePipeline(), let playbin = pipeline.playbin else { return }
+            pipeline.disconnectSignals(playbin.pointer)
+        }
+        let timeline = try Self.book(rig, tones: [300, 600], seconds: 1)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        #expect(rig.log.lastPosition == 2_000)
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(Self.heard(runs, [(300, 1_000), (600, 1_000)]), "both files: heard \(runs)")
+        #expect(rig.log.events.value.filter { if case .ended = $0 { true } else { false } }.count == 1, "the book ends once")
+    }
+
     @Test func seeksWhilePausedEndPausedWithoutAudio() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }

@@ -26,6 +26,7 @@ typedef struct _GstBus GstBus;
 typedef struct _GstStructure GstStructure;
 typedef struct _GstElementFactory GstElementFactory;
 typedef struct _GstChildProxy GstChildProxy;
+typedef struct _GstPad GstPad;
 
 /// The public head of GstMiniObject (gstminiobject.h).
 typedef struct _GstMiniObject {
@@ -103,6 +104,36 @@ typedef enum {
     GST_RESOURCE_ERROR_NOT_AUTHORIZED = 15,
 } GstResourceError;
 
+/// What a pad probe watches (a mask of these).
+typedef enum {
+    GST_PAD_PROBE_TYPE_EVENT_FLUSH = 1u << 8,
+} GstPadProbeType;
+
+/// What a pad probe's callback tells the pad.
+typedef enum {
+    GST_PAD_PROBE_OK = 1,
+} GstPadProbeReturn;
+
+typedef enum {
+    GST_EVENT_FLUSH_STOP = (20 << 8) | 7,
+} GstEventType;
+
+/// The public head of GstPadProbeInfo (gstpad.h): read, never allocated.
+typedef struct _GstPadProbeInfo {
+    GstPadProbeType type;
+    gulong id;
+    gpointer data;
+} GstPadProbeInfo;
+
+/// The public head of GstEvent (gstevent.h): read, never allocated.
+typedef struct _GstEvent {
+    GstMiniObject mini_object;
+    GstEventType type;
+} GstEvent;
+
+/// Called on the thread that sends each event the probe watches (gstpad.h).
+typedef GstPadProbeReturn (*GstPadProbeCallback)(GstPad *pad, GstPadProbeInfo *info, gpointer user_data);
+
 // MARK: The table
 
 /// The functions the engine calls, resolved by `listenup_gst_load()`.
@@ -136,6 +167,9 @@ typedef struct {
     GstElement *(*bin_get_by_name)(GstElement *bin, const gchar *name);
     GType (*child_proxy_get_type)(void);
     GObject *(*child_proxy_get_child_by_index)(GstChildProxy *parent, guint index);
+    GstPad *(*element_get_static_pad)(GstElement *element, const gchar *name);
+    gulong (*pad_add_probe)(GstPad *pad, GstPadProbeType mask, GstPadProbeCallback callback, gpointer user_data,
+                            GDestroyNotify destroy_data);
 } ListenUpGstAPI;
 
 extern ListenUpGstAPI listenup_gst;
@@ -189,6 +223,15 @@ static inline gboolean gst_object_has_as_ancestor(GstObject *object, GstObject *
 static inline GstElement *gst_bin_get_by_name(GstElement *bin, const gchar *name) { return listenup_gst.bin_get_by_name(bin, name); }
 static inline GstElement *gst_parse_bin_from_description(const gchar *description, gboolean ghost_unlinked_pads, GError **error) {
     return listenup_gst.parse_bin_from_description(description, ghost_unlinked_pads, error);
+}
+// The pad called `name` of `element`, with a reference, or NULL.
+static inline GstPad *gst_element_get_static_pad(GstElement *element, const gchar *name) {
+    return listenup_gst.element_get_static_pad(element, name);
+}
+// `destroy_data` releases `user_data` once the probe is removed or the pad finalised.
+static inline gulong gst_pad_add_probe(GstPad *pad, GstPadProbeType mask, GstPadProbeCallback callback, gpointer user_data,
+                                       GDestroyNotify destroy_data) {
+    return listenup_gst.pad_add_probe(pad, mask, callback, user_data, destroy_data);
 }
 static inline GstStructure *gst_structure_new_empty(const gchar *name) { return listenup_gst.structure_new_empty(name); }
 static inline void gst_structure_free(GstStructure *structure) { listenup_gst.structure_free(structure); }
@@ -258,6 +301,9 @@ static inline GstElement *listenup_gst_first_child(GstElement *element) {
 static inline GstMessageType listenup_gst_message_type(GstMessage *message) { return message->type; }
 
 static inline GstObject *listenup_gst_message_source(GstMessage *message) { return message->src; }
+
+/// The type of the event a probe of GST_PAD_PROBE_TYPE_EVENT_FLUSH was called for.
+static inline GstEventType listenup_gst_probe_event_type(GstPadProbeInfo *info) { return ((GstEvent *)info->data)->type; }
 
 /// The HTTP status an error message's details carry (souphttpsrc), or 0.
 static inline guint listenup_gst_error_http_status(GstMessage *message) {
