@@ -141,4 +141,28 @@ struct GStreamerHTTPTests {
         #expect(rig.log.failure == nil, "\(String(describing: rig.log.failure))")
         #expect(server.requests.value.count >= 2, "asked again from where it stopped: \(server.requests.value.map(\.range))")
     }
+
+    /// Short files over HTTP, the first opened part-way (as
+    /// `GStreamerEngineTests.aShortFileOpenedPartWaySettlesThereAndPlaysOn`
+    /// plays local ones): each is read to its end before it is heard.
+    @Test func shortFilesOverHTTPOpenedPartWayPlayOnceEachInTurn() async throws {
+        let rig = try rig()
+        let server = try await AudioFileServer()
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        let files = try [300, 600, 900].enumerated().map { index, tone in
+            let file = try AudioFixtures.tone(tone, seconds: 1, format: "wav", in: rig.directory, name: "file\(index)")
+            let path = "/api/v1/audio/book/af-\(index)"
+            server.script.withLock { $0.files[path] = file }
+            return PlaybackTimeline.File(id: "af-\(index)", url: server.url(path), start: Int64(index) * 1_000, duration: 1_000)
+        }
+        let timeline = PlaybackTimeline(bookID: "book", files: files, chapters: [], headers: ["Authorization": "Bearer good-token"])
+        rig.engine.load(timeline, at: 500)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 500 }, "\(rig.log.events.value.suffix(4))")
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        #expect(rig.log.failure == nil, "\(String(describing: rig.log.failure))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(GStreamerEngineTests.heard(runs, [(300, 500), (600, 1_000), (900, 1_000)]),
+                "the rest of the first file, then the others once each: heard \(runs)")
+    }
 }
