@@ -1,6 +1,6 @@
 import Foundation
 import ListenUpCore
-import Playback
+@testable import Playback
 import Testing
 
 /// The engine's failures (no output, a damaged file, HTTP refusals) and
@@ -149,14 +149,7 @@ struct GStreamerHTTPTests {
         let rig = try rig()
         let server = try await AudioFileServer()
         defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
-        let files = try [300, 600, 900].enumerated().map { index, tone in
-            let file = try AudioFixtures.tone(tone, seconds: 1, format: "wav", in: rig.directory, name: "file\(index)")
-            let path = "/api/v1/audio/book/af-\(index)"
-            server.script.withLock { $0.files[path] = file }
-            return PlaybackTimeline.File(id: "af-\(index)", url: server.url(path), start: Int64(index) * 1_000, duration: 1_000)
-        }
-        let timeline = PlaybackTimeline(bookID: "book", files: files, chapters: [], headers: ["Authorization": "Bearer good-token"])
-        rig.engine.load(timeline, at: 500)
+        rig.engine.load(try servedBook(rig, server: server, tones: [300, 600, 900], seconds: 1), at: 500)
         #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 500 }, "\(rig.log.events.value.suffix(4))")
         rig.engine.play()
         #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
@@ -165,4 +158,39 @@ struct GStreamerHTTPTests {
         #expect(GStreamerEngineTests.heard(runs, [(300, 500), (600, 1_000), (900, 1_000)]),
                 "the rest of the first file, then the others once each: heard \(runs)")
     }
+
+    /// Files served one by one, each a tone of its own, `seconds` long.
+    func servedBook(_ rig: Rig, server: AudioFileServer, tones: [Int], seconds: Double) throws -> PlaybackTimeline {
+        let milliseconds = Int64(seconds * 1_000)
+        let files = try tones.enumerated().map { index, tone in
+            let file = try AudioFixtures.tone(tone, seconds: seconds, format: "wav", in: rig.directory, name: "file\(index)")
+            let path = "/api/v1/audio/book/af-\(index)"
+            server.script.withLock { $0.files[path] = file }
+            return PlaybackTimeline.File(id: "af-\(index)", url: server.url(path), start: Int64(index) * milliseconds, duration: milliseconds)
+        }
+        return PlaybackTimeline(bookID: "book", files: files, chapters: [], headers: ["Authorization": "Bearer good-token"])
+    }
+
+    /// As `GStreamerEngineTests.aSeekAfterTheNextFileIsQueuedStaysInThisFile`,
+    /// over HTTP: a seek back in a file whose next is queued stays in it.
+    @Test func aSeekOverHTTPAfterTheNextFileIsQueuedStaysInThisFile() async throws {
+        let rig = try rig()
+        let server = try await AudioFileServer()
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        rig.engine.load(try servedBook(rig, server: server, tones: [300, 600], seconds: 3), at: 2_500)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_500 })
+        let queued = { rig.engine.pipeline.streaming.withLock { !$0.queuedFileIndices.isEmpty } }
+        for _ in 0..<1_000 where !queued() { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(queued(), "about-to-finish queued the next file")
+
+        rig.engine.seek(to: 2_000)
+        #expect(await rig.log.wait { $0.statuses.last == .paused && $0.lastPosition == 2_000 }, "\(rig.log.events.value.suffix(4))")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(rig.engine.position == 2_000, "\(rig.log.events.value.suffix(4))")
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(GStreamerEngineTests.heard(runs, [(300, 1_000), (600, 3_000)]), "the last second of the first file, then the next: heard \(runs)")
+    }
 }
+
