@@ -110,12 +110,15 @@ extension Pipeline {
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
             shared.queuedFileIndices = []
-            shared.holdsNextFile = offset > 0
             return shared.files[index].url
         }
         guard let url else { return }
         listenup_gst_set_string(playbin.pointer, "uri", url.absoluteString)
-        pendingOffset = offset > 0 ? offset : nil
+        // A seek once prerolled: to the offset, and for the speed (the new
+        // stream starts at rate 1, even at the file's start).
+        appliedRate = 1
+        pendingOffset = offset > 0 || rate != 1 ? offset : nil
+        streaming.withLock { $0.holdsNextFile = pendingOffset != nil }
         settling = true
         report(.loading)
         let result = gst_element_set_state(playbin.pointer, GST_STATE_PAUSED)
@@ -128,20 +131,21 @@ extension Pipeline {
         checkAutoSink()
     }
 
-    /// - Parameter reopening: whether a file already queued makes this a
-    ///   new open instead: not for the seek that ends an open, which would
-    ///   only open again a file read to its end while it prerolled.
-    /// - Returns: whether a seek was made (false: refused, or no playbin).
+    /// A flushing seek in the file playing, at the current rate.
+    /// - Returns: whether a seek was made, or the file opened again (false:
+    ///   refused, or no playbin).
     @discardableResult
-    func flushingSeek(to offset: Int64, reopening: Bool = true) -> Bool {
+    func flushingSeek(to offset: Int64) -> Bool {
         guard let playbin else { return false }
         // After `about-to-finish` playbin has the next file lined up, and a
         // flushing seek in this one lets the next file's stream start at
         // once: the engine would take this file for the next (a paused seek
         // to 2 s reported 5 s). The file is opened again instead, which also
         // drops the next; `about-to-finish` queues it again near the end.
+        // That open's own seek finds nothing queued: the open holds the
+        // next file back until its flush (`holdsNextFile`).
         let queuedNext = streaming.withLock { $0.queuedFileIndices.isEmpty ? nil : $0.fileIndex }
-        if reopening, let file = queuedNext {
+        if let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)
             return true
@@ -153,8 +157,10 @@ extension Pipeline {
         if done == 0 {
             settling = false
             logger.debug("Playback: seek refused", metadata: ["offset": "\(offset)"])
+            return false
         }
-        return done != 0
+        appliedRate = rate
+        return true
     }
 
     /// At the end of a stream that is not the book's last file, with no
@@ -182,14 +188,11 @@ extension Pipeline {
             pendingOffset = nil
             // The seek's flush ends the hold (`watchFlushes`); a seek refused
             // makes none.
-            if !flushingSeek(to: offset, reopening: false) { streaming.withLock { $0.holdsNextFile = false } }
+            if !flushingSeek(to: offset) { streaming.withLock { $0.holdsNextFile = false } }
             return
         }
-        if rate != 1, !rateApplied {
-            rateApplied = true
-            flushingSeek(to: max(0, currentPosition() - currentFileStart()))
-            return
-        }
+        // A speed asked for while settling, or a file started meanwhile.
+        if appliedRate != rate, flushingSeek(to: max(0, currentPosition() - currentFileStart())) { return }
         settling = false
         emit(.position(currentPosition()))
         if wantsPlaying, !buffering {

@@ -81,11 +81,8 @@ extension Pipeline {
                 return true
             }
             if switched {
-                rateApplied = false
-                if rate != 1, !settling {
-                    rateApplied = true
-                    flushingSeek(to: 0)
-                }
+                appliedRate = 1
+                if rate != 1, !settling { flushingSeek(to: 0) }
                 emit(.position(currentPosition()))
             }
         case GST_MESSAGE_BUFFERING:

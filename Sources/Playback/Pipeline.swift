@@ -52,9 +52,10 @@ final class Pipeline: @unchecked Sendable {
     var settling = false
     var buffering = false
     var rate: Double = 1
-    /// Whether the current rate has been applied to the file playing (a
-    /// file starts at rate 1).
-    var rateApplied = false
+    /// The rate of the last seek made in the stream playing: a file starts
+    /// at 1, after an open or a gapless move alike. While it differs from
+    /// `rate`, the rate is applied once the pipeline has settled.
+    var appliedRate: Double = 1
     var volume: Double = 1
     var ended = false
     var failed = false

@@ -104,6 +104,46 @@ struct GStreamerEngineTests {
         #expect(abs(rig.frequency - 500) < 30, "the pitch is kept: heard \(rig.frequency) Hz")
     }
 
+    /// A jump to the start of another file (a chapter that starts a file)
+    /// opens that file with no seek in it: the speed must still apply.
+    @Test func theSpeedStaysAfterAJumpToTheStartOfAnotherFile() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try Self.book(rig, tones: [500, 700], seconds: 8)
+        rig.engine.setRate(2)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 1_000 })
+        rig.engine.seek(to: 8_000)
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 8_500 })
+        let speed = try await Self.speed(of: rig)
+        #expect(speed > 1.7 && speed < 2.3, "\(speed)× after the jump")
+    }
+
+    /// A speed asked for while a seek settles applies once it has, though
+    /// another speed was applied before.
+    @Test func aSpeedAskedForWhileASeekSettlesApplies() async throws {
+        let rig = try rig()
+        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
+        let timeline = try Self.book(rig, tones: [500], seconds: 12)
+        rig.engine.setRate(1.5)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 1_000 })
+        rig.engine.seek(to: 2_000)
+        rig.engine.setRate(2)
+        #expect(await rig.log.wait { ($0.lastPosition ?? 0) >= 2_500 })
+        #expect(try await Self.speed(of: rig) > 1.75, "the later speed, not 1.5")
+    }
+
+    /// How fast the position moves against the clock, over 1.5 s.
+    static func speed(of rig: Rig) async throws -> Double {
+        let start = rig.engine.position
+        let clock = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(1_500))
+        return Double(rig.engine.position - start) / (ContinuousClock.now - clock).milliseconds
+    }
+
     @Test func pauseStopsTheAudio() async throws {
         let rig = try rig()
         defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
