@@ -28,6 +28,7 @@ static const char *load(void) {
     RESOLVE(object_get_name, "gst_object_get_name");
     RESOLVE(bus_set_sync_handler, "gst_bus_set_sync_handler");
     RESOLVE(message_parse_buffering, "gst_message_parse_buffering");
+    RESOLVE(message_parse_group_id, "gst_message_parse_group_id");
     RESOLVE(message_parse_error, "gst_message_parse_error");
     RESOLVE(message_parse_error_details, "gst_message_parse_error_details");
     RESOLVE(message_parse_state_changed, "gst_message_parse_state_changed");

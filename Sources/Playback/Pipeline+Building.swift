@@ -110,6 +110,7 @@ extension Pipeline {
             guard shared.files.indices.contains(index) else { return nil }
             shared.fileIndex = index
             shared.queuedFileIndices = []
+            shared.streamGroup = nil
             return shared.files[index].url
         }
         guard let url else { return }
@@ -142,9 +143,14 @@ extension Pipeline {
         // once: the engine would take this file for the next (a paused seek
         // to 2 s reported 5 s). The file is opened again instead, which also
         // drops the next; `about-to-finish` queues it again near the end.
-        // That open's own seek finds nothing queued: the open holds the
-        // next file back until its flush (`holdsNextFile`).
-        let queuedNext = streaming.withLock { $0.queuedFileIndices.isEmpty ? nil : $0.fileIndex }
+        // Otherwise the next file is held back from here until the seek's
+        // flush (`holdsNextFile`): a file read to its end meanwhile is read
+        // again after it.
+        let queuedNext = streaming.withLock { shared -> Int? in
+            guard shared.queuedFileIndices.isEmpty else { return shared.fileIndex }
+            shared.holdsNextFile = true
+            return nil
+        }
         if let file = queuedNext {
             restart(playbin.pointer)
             open(file: file, offset: offset)
@@ -156,6 +162,7 @@ extension Pipeline {
                                     GST_SEEK_TYPE_NONE, -1)
         if done == 0 {
             settling = false
+            streaming.withLock { $0.holdsNextFile = false }
             logger.debug("Playback: seek refused", metadata: ["offset": "\(offset)"])
             return false
         }
@@ -186,9 +193,7 @@ extension Pipeline {
         guard let playbin else { return }
         if let offset = pendingOffset {
             pendingOffset = nil
-            // The seek's flush ends the hold (`watchFlushes`); a seek refused
-            // makes none.
-            if !flushingSeek(to: offset) { streaming.withLock { $0.holdsNextFile = false } }
+            flushingSeek(to: offset)
             return
         }
         // A speed asked for while settling, or a file started meanwhile.

@@ -72,7 +72,16 @@ extension Pipeline {
         case GST_MESSAGE_ASYNC_DONE:
             if settling { asyncDone() }
         case GST_MESSAGE_STREAM_START:
+            var groupID: guint = 0
+            let group = gst_message_parse_group_id(message, &groupID) != 0 ? UInt32(groupID) : nil
             let switched = streaming.withLock { shared -> Bool in
+                // The first stream of an open, or the same one started again
+                // by a flushing seek: no move. (A start with no group id,
+                // which playbin never posts, moves as before groups.)
+                if let group {
+                    defer { shared.streamGroup = group }
+                    guard let playing = shared.streamGroup, group != playing else { return false }
+                }
                 guard !shared.queuedFileIndices.isEmpty else { return false }
                 if shared.files.indices.contains(shared.fileIndex) {
                     shared.previousFileDuration = shared.files[shared.fileIndex].duration

@@ -25,12 +25,20 @@ extension Pipeline {
         /// what playbin reads ahead: the next file is read to its end, and
         /// the one after it queued, before the file playing has been heard.
         var queuedFileIndices: [Int] = []
-        /// Set while a file opened part-way prerolls, until the flush of the
-        /// seek to the offset reaches the audio sink (``Pipeline/watchFlushes(of:)``).
-        /// A file short enough to be read to its end while it prerolls (a
-        /// jingle) brings `about-to-finish` before that seek, and with the
-        /// next file queued the seek would go to the next file's stream and
-        /// never settle. The seek reads the file to its end again, and that
+        /// The stream group of the file playing (each file is one; a
+        /// STREAM_START carries its id), nil until the first stream of an
+        /// open has started. A flushing seek starts the same group's stream
+        /// again, and its STREAM_START can come after the next file has been
+        /// queued (a short file is read to its end at once): only another
+        /// group is the queued file's.
+        var streamGroup: UInt32?
+        /// Set from the moment a flushing seek is decided (and while a file
+        /// opened part-way, or at a speed, prerolls before its seek) until
+        /// the seek's flush reaches the audio sink (``Pipeline/watchFlushes(of:)``).
+        /// A file short enough to be read to its end at once (a jingle)
+        /// brings `about-to-finish` before the flush, and with the next file
+        /// queued the seek goes to the next file's stream and never settles.
+        /// The seek reads the file to its end again, and that
         /// `about-to-finish` (after the flush: it can come before the seek
         /// call has returned) queues the next. Should none come, the end of
         /// the stream opens it (``Pipeline/openNextAfterEnd()``).

@@ -46,6 +46,9 @@ enum AudioFixtures {
     }
 
     /// A sink that writes what is played as 16 kHz mono S16LE PCM, in real time.
+    /// It appends, so a restart (a new file opened) keeps what was heard;
+    /// filesink still empties the file at every flush (a seek, the speed
+    /// applied), so a capture holds what was heard since the last one.
     static func captureSink(to url: URL) -> String {
         "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=16000 ! filesink location=\(url.path) append=true sync=true buffer-mode=unbuffered"
     }

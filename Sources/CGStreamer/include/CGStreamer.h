@@ -149,6 +149,7 @@ typedef struct {
     gchar *(*object_get_name)(GstObject *object);
     void (*bus_set_sync_handler)(GstBus *bus, GstBusSyncHandler func, gpointer user_data, GDestroyNotify notify);
     void (*message_parse_buffering)(GstMessage *message, gint *percent);
+    gboolean (*message_parse_group_id)(GstMessage *message, guint *group_id);
     void (*message_parse_error)(GstMessage *message, GError **error, gchar **debug);
     void (*message_parse_error_details)(GstMessage *message, const GstStructure **details);
     void (*message_parse_state_changed)(GstMessage *message, GstState *old, GstState *current, GstState *pending);
@@ -204,6 +205,9 @@ static inline void gst_bus_set_sync_handler(GstBus *bus, GstBusSyncHandler func,
 }
 static inline void gst_message_parse_buffering(GstMessage *message, gint *percent) {
     listenup_gst.message_parse_buffering(message, percent);
+}
+static inline gboolean gst_message_parse_group_id(GstMessage *message, guint *group_id) {
+    return listenup_gst.message_parse_group_id(message, group_id);
 }
 static inline void gst_message_parse_error(GstMessage *message, GError **error, gchar **debug) {
     listenup_gst.message_parse_error(message, error, debug);
