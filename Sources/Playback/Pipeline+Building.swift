@@ -88,6 +88,9 @@ extension Pipeline {
     /// queue.
     func restart(_ playbin: OpaquePointer) {
         gst_element_set_state(playbin, GST_STATE_READY)
+        // The old stream's buffering is over with it: a new one that never
+        // buffers (a downloaded file) would otherwise wait on it for good.
+        buffering = false
         // Last: nothing of the new run exists yet, so whatever was posted
         // until now is the old run's.
         let released = streaming.withLock { shared -> OwnedElement? in

@@ -24,6 +24,9 @@ final class AudioFileServer: Sendable {
         /// The next response for a path stops after this many body bytes
         /// and the connection is closed.
         var cutAfter: [String: Int] = [:]
+        /// Responses for a path stop after this many body bytes and the
+        /// connection stays open, silent: a network that stalled.
+        var stallAfter: [String: Int] = [:]
     }
 
     let script = LockedValue(Script())
@@ -107,6 +110,10 @@ final class AudioFileServer: Sendable {
             var body = data[start...end]
             let cut = script.withLock { $0.cutAfter.removeValue(forKey: path) }
             if let cut { body = body.prefix(cut) }
+            if let stall = current.stallAfter[path] {
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(stall))))), promise: nil)
+                return
+            }
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
             if cut != nil {
                 context.flush()

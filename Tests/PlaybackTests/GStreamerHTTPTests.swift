@@ -192,5 +192,26 @@ struct GStreamerHTTPTests {
         let runs = AudioFixtures.toneRuns(of: rig.samples)
         #expect(GStreamerEngineTests.heard(runs, [(300, 1_000), (600, 3_000)]), "the last second of the first file, then the next: heard \(runs)")
     }
+
+    /// A stream that stalled leaves the engine buffering; a downloaded book
+    /// loaded then (no network needed) plays: the stalled stream's
+    /// buffering is not the new one's.
+    @Test func aBookLoadedWhileAStreamIsStalledPlays() async throws {
+        let rig = try rig()
+        let server = try await AudioFileServer()
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        // 44.1 kHz mono S16 WAV: about 88 KB a second; a quarter of a second.
+        server.script.withLock { $0.stallAfter["/api/v1/audio/book/af-0"] = 22_000 }
+        rig.engine.load(try servedBook(rig, server: server, tones: [300], seconds: 6), at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait(timeout: .seconds(15)) { status in
+            if case .buffering = status.statuses.last { true } else { false }
+        }, "the stalled stream buffers: \(rig.log.statuses)")
+
+        let local = try GStreamerEngineTests.book(rig, tones: [700], seconds: 6)
+        rig.engine.load(local, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.isPlaying() && ($0.lastPosition ?? 0) >= 1_000 }, "the downloaded book plays: \(rig.log.statuses)")
+    }
 }
 
