@@ -7,10 +7,12 @@ import Logging
 /// - **One timeline**: a book's files play as one. Positions are book
 ///   positions; the engine keeps the index of the file playing, queues the
 ///   next file in `about-to-finish` (no gap) and seeks across files by
-///   switching the URI and seeking in the new file once it is ready.
+///   switching the URI and seeking in the new file once it is ready. A
+///   flushing seek holds the next file back until its flush has passed
+///   (`Pipeline+Sources.swift` says why).
 /// - **Speed with the pitch kept**: `scaletempo` is playbin's audio filter;
-///   the speed is the rate of a flushing seek, applied again when the next
-///   file starts (a new file starts at rate 1).
+///   the speed is the rate of a flushing seek, applied again whenever a
+///   stream starts at rate 1 (the next file, any file opened).
 /// - **Gain**: a gain and a limiter head the audio sink (``GainStage``).
 /// - **Credentials**: `http(s)` files are read by souphttpsrc with the
 ///   timeline's headers set as its `extra-headers` in `source-setup`: the
