@@ -79,8 +79,9 @@ extension Pipeline {
                 // by a flushing seek: no move. (A start with no group id,
                 // which playbin never posts, moves as before groups.)
                 if let group {
-                    defer { shared.streamGroup = group }
-                    guard let playing = shared.streamGroup, group != playing else { return false }
+                    let playing = shared.streamGroup
+                    shared.streamGroup = group
+                    guard let playing, group != playing else { return false }
                 }
                 guard !shared.queuedFileIndices.isEmpty else { return false }
                 if shared.files.indices.contains(shared.fileIndex) {
