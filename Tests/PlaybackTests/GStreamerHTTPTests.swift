@@ -143,7 +143,7 @@ struct GStreamerHTTPTests {
     }
 
     /// Short files over HTTP, the first opened part-way (as
-    /// `GStreamerEngineTests.aShortFileOpenedPartWaySettlesThereAndPlaysOn`
+    /// `GStreamerShortFileTests.aShortFileOpenedPartWaySettlesThereAndPlaysOn`
     /// plays local ones): each is read to its end before it is heard.
     @Test func shortFilesOverHTTPOpenedPartWayPlayOnceEachInTurn() async throws {
         let rig = try rig()
