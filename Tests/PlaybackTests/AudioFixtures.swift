@@ -45,6 +45,20 @@ enum AudioFixtures {
         return url
     }
 
+    /// One WAV file of sine tones one after another, each `seconds` long:
+    /// a file whose parts can be told apart by ear.
+    static func tones(_ parts: [(hertz: Int, seconds: Double)], in directory: URL, name: String) throws -> URL {
+        let url = directory.appendingPathComponent("\(name).wav")
+        let caps = "audio/x-raw,rate=44100,channels=1"
+        let sources = parts.map { part in
+            "audiotestsrc wave=sine freq=\(part.hertz) volume=0.5 num-buffers=\(Int((part.seconds * 10).rounded())) samplesperbuffer=4410 ! \(caps) ! parts."
+        }
+        let description = "concat name=parts ! \(caps) ! wavenc ! filesink location=\(url.path) " + sources.joined(separator: " ")
+        let (status, output) = try ToolProcess.run(["/usr/bin/gst-launch-1.0", "-q"] + description.split(separator: " ").map(String.init))
+        #expect(status == 0, "gst-launch failed: \(output)")
+        return url
+    }
+
     /// A sink that writes what is played as 16 kHz mono S16LE PCM, in real time.
     /// It appends, so a restart (a new file opened) keeps what was heard;
     /// filesink still empties the file at every flush (a seek, the speed
@@ -54,6 +68,15 @@ enum AudioFixtures {
     }
 
     static let captureRate = 16_000
+
+    /// A sink that writes what is played as ``captureSink(to:)`` does, to
+    /// `descriptor`, a file opened to append: fdsink moves its offset at a
+    /// flush, and an append ignores it, so the capture keeps everything
+    /// heard, seeks and speed changes and all. Its length is how long the
+    /// listener listened, whatever the machine's load.
+    static func wholeCaptureSink(descriptor: Int32) -> String {
+        "audioconvert ! audioresample ! audio/x-raw,format=S16LE,channels=1,rate=16000 ! fdsink fd=\(descriptor) sync=true"
+    }
 
     /// A sink that writes what is played as 44.1 kHz mono 32-bit float PCM
     /// (the fixtures' own rate: nothing resampled), in real time: levels
@@ -109,9 +132,12 @@ extension AudioFixtures {
     }
 
     /// The tones of a capture in the order heard: 50-ms windows, each read
-    /// by ``frequency(of:lastMilliseconds:)``, run together while they are
-    /// within 5 % of each other. Silent windows and runs under 150 ms (a
-    /// window across the change from one tone to the next) are left out.
+    /// by ``frequency(of:lastMilliseconds:)``, run together while each is
+    /// within 10 % of the run's mean (at a speed other than 1×, scaletempo
+    /// stitches the sound from overlapping pieces, and a window read 850 Hz
+    /// of a 900-Hz tone). Silent windows and runs under 150 ms (a window
+    /// across the change from one tone to the next) are left out. The
+    /// tests' tones are at least 25 % apart.
     static func toneRuns(of samples: [Int16]) -> [ToneRun] {
         let window = captureRate / 20
         var runs: [ToneRun] = []
@@ -119,7 +145,9 @@ extension AudioFixtures {
             let slice = Array(samples[start..<start + window])
             guard slice.contains(where: { abs(Int($0)) > 200 }) else { continue }
             let hertz = frequency(of: slice, lastMilliseconds: 50)
-            if let last = runs.last, abs(last.hertz - hertz) < last.hertz * 0.05 {
+            if let last = runs.last, abs(last.hertz - hertz) < last.hertz * 0.1 {
+                let windows = Double(last.milliseconds / 50)
+                runs[runs.count - 1].hertz = (last.hertz * windows + hertz) / (windows + 1)
                 runs[runs.count - 1].milliseconds += 50
             } else {
                 runs.append(ToneRun(hertz: hertz, milliseconds: 50))

@@ -8,9 +8,14 @@ import Testing
 /// timeline; every format (`GStreamerFormatTests`), HTTP and the failures
 /// (`GStreamerHTTPTests`), the gain stage (`GStreamerGainTests`), short
 /// files and speeds (`GStreamerShortFileTests`) and commands one on
-/// another (`GStreamerCommandSequenceTests`) are suites of their own. Each plays in real time, one test at a time; apart,
-/// they run beside each other, so that no one of them is the longest path
-/// of a test run.
+/// another (`GStreamerCommandSequenceTests`) are suites of their own. Each
+/// plays in real time, one test at a time; apart, they run beside each
+/// other, so that no one of them is the longest path of a test run.
+///
+/// A speed is read from how long the audio lasted in a capture that keeps
+/// all that was heard (``wholeRig()``), not from the position against the
+/// clock: on a busy machine the position can stand still a while, and a
+/// 2× speed read 1.5×.
 @Suite("The GStreamer engine: one timeline", .serialized)
 struct GStreamerEngineTests {
     struct Rig {
@@ -18,10 +23,23 @@ struct GStreamerEngineTests {
         let log: EventLog
         let capture: URL
         let directory: URL
+        /// The capture's file, open while the engine writes to it (a
+        /// ``GStreamerEngineTests/wholeRig()``'s).
+        var descriptor: Int32?
 
         var samples: [Int16] { AudioFixtures.samples(capture) }
         var frequency: Double { AudioFixtures.frequency(of: samples) }
         var capturedMilliseconds: Int { samples.count * 1_000 / AudioFixtures.captureRate }
+
+        /// Stops the engine and removes the rig's folder. The capture's
+        /// file is closed on the engine's queue, once the pipeline is down:
+        /// closed before, its number could be another test's file by the
+        /// time the sink writes its last buffer.
+        func finish() {
+            engine.stop()
+            if let descriptor { engine.pipeline.perform { _ in close(descriptor) } }
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// An engine playing into `sink` (one of ``AudioFixtures``' capture
@@ -32,6 +50,18 @@ struct GStreamerEngineTests {
         let capture = directory.appendingPathComponent(file)
         let engine = GStreamerEngine(logger: quietLogger, sinkDescription: sink(capture))
         return Rig(engine: engine, log: EventLog(engine), capture: capture, directory: directory)
+    }
+
+    /// An engine playing into ``AudioFixtures/wholeCaptureSink(descriptor:)``:
+    /// its capture is all that was heard, flushes and all.
+    static func wholeRig() throws -> Rig {
+        try AudioFixtures.requireTools()
+        let directory = try AudioFixtures.directory()
+        let capture = directory.appendingPathComponent("capture.raw")
+        let descriptor = open(capture.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0, "the capture file opens: errno \(errno)")
+        let engine = GStreamerEngine(logger: quietLogger, sinkDescription: AudioFixtures.wholeCaptureSink(descriptor: descriptor))
+        return Rig(engine: engine, log: EventLog(engine), capture: capture, directory: directory, descriptor: descriptor)
     }
 
     func rig() throws -> Rig { try Self.rig() }
@@ -46,12 +76,12 @@ struct GStreamerEngineTests {
         return PlaybackTimeline(bookID: "book", files: files, chapters: [])
     }
 
-    /// Whether `runs` are `expected`'s tones in that order, each within 5 %
-    /// (50-ms windows read a tone a little low) and lasting within 150 ms
-    /// of its length.
+    /// Whether `runs` are `expected`'s tones in that order, each within 10 %
+    /// (50-ms windows read a tone a little low, and lower at a speed other
+    /// than 1×) and lasting within 150 ms of its length.
     static func heard(_ runs: [AudioFixtures.ToneRun], _ expected: [(hertz: Double, milliseconds: Int)]) -> Bool {
         runs.count == expected.count && zip(runs, expected).allSatisfy { run, tone in
-            abs(run.hertz - tone.hertz) < tone.hertz * 0.05 && abs(run.milliseconds - tone.milliseconds) <= 150
+            abs(run.hertz - tone.hertz) < tone.hertz * 0.1 && abs(run.milliseconds - tone.milliseconds) <= 150
         }
     }
 
@@ -89,25 +119,18 @@ struct GStreamerEngineTests {
         #expect(zip(positions, positions.dropFirst()).allSatisfy { $1 + 50 >= $0 }, "positions never jump back: \(positions)")
     }
 
-    @Test func doubleSpeedAdvancesTwiceAsFastAndKeepsThePitch() async throws {
-        let rig = try rig()
-        defer { rig.engine.stop(); try? FileManager.default.removeItem(at: rig.directory) }
-        let timeline = try Self.book(rig, tones: [500], seconds: 8)
+    /// At 2× a 4-s file lasts 2 s, in its own pitch. The capture keeps all
+    /// that was heard, so its length is the speed, however busy the machine.
+    @Test func doubleSpeedPlaysTwiceAsFastAndKeepsThePitch() async throws {
+        let rig = try Self.wholeRig()
+        defer { rig.finish() }
+        let timeline = try Self.book(rig, tones: [500], seconds: 4)
         rig.engine.setRate(2)
         rig.engine.load(timeline, at: 0)
         rig.engine.play()
-        #expect(await rig.log.wait { $0.isPlaying() })
-        let speed = try await Self.speed(of: rig)
-        #expect(speed > 1.7 && speed < 2.3, "\(speed)×")
-        #expect(abs(rig.frequency - 500) < 30, "the pitch is kept: heard \(rig.frequency) Hz")
-    }
-
-    /// How fast the position moves against the clock, over 1.5 s.
-    static func speed(of rig: Rig) async throws -> Double {
-        let start = rig.engine.position
-        let clock = ContinuousClock.now
-        try await Task.sleep(for: .milliseconds(1_500))
-        return Double(rig.engine.position - start) / (ContinuousClock.now - clock).milliseconds
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(Self.heard(runs, [(500, 2_000)]), "half as long, the pitch kept: heard \(runs)")
     }
 
     @Test func pauseStopsTheAudio() async throws {
