@@ -196,8 +196,9 @@ extension Pipeline {
         guard let playbin else { return }
         if let offset = pendingOffset {
             pendingOffset = nil
-            flushingSeek(to: offset)
-            return
+            if flushingSeek(to: offset) { return }
+            // Refused (a server that cannot start a file part-way): the
+            // stream settles where it is, the file's start.
         }
         // A speed asked for while settling, or a file started meanwhile.
         if appliedRate != rate, flushingSeek(to: max(0, currentPosition() - currentFileStart())) { return }

@@ -149,8 +149,10 @@ final class Pipeline: @unchecked Sendable {
             open(file: index, offset: offset)
         } else if settling {
             pendingOffset = offset
-        } else {
-            flushingSeek(to: offset)
+        } else if !flushingSeek(to: offset) {
+            // Refused: it stays where it is, and says so.
+            asyncDone()
+            return
         }
         emit(.position(timeline.files[index].start + offset))
     }

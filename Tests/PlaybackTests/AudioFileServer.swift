@@ -27,6 +27,9 @@ final class AudioFileServer: Sendable {
         /// Responses for a path stop after this many body bytes and the
         /// connection stays open, silent: a network that stalled.
         var stallAfter: [String: Int] = [:]
+        /// Served whole with `Accept-Ranges: none`, a Range ignored: a
+        /// server that cannot start a file part-way.
+        var withoutRanges: Set<String> = []
     }
 
     let script = LockedValue(Script())
@@ -94,7 +97,8 @@ final class AudioFileServer: Sendable {
             var start = 0
             var end = data.count - 1
             var status = HTTPResponseStatus.ok
-            if let range, range.hasPrefix("bytes=") {
+            let ranges = !current.withoutRanges.contains(path)
+            if ranges, let range, range.hasPrefix("bytes=") {
                 let parts = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
                 if let first = parts.first.flatMap({ Int($0) }) { start = first }
                 if parts.count > 1, let last = Int(parts[1]) { end = min(last, data.count - 1) }
@@ -103,7 +107,7 @@ final class AudioFileServer: Sendable {
             }
             var headers = HTTPHeaders()
             headers.add(name: "Content-Length", value: "\(end - start + 1)")
-            headers.add(name: "Accept-Ranges", value: "bytes")
+            headers.add(name: "Accept-Ranges", value: ranges ? "bytes" : "none")
             headers.add(name: "Content-Type", value: "audio/\(file.pathExtension)")
             if status == .partialContent { headers.add(name: "Content-Range", value: "bytes \(start)-\(end)/\(data.count)") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)

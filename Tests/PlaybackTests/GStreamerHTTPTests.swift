@@ -213,5 +213,27 @@ struct GStreamerHTTPTests {
         rig.engine.play()
         #expect(await rig.log.wait { $0.isPlaying() && ($0.lastPosition ?? 0) >= 1_000 }, "the downloaded book plays: \(rig.log.statuses)")
     }
-}
 
+    /// A server that cannot start a file part-way (no Range): the book
+    /// opened at 2 s cannot seek there, and the engine settles, paused, at
+    /// the file's start rather than loading for ever; it plays from there,
+    /// and a seek, refused too, leaves it playing where it was.
+    @Test func onAServerWithoutRangesARefusedSeekSettlesWhereItIs() async throws {
+        let rig = try rig()
+        let server = try await AudioFileServer()
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        server.script.withLock { $0.withoutRanges = ["/api/v1/audio/book/af-0"] }
+        rig.engine.load(try servedBook(rig, server: server, tones: [300], seconds: 3), at: 2_000)
+        #expect(await rig.log.wait { $0.statuses.last == .paused }, "\(rig.log.events.value.suffix(6))")
+        #expect(rig.engine.position == 0, "\(rig.log.events.value.suffix(6))")
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.isPlaying() && ($0.lastPosition ?? 0) >= 300 }, "\(rig.log.events.value.suffix(6))")
+
+        let before = rig.log.events.value.count
+        rig.engine.seek(to: 2_500)
+        #expect(await rig.log.wait { log in log.events.value.dropFirst(before).contains(.status(.loading)) && log.isPlaying() },
+                "playing again after the refused seek: \(rig.log.events.value.suffix(6))")
+        #expect(rig.engine.position < 2_000, "where it was, not where the seek asked")
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+    }
+}
