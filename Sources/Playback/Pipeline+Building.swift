@@ -91,6 +91,7 @@ extension Pipeline {
         // The old stream's buffering is over with it: a new one that never
         // buffers (a downloaded file) would otherwise wait on it for good.
         buffering = false
+        queuedFileBuffering = nil
         // Last: nothing of the new run exists yet, so whatever was posted
         // until now is the old run's.
         let released = streaming.withLock { shared -> OwnedElement? in

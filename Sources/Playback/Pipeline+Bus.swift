@@ -94,22 +94,25 @@ extension Pipeline {
                 appliedRate = 1
                 if rate != 1, !settling { flushingSeek(to: 0) }
                 emit(.position(currentPosition()))
+                if let percent = queuedFileBuffering {
+                    queuedFileBuffering = nil
+                    buffered(percent)
+                }
             }
         case GST_MESSAGE_BUFFERING:
             var percent: gint = 0
             gst_message_parse_buffering(message, &percent)
-            if percent < 100 {
-                if !buffering, wantsPlaying { gst_element_set_state(playbin, GST_STATE_PAUSED) }
-                buffering = true
-                if wantsPlaying { report(.buffering(percent: Int(percent))) }
-            } else if buffering {
-                buffering = false
-                // Settled while buffering (a seek or a new file while
-                // paused): the pause it held back is reported now.
-                if !settling {
-                    if wantsPlaying { gst_element_set_state(playbin, GST_STATE_PLAYING) } else { report(.paused) }
-                }
+            // Once `about-to-finish` has queued the next file, the one
+            // playing has been read to its end (its queue says 100 % from
+            // then on): a lower level is the queued file's, filling while
+            // this one plays on from what it has. It counts when that file
+            // starts.
+            if percent < 100, streaming.withLock({ !$0.queuedFileIndices.isEmpty }) {
+                queuedFileBuffering = percent
+                return
             }
+            queuedFileBuffering = nil
+            buffered(percent)
         case GST_MESSAGE_STATE_CHANGED where fromPlaybin:
             var old = GST_STATE_NULL
             var new = GST_STATE_NULL
@@ -122,6 +125,24 @@ extension Pipeline {
             }
         default:
             break
+        }
+    }
+
+    /// A stream's buffering level: under 100 % the pipeline waits, paused,
+    /// and at 100 % it goes on.
+    private func buffered(_ percent: gint) {
+        guard let playbin = playbin?.pointer else { return }
+        if percent < 100 {
+            if !buffering, wantsPlaying { gst_element_set_state(playbin, GST_STATE_PAUSED) }
+            buffering = true
+            if wantsPlaying { report(.buffering(percent: Int(percent))) }
+        } else if buffering {
+            buffering = false
+            // Settled while buffering (a seek or a new file while
+            // paused): the pause it held back is reported now.
+            if !settling {
+                if wantsPlaying { gst_element_set_state(playbin, GST_STATE_PLAYING) } else { report(.paused) }
+            }
         }
     }
 

@@ -51,6 +51,10 @@ final class Pipeline: @unchecked Sendable {
     /// A state change or flushing seek is under way.
     var settling = false
     var buffering = false
+    /// The queued file's buffering level, under 100 %, while the file
+    /// before it plays on (from the bus's BUFFERING messages); it counts
+    /// when that file's stream starts.
+    var queuedFileBuffering: gint?
     var rate: Double = 1
     /// The rate of the last seek made in the stream playing: a file starts
     /// at 1, after an open or a gapless move alike. While it differs from

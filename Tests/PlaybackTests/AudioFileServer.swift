@@ -30,6 +30,12 @@ final class AudioFileServer: Sendable {
         /// Served whole with `Accept-Ranges: none`, a Range ignored: a
         /// server that cannot start a file part-way.
         var withoutRanges: Set<String> = []
+        /// Milliseconds between a response's head and its body for a path:
+        /// a slow network, or a server slow to find the file.
+        var bodyDelay: [String: Int64] = [:]
+        /// Bytes sent every 100 ms for a path, the body a trickle: a
+        /// network barely faster than the audio.
+        var trickle: [String: Int] = [:]
     }
 
     let script = LockedValue(Script())
@@ -110,12 +116,27 @@ final class AudioFileServer: Sendable {
             headers.add(name: "Accept-Ranges", value: ranges ? "bytes" : "none")
             headers.add(name: "Content-Type", value: "audio/\(file.pathExtension)")
             if status == .partialContent { headers.add(name: "Content-Range", value: "bytes \(start)-\(end)/\(data.count)") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
-            var body = data[start...end]
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+            let body = data[start...end]
+            if let delay = current.bodyDelay[path] {
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) { self.send(body, path: path, current, context) }
+            } else {
+                send(body, path: path, current, context)
+            }
+        }
+
+        private func send(_ whole: Data, path: String, _ current: Script, _ context: ChannelHandlerContext) {
+            var body = whole
             let cut = script.withLock { $0.cutAfter.removeValue(forKey: path) }
             if let cut { body = body.prefix(cut) }
             if let stall = current.stallAfter[path] {
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(stall))))), promise: nil)
+                return
+            }
+            if let chunk = current.trickle[path], body.count > chunk {
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(chunk))))), promise: nil)
+                let rest = Data(body.dropFirst(chunk))
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(100)) { self.send(rest, path: path, current, context) }
                 return
             }
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)

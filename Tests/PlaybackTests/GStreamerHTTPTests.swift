@@ -236,4 +236,24 @@ struct GStreamerHTTPTests {
         #expect(rig.engine.position < 2_000, "where it was, not where the seek asked")
         #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
     }
+
+    /// The next file over a slow network: it is asked for once this one
+    /// has been read to its end (`about-to-finish`), and its source buffers
+    /// while this one plays on from what it has. This one must play to its
+    /// end: the next one's buffering is its own, from when it starts.
+    @Test func theNextFileBufferingDoesNotPauseThisOne() async throws {
+        let rig = try rig()
+        let server = try await AudioFileServer()
+        defer { rig.engine.stop(); Task { await server.stop() }; try? FileManager.default.removeItem(at: rig.directory) }
+        // 100 KB/s, the audio's own rate (88 KB/s) and little more.
+        server.script.withLock { $0.trickle["/api/v1/audio/book/af-1"] = 10_000 }
+        rig.engine.load(try servedBook(rig, server: server, tones: [300, 600], seconds: 2), at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let events = rig.log.events.value
+        let played = try #require(events.firstIndex(of: .status(.playing)))
+        let next = try #require(events.firstIndex { if case .position(let p) = $0 { p >= 2_000 } else { false } })
+        #expect(!events[played..<next].contains { if case .status(.buffering) = $0 { true } else { false } },
+                "no buffering before the next file: \(events)")
+    }
 }
