@@ -152,14 +152,21 @@ public enum DemoAudio {
 
     /// A book's files and chapters: `chapters` chapters of `duration`
     /// split into `files` files, cut at other points than the chapters
-    /// wherever the fractions allow. File ids and inodes count from
-    /// `index × fileStride`, so books of up to `fileStride` files never share one.
-    static func layout(bookID: String, index: Int, duration: Int64, chapters: Int, files: Int, modTime: Int64,
+    /// wherever the fractions allow, or with `files` nil a file for each
+    /// chapter. File ids and inodes count from `index × fileStride`, so
+    /// books of up to `fileStride` files never share one.
+    static func layout(bookID: String, index: Int, duration: Int64, chapters: Int, files: Int?, modTime: Int64,
                        fileStride: Int = 16) -> (files: [AudioFile], chapters: [Chapter]) {
+        let chapterStarts = (0..<chapters).map { duration * Int64($0) / Int64(chapters) }
+        let cuts: [Int64]
+        if let files {
+            // File boundaries at 3/7 steps, chapters at even steps: never the same point.
+            cuts = [0] + (1..<files).map { duration * Int64($0 * 7 - 3) / Int64(files * 7) } + [duration]
+        } else {
+            cuts = chapterStarts + [duration]
+        }
+        let files = cuts.count - 1
         let fileIDs = (0..<files).map { "af-\(String(index * fileStride + $0 + 0x1000, radix: 16))" }
-        // File boundaries at 3/7 steps, chapters at even steps: never the same point.
-        var cuts = (1..<files).map { duration * Int64($0 * 7 - 3) / Int64(files * 7) }
-        cuts = [0] + cuts + [duration]
         let audio = (0..<files).map { position in
             let length = cuts[position + 1] - cuts[position]
             return AudioFile(id: fileIDs[position], path: "/audiobooks/\(bookID)/part\(position + 1).wav", filename: "part\(position + 1).wav",
@@ -167,7 +174,7 @@ public enum DemoAudio {
                              inode: Int64(index * fileStride + position + 0x1000), modTime: modTime)
         }
         let chapterList = (0..<chapters).map { number in
-            let start = duration * Int64(number) / Int64(chapters)
+            let start = chapterStarts[number]
             let end = duration * Int64(number + 1) / Int64(chapters)
             let file = cuts.lastIndex { $0 <= start }.map { min($0, files - 1) } ?? 0
             return Chapter(title: "Chapter \(number + 1)", audioFileID: fileIDs[file], index: number, startTime: start, endTime: end)

@@ -32,11 +32,14 @@ struct DemoLibrary {
     /// - Parameters:
     ///   - chapterSeconds: when set, every chapter lasts that long (short
     ///     books for tests); otherwise books last 1 to 11 hours.
+    ///   - filePerChapter: every chapter in a file of its own, as many
+    ///     audiobooks come (a jump to a chapter opens a file at its start);
+    ///     otherwise files are cut elsewhere than the chapters.
     ///   - payload: how much each book carries. Ids, titles, the first
     ///     author, creation times and (without `chapterSeconds`) durations
     ///     are the same in both shapes; the rest of a realistic book comes
     ///     from a generator seeded by the seed and its index alone.
-    init(count: Int, seed: UInt64, now: Date, chapterSeconds: Double? = nil, payload: DemoPayload = .compact) {
+    init(count: Int, seed: UInt64, now: Date, chapterSeconds: Double? = nil, filePerChapter: Bool = false, payload: DemoPayload = .compact) {
         var random = SplitMix64(seed: seed)
         var books: [SyncBook] = []
         books.reserveCapacity(count)
@@ -71,9 +74,9 @@ struct DemoLibrary {
             let realistic = Int64(3_600_000 + random.next(40) * 900_000)
             let duration = chapterSeconds.map { Int64($0 * 1_000) * Int64(chapterCount) } ?? realistic
             let created = now.addingTimeInterval(-Double(count - index) * 3600)
-            let layout = DemoAudio.layout(bookID: id, index: index, duration: duration, chapters: chapterCount, files: fileCount,
-                                          modTime: Int64(created.timeIntervalSince1970 * 1000),
-                                          fileStride: payload == .realistic ? 32 : 16)
+            let layout = DemoAudio.layout(bookID: id, index: index, duration: duration, chapters: chapterCount,
+                                          files: filePerChapter ? nil : fileCount, modTime: Int64(created.timeIntervalSince1970 * 1000),
+                                          fileStride: filePerChapter ? 64 : payload == .realistic ? 32 : 16)
             var book = SyncBook(
                 createdAt: created, updatedAt: created, id: id, title: count > 1 ? "\(title) \(index + 1)" : title,
                 path: "/audiobooks/\(author)/\(title)",

@@ -70,6 +70,10 @@ public final class DemoServer: Sendable {
         /// When set, every chapter of every book lasts this many seconds
         /// (short books for tests); otherwise books last 1 to 11 hours.
         public var chapterSeconds: Double?
+        /// Every chapter in a file of its own, as many audiobooks come, so
+        /// that a jump to a chapter opens a file at its start; by default
+        /// files are cut elsewhere than the chapters.
+        public var filePerChapter = false
         /// How much each book carries: ``DemoPayload/compact`` (the
         /// default, what the tests expect) or ``DemoPayload/realistic``
         /// (a real library's chapters, files, people, series and

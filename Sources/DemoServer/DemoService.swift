@@ -147,7 +147,8 @@ final class DemoService: Sendable {
         var random = SplitMix64(seed: configuration.seed)
         instanceID = "lib-" + Self.nanoID(&random)
         let library = DemoLibrary(count: configuration.bookCount, seed: configuration.seed, now: now,
-                                  chapterSeconds: configuration.chapterSeconds, payload: configuration.payload)
+                                  chapterSeconds: configuration.chapterSeconds, filePerChapter: configuration.filePerChapter,
+                                  payload: configuration.payload)
         var initial = State(ledger: DemoSyncLedger(retention: configuration.krpc.eventRetention))
         initial.books = library.books
         initial.contributors = library.contributors

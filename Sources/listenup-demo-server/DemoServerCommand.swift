@@ -30,6 +30,8 @@ struct DemoServerCommand: AsyncParsableCommand {
     @Flag(help: "Announce the server on the LAN (_listenup._tcp through Avahi).") var advertise = false
     @Option(help: "Make every chapter this many seconds long (short books for tests); by default books last 1 to 11 hours.")
     var chapterSeconds: Double?
+    @Flag(help: "Put every chapter in a file of its own, as many audiobooks come; by default files are cut elsewhere than the chapters.")
+    var filePerChapter = false
     @Option(help: "What each book carries: compact (3–12 chapters, 2–4 files, two people) or realistic (10–60 chapters, 1–30 files, 1–4 people, a series, a 1–2 KB description).")
     var payload: DemoPayload = .compact
     @Option(help: "Shelves each new account starts with: \"To Read\" and, beyond one, shelves of 20 books (for benches).")
@@ -60,6 +62,7 @@ struct DemoServerCommand: AsyncParsableCommand {
         }
         configuration.advertise = advertise
         if let chapterSeconds, chapterSeconds > 0 { configuration.chapterSeconds = chapterSeconds }
+        configuration.filePerChapter = filePerChapter
         configuration.payload = payload
         configuration.shelvesPerUser = shelves
         configuration.registration = registration

@@ -35,4 +35,28 @@ struct DemoAudioTests {
             #expect(file.bytes(range) == whole[Int(range.lowerBound)..<Int(range.upperBound)], "\(range)")
         }
     }
+
+    /// A book with a file per chapter (as many audiobooks come): each
+    /// chapter starts its own file, which lasts as long as the chapter;
+    /// without it, no file starts where a chapter does.
+    @Test func aFilePerChapterStartsEachChapterInAFileOfItsOwn() throws {
+        let library = DemoLibrary(count: 20, seed: 7, now: Date(timeIntervalSince1970: 0), chapterSeconds: 3, filePerChapter: true)
+        var fileIDs = Set<String>()
+        for book in library.books {
+            let chapters = try #require(book.chapters)
+            #expect(book.audioFiles.count == chapters.count, "\(book.id)")
+            for (chapter, file) in zip(chapters, book.audioFiles) {
+                #expect(chapter.audioFileID == file.id && file.duration == chapter.endTime - chapter.startTime, "\(book.id) chapter \(chapter.index)")
+            }
+            fileIDs.formUnion(book.audioFiles.map(\.id))
+        }
+        #expect(fileIDs.count == library.books.reduce(0) { $0 + $1.audioFiles.count }, "no two files share an id")
+
+        for book in DemoLibrary(count: 20, seed: 7, now: Date(timeIntervalSince1970: 0), chapterSeconds: 3).books {
+            var start: Int64 = 0
+            let fileStarts = Set(book.audioFiles.map { file in defer { start += file.duration }; return start })
+            let chapterStarts = Set((book.chapters ?? []).map(\.startTime))
+            #expect(fileStarts.intersection(chapterStarts) == [0], "\(book.id): files cut elsewhere than the chapters")
+        }
+    }
 }
