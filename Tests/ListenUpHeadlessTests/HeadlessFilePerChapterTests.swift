@@ -27,14 +27,7 @@ struct HeadlessFilePerChapterTests {
     /// player naming each chapter as its file starts and never going back;
     /// the listening reaches the server at the speed chosen.
     @Test func aJumpToAChapterPlaysItsFileAndTheNextFollows() async throws {
-        var configuration = DemoServer.Configuration()
-        configuration.bookCount = 3
-        configuration.chapterSeconds = 3
-        configuration.filePerChapter = true
-        configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
-        let server = DemoServer(configuration: configuration)
-        try await server.start()
-        let url = try #require(server.baseURL).absoluteString
+        let (server, url) = try await Playback.startServer(chapterSeconds: 3, filePerChapter: true)
         defer { Task { await server.stop() } }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("listenup-file-chapters-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }

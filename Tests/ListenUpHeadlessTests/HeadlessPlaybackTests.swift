@@ -14,11 +14,14 @@ struct HeadlessPlaybackTests {
     static let book = "book-000000000000000000001"
     static let sink: [String: String?] = ["LISTENUP_AUDIO_SINK": "fakesink sync=true"]
 
-    /// Three books of 4-second chapters, an admin to sign in as.
-    static func startServer(tokenLifetime: TimeInterval? = nil) async throws -> (DemoServer, String) {
+    /// Three books of 4-second chapters (or `chapterSeconds`, each in a
+    /// file of its own with `filePerChapter`), an admin to sign in as.
+    static func startServer(tokenLifetime: TimeInterval? = nil, chapterSeconds: Double = 4,
+                            filePerChapter: Bool = false) async throws -> (DemoServer, String) {
         var configuration = DemoServer.Configuration()
         configuration.bookCount = 3
-        configuration.chapterSeconds = 4
+        configuration.chapterSeconds = chapterSeconds
+        configuration.filePerChapter = filePerChapter
         configuration.admin = .init(email: "ada@example.com", password: "analytical-engine")
         if let tokenLifetime { configuration.accessTokenLifetime = tokenLifetime }
         let server = DemoServer(configuration: configuration)
