@@ -49,6 +49,12 @@ static const char *load(void) {
     RESOLVE(child_proxy_get_child_by_index, "gst_child_proxy_get_child_by_index");
     RESOLVE(element_get_static_pad, "gst_element_get_static_pad");
     RESOLVE(pad_add_probe, "gst_pad_add_probe");
+    RESOLVE(event_parse_segment, "gst_event_parse_segment");
+    RESOLVE(event_new_segment, "gst_event_new_segment");
+    RESOLVE(event_get_seqnum, "gst_event_get_seqnum");
+    RESOLVE(event_set_seqnum, "gst_event_set_seqnum");
+    RESOLVE(segment_copy, "gst_segment_copy");
+    RESOLVE(segment_free, "gst_segment_free");
 #undef RESOLVE
     return NULL;
 }

@@ -11,8 +11,9 @@ import Logging
 ///   flushing seek holds the next file back until its flush has passed
 ///   (`Pipeline+Sources.swift` says why).
 /// - **Speed with the pitch kept**: `scaletempo` is playbin's audio filter;
-///   the speed is the rate of a flushing seek, applied again whenever a
-///   stream starts at rate 1 (the next file, any file opened).
+///   the speed is the rate of a flushing seek, applied again to any file
+///   opened; the next file's stream at a gapless move is given it before
+///   scaletempo (`Pipeline.watchSegments(of:)`), from its first sample.
 /// - **Gain**: a gain and a limiter head the audio sink (``GainStage``).
 /// - **Credentials**: `http(s)` files are read by souphttpsrc with the
 ///   timeline's headers set as its `extra-headers` in `source-setup`: the

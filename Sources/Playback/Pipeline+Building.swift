@@ -21,6 +21,7 @@ extension Pipeline {
         // Audio only, software volume (so the fade is the same on every output).
         listenup_gst_set_int(element.pointer, "flags", 0x02 | 0x10)
         if let scaletempo = gst_element_factory_make("scaletempo", nil) {
+            watchSegments(of: scaletempo)
             // Floating: playbin sinks it and owns it from here on.
             listenup_gst_set_object(element.pointer, "audio-filter", scaletempo)
         } else {

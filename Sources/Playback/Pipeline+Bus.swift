@@ -91,8 +91,10 @@ extension Pipeline {
                 return true
             }
             if switched {
-                appliedRate = 1
-                if rate != 1, !settling { flushingSeek(to: 0) }
+                // The new stream's segment was given the speed before
+                // scaletempo; without scaletempo it starts at 1.
+                appliedRate = retimesSegments ? rate : 1
+                if appliedRate != rate, !settling { flushingSeek(to: 0) }
                 emit(.position(currentPosition()))
                 if let percent = queuedFileBuffering {
                     queuedFileBuffering = nil

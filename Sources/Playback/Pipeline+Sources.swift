@@ -43,6 +43,9 @@ extension Pipeline {
         /// call has returned) queues the next. Should none come, the end of
         /// the stream opens it (``Pipeline/openNextAfterEnd()``).
         var holdsNextFile = false
+        /// The speed the engine plays at: a stream's SEGMENT at rate 1 is
+        /// given it before scaletempo (``Pipeline/watchSegments(of:)``).
+        var rate: Double = 1
         /// The last book position known: what a position query answers
         /// while the pipeline cannot (a flushing seek, a file switch).
         var lastPosition: Int64 = 0
@@ -139,6 +142,28 @@ extension Pipeline {
             return GST_PAD_PROBE_OK
         }
         _ = gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_FLUSH, probe, CallbackContext.retained(self), CallbackContext.destroyNotify)
+    }
+
+    /// Gives every SEGMENT at rate 1 that reaches scaletempo's pad the
+    /// engine's speed (any thread: the streaming thread). A new stream
+    /// starts at rate 1, the next file's at a gapless move too: given the
+    /// speed here it is heard at that speed from its first sample, where a
+    /// seek once the queue saw its start played its opening at 1× and then
+    /// again. A segment of the engine's own seeks already has the speed.
+    func watchSegments(of scaletempo: OpaquePointer) {
+        guard let pad = OwnedElement(taking: gst_element_get_static_pad(scaletempo, "sink")) else {
+            logger.warning("Playback: scaletempo has no sink pad to watch")
+            return
+        }
+        let probe: GstPadProbeCallback = { _, info, context in
+            if let info, let pipeline = CallbackContext.target(of: context, as: Pipeline.self) {
+                _ = listenup_gst_probe_segment_at_rate(info, pipeline.streaming.withLock { $0.rate })
+            }
+            return GST_PAD_PROBE_OK
+        }
+        _ = gst_pad_add_probe(pad.pointer, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, probe, CallbackContext.retained(self),
+                              CallbackContext.destroyNotify)
+        retimesSegments = true
     }
 
     /// Disconnects the signals (their contexts are released by GLib).

@@ -60,6 +60,9 @@ final class Pipeline: @unchecked Sendable {
     /// at 1, after an open or a gapless move alike. While it differs from
     /// `rate`, the rate is applied once the pipeline has settled.
     var appliedRate: Double = 1
+    /// Whether a new stream's segment is given the speed before scaletempo
+    /// (``watchSegments(of:)``), so that a gapless move keeps it.
+    var retimesSegments = false
     var volume: Double = 1
     var ended = false
     var failed = false
@@ -165,6 +168,7 @@ final class Pipeline: @unchecked Sendable {
         let rate = min(max(rate, 0.5), 3)
         guard rate != self.rate else { return }
         self.rate = rate
+        streaming.withLock { $0.rate = rate }
         guard playbin != nil, !settling, !failed else { return }
         // A flushing seek where we are, at the new rate.
         flushingSeek(to: max(0, currentPosition() - currentFileStart()))

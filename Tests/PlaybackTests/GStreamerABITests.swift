@@ -38,8 +38,10 @@ struct GStreamerABITests {
         ("GST_RESOURCE_ERROR_NOT_FOUND", Int64(GST_RESOURCE_ERROR_NOT_FOUND.rawValue)),
         ("GST_RESOURCE_ERROR_NOT_AUTHORIZED", Int64(GST_RESOURCE_ERROR_NOT_AUTHORIZED.rawValue)),
         ("GST_PAD_PROBE_TYPE_EVENT_FLUSH", Int64(GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)),
+        ("GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM", Int64(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)),
         ("GST_PAD_PROBE_OK", Int64(GST_PAD_PROBE_OK.rawValue)),
         ("GST_EVENT_FLUSH_STOP", Int64(GST_EVENT_FLUSH_STOP.rawValue)),
+        ("GST_EVENT_SEGMENT", Int64(GST_EVENT_SEGMENT.rawValue)),
     ]
 
     @Test(arguments: constants)
@@ -59,6 +61,8 @@ struct GStreamerABITests {
         #expect(Self.fact("offsetof(GstPadProbeInfo, id)") == Int64(MemoryLayout<GstPadProbeInfo>.offset(of: \.id) ?? -1))
         #expect(Self.fact("offsetof(GstPadProbeInfo, data)") == Int64(MemoryLayout<GstPadProbeInfo>.offset(of: \.data) ?? -1))
         #expect(Self.fact("offsetof(GstEvent, type)") == Int64(MemoryLayout<GstEvent>.offset(of: \.type) ?? -1))
+        #expect(Self.fact("offsetof(GstSegment, flags)") == Int64(MemoryLayout<GstSegment>.offset(of: \.flags) ?? -1))
+        #expect(Self.fact("offsetof(GstSegment, rate)") == Int64(MemoryLayout<GstSegment>.offset(of: \.rate) ?? -1))
         #expect(Self.fact("sizeof(GstPadProbeType)") == Int64(MemoryLayout<GstPadProbeType>.size))
         #expect(Self.fact("sizeof(GstPadProbeReturn)") == Int64(MemoryLayout<GstPadProbeReturn>.size))
         #expect(Self.fact("sizeof(GstEventType)") == Int64(MemoryLayout<GstEventType>.size))

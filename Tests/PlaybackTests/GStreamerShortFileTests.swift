@@ -131,4 +131,24 @@ struct GStreamerShortFileTests {
         #expect(runs.count == 2 && GStreamerEngineTests.heard(Array(runs.suffix(1)), [(700, 2_000)]),
                 "the file's start at 1.5×, then its last part at the later speed: heard \(runs)")
     }
+
+    /// At a gapless move the next file is heard at the speed from its first
+    /// sample, however late the engine's queue sees that it started: here
+    /// the queue is held for 600 ms across the move, as a busy machine can.
+    /// (A seek once the queue saw the start played the file's opening at
+    /// 1×, then again at 2×: 1,350 ms of the second tone.)
+    @Test func aGaplessMoveKeepsTheSpeedFromTheNextFilesFirstSample() async throws {
+        let rig = try GStreamerEngineTests.wholeRig()
+        defer { rig.finish() }
+        let timeline = try GStreamerEngineTests.book(rig, tones: [500, 700], seconds: 2)
+        rig.engine.setRate(2)
+        rig.engine.load(timeline, at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.isPlaying() })
+        for _ in 0..<1_000 where rig.engine.position < 1_400 { try await Task.sleep(for: .milliseconds(5)) }
+        rig.engine.pipeline.perform { _ in Thread.sleep(forTimeInterval: 0.6) }
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(GStreamerEngineTests.heard(runs, [(500, 1_000), (700, 1_000)]), "each file once, at double speed: heard \(runs)")
+    }
 }

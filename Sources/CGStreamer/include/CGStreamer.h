@@ -107,6 +107,7 @@ typedef enum {
 /// What a pad probe watches (a mask of these).
 typedef enum {
     GST_PAD_PROBE_TYPE_EVENT_FLUSH = 1u << 8,
+    GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM = 1u << 6,
 } GstPadProbeType;
 
 /// What a pad probe's callback tells the pad.
@@ -116,6 +117,7 @@ typedef enum {
 
 typedef enum {
     GST_EVENT_FLUSH_STOP = (20 << 8) | 7,
+    GST_EVENT_SEGMENT = (70 << 8) | 14,
 } GstEventType;
 
 /// The public head of GstPadProbeInfo (gstpad.h): read, never allocated.
@@ -130,6 +132,13 @@ typedef struct _GstEvent {
     GstMiniObject mini_object;
     GstEventType type;
 } GstEvent;
+
+/// The public head of GstSegment (gstsegment.h): read, and written on a
+/// copy GStreamer made, never allocated.
+typedef struct _GstSegment {
+    guint flags;
+    gdouble rate;
+} GstSegment;
 
 /// Called on the thread that sends each event the probe watches (gstpad.h).
 typedef GstPadProbeReturn (*GstPadProbeCallback)(GstPad *pad, GstPadProbeInfo *info, gpointer user_data);
@@ -171,6 +180,12 @@ typedef struct {
     GstPad *(*element_get_static_pad)(GstElement *element, const gchar *name);
     gulong (*pad_add_probe)(GstPad *pad, GstPadProbeType mask, GstPadProbeCallback callback, gpointer user_data,
                             GDestroyNotify destroy_data);
+    void (*event_parse_segment)(GstEvent *event, const GstSegment **segment);
+    GstEvent *(*event_new_segment)(const GstSegment *segment);
+    guint32 (*event_get_seqnum)(GstEvent *event);
+    void (*event_set_seqnum)(GstEvent *event, guint32 seqnum);
+    GstSegment *(*segment_copy)(const GstSegment *segment);
+    void (*segment_free)(GstSegment *segment);
 } ListenUpGstAPI;
 
 extern ListenUpGstAPI listenup_gst;
@@ -308,6 +323,27 @@ static inline GstObject *listenup_gst_message_source(GstMessage *message) { retu
 
 /// The type of the event a probe of GST_PAD_PROBE_TYPE_EVENT_FLUSH was called for.
 static inline GstEventType listenup_gst_probe_event_type(GstPadProbeInfo *info) { return ((GstEvent *)info->data)->type; }
+
+/// In a probe of downstream events: when the event is a SEGMENT at rate 1
+/// and `rate` is another, puts a copy at `rate` in its place (scaletempo,
+/// after the probe, plays the stream at that speed from its first sample).
+/// @return whether it did.
+static inline gboolean listenup_gst_probe_segment_at_rate(GstPadProbeInfo *info, gdouble rate) {
+    GstEvent *event = (GstEvent *)info->data;
+    if (!event || event->type != GST_EVENT_SEGMENT || rate == 1.0) return FALSE;
+    const GstSegment *segment = NULL;
+    listenup_gst.event_parse_segment(event, &segment);
+    if (!segment || segment->rate != 1.0) return FALSE;
+    GstSegment *copy = listenup_gst.segment_copy(segment);
+    copy->rate = rate;
+    GstEvent *replacement = listenup_gst.event_new_segment(copy);
+    listenup_gst.segment_free(copy);
+    if (!replacement) return FALSE;
+    listenup_gst.event_set_seqnum(replacement, listenup_gst.event_get_seqnum(event));
+    listenup_gst.mini_object_unref((GstMiniObject *)event);
+    info->data = replacement;
+    return TRUE;
+}
 
 /// The HTTP status an error message's details carry (souphttpsrc), or 0.
 static inline guint listenup_gst_error_http_status(GstMessage *message) {
