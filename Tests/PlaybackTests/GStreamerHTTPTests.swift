@@ -237,6 +237,22 @@ struct GStreamerHTTPTests {
         #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
     }
 
+    /// On a server without Range a speed cannot come with a seek (refused),
+    /// and a file played from its start still has it: its segment is given
+    /// the speed before scaletempo. A 3-s file at 2× lasts 1.5 s.
+    @Test func onAServerWithoutRangesAFilePlayedFromItsStartHasTheSpeed() async throws {
+        let rig = try GStreamerEngineTests.wholeRig()
+        let server = try await AudioFileServer()
+        defer { rig.finish(); Task { await server.stop() } }
+        server.script.withLock { $0.withoutRanges = ["/api/v1/audio/book/af-0"] }
+        rig.engine.setRate(2)
+        rig.engine.load(try servedBook(rig, server: server, tones: [300], seconds: 3), at: 0)
+        rig.engine.play()
+        #expect(await rig.log.wait { $0.ended }, "the book ends: \(rig.log.events.value.suffix(4))")
+        let runs = AudioFixtures.toneRuns(of: rig.samples)
+        #expect(GStreamerEngineTests.heard(runs, [(300, 1_500)]), "at double speed: heard \(runs)")
+    }
+
     /// The next file over a slow network: it is asked for once this one
     /// has been read to its end (`about-to-finish`), and its source buffers
     /// while this one plays on from what it has. This one must play to its
